@@ -1,0 +1,7 @@
+"""``python -m pracmln_poss`` runs the command line."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,71 @@
+"""Reading pracmln ``.db`` evidence files, with file and line in every error.
+
+A database holds domain declarations (``person = {Anna, Bob}``) and ground literals,
+one per line (``Smokes(Anna)``, ``!Friends(Anna, Bob)``); ``//`` and ``/* */``
+comments are allowed.  Soft evidence (a probability before the atom) and files
+holding several databases (separated by ``---``) are rejected with a clear message.
+"""
+
+from __future__ import annotations
+
+__all__ = ["read_database", "strip_comments"]
+
+import re
+from pathlib import Path
+
+from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
+from ..logic.syntax import parse_literal
+from ..model import EvidenceLiteral
+
+_DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
+
+
+def strip_comments(text: str) -> str:
+    """Remove ``//`` and ``/* */`` comments, keeping every newline (so line numbers hold)."""
+
+    def blank(match: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", match.group(0))
+
+    text = re.sub(r"/\*.*?\*/", blank, text, flags=re.DOTALL)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def read_database(
+    path: str | Path, grammar: str = "StandardGrammar"
+) -> tuple[list[tuple[str, tuple[str, ...], SourcePosition]], list[EvidenceLiteral]]:
+    """Domain declarations and evidence literals of a ``.db`` file.
+
+    :raises ModelError: unreadable file, several databases, malformed lines.
+    """
+    name = str(path)
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError(f"cannot read database file: {exc.strerror}", SourcePosition(name)) from None
+    domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
+    evidence: list[EvidenceLiteral] = []
+    originals = raw.splitlines()
+    for number, line in enumerate(strip_comments(raw).splitlines(), 1):
+        text = line.strip()
+        if not text:
+            continue
+        pos = SourcePosition(name, number, originals[number - 1])
+        if text.startswith("---"):
+            raise UnsupportedInputError(
+                "the file holds several databases separated by '---'; give one database per file", pos
+            )
+        m = _DOMAIN.match(text)
+        if m:
+            consts = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
+            domains.append((m.group(1), consts, pos))
+            continue
+        if re.match(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s", text):
+            raise UnsupportedInputError(
+                "soft evidence (a probability before the atom) is not supported by MAP inference", pos
+            )
+        try:
+            positive, atom = parse_literal(text, grammar)
+        except FormulaSyntaxError:
+            raise FormulaSyntaxError(f"expected a ground literal such as Pred(A) or !Pred(A, B), got {text!r}", pos) from None
+        evidence.append(EvidenceLiteral(atom.pred, tuple(t.name for t in atom.args), positive, pos))
+    return domains, evidence

@@ -1,0 +1,125 @@
+"""A MAP backend on pracmln's own infrastructure: ``WCSPInference`` (toulbar2).
+
+pracmln finds a most probable world; we compute its cost with our exact int
+arithmetic.  The ground MLN is handed to pracmln as one unary predicate per atom
+over a one-constant domain (pracmln has no zero-arity predicates), soft formulas
+with their weights, hard formulas and extra constraints as hard formulas, unit
+evidence as a database.  pracmln rescales weights to integers per problem, so on
+weights that differ by less than its scale this backend may return a world that
+is not optimal under exact arithmetic; it is a cross-check, not the default.
+"""
+
+from __future__ import annotations
+
+__all__ = ["WCSPEngine"]
+
+import io
+from contextlib import redirect_stderr, redirect_stdout
+
+from pysat.solvers import Solver
+
+from ..errors import BackendError
+from ..ground_mln import GroundMLN
+from ..logic.cnf import VarPool, clausify
+from ..logic.formula import And, Formula, Iff, Implies, Not, Or, atoms_of, evaluate
+from ..logic.syntax import format_formula
+from ..map.engine import MapEngine, Optimum, World
+from ..weights import INF
+from .compat import import_pracmln
+
+_CONST = "O"
+
+
+class WCSPEngine(MapEngine):
+    """MAP inference through pracmln's ``WCSPInference``; penalties in exact ints."""
+
+    name = "wcsp"
+
+    def __init__(self, mln: GroundMLN) -> None:
+        super().__init__(mln)
+        import_pracmln()
+        self._name = lambda a: f"a{a}({_CONST})"
+
+    def _text(self, f: Formula) -> str:
+        return format_formula(_without_repeats(f), self._name)
+
+    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        pracmln = import_pracmln()
+        from pracmln.mln.inference.wcspinfer import WCSPInference
+
+        mln = pracmln.MLN(logic="FirstOrderLogic", grammar="StandardGrammar")
+        mln.update_domain({"obj": [_CONST]})
+        formulas = [wf.formula for wf in self.mln.soft + self.mln.hard] + list(extra)
+        # pracmln drops predicates no formula uses, and then fails on them
+        used = set().union(*(atoms_of(f) for f in formulas)) if formulas else set()
+        for a in sorted(used):
+            mln.predicate(pracmln.mln.mlnpreds.Predicate(f"a{a}", ["obj"]))
+        step = float(self.mln.resolution.step)
+        for wf in self.mln.soft:
+            mln.formula(self._text(wf.formula), weight=wf.weight * step)
+        for f in [wf.formula for wf in self.mln.hard] + list(extra):
+            mln.formula(self._text(f), weight=INF)
+        db = pracmln.Database(mln)
+        for u in units:
+            if abs(u) in used:
+                db[self._name(abs(u))] = 1.0 if u > 0 else 0.0
+        from pracmln.mln.errors import NoConstraintsError
+
+        quiet = io.StringIO()
+        result: dict[str, float] = {}
+        try:
+            if mln.formulas:  # pracmln cannot ground an MLN without formulas
+                with redirect_stdout(quiet), redirect_stderr(quiet):
+                    mrf = mln.ground(db)
+                    queries = [str(a) for a in mrf.gndatoms]
+                    result = WCSPInference(mrf, queries=queries).run().results
+        except NoConstraintsError:
+            pass  # the evidence decides every formula: all its worlds cost the same
+        except Exception as exc:  # pracmln signals unsatisfiability with bare Exceptions
+            text = str(exc).lower()
+            if "unsatisfiable" in text or "violated" in text or "contradict" in text:
+                return None
+            raise BackendError(f"pracmln's WCSPInference failed: {exc}") from exc
+        values = [False] * (self.mln.n_atoms + 1)
+        for a in range(1, self.mln.n_atoms + 1):
+            key = self._name(a)
+            if key in result:
+                values[a] = bool(result[key] >= 0.5)
+            elif self.fixed.get(a) is not None:
+                values[a] = self.fixed[a]
+        for u in units:
+            values[abs(u)] = u > 0
+        world = World(tuple(values))
+        cost = self.cost(world)
+        if cost == INF or not all(evaluate(f, world) for f in extra):
+            # pracmln lets evidence override hard formulas instead of failing
+            if not self._satisfiable(units, extra):
+                return None
+            raise BackendError("pracmln's WCSPInference returned a world that violates a hard constraint")
+        return Optimum(int(cost), world)
+
+    def _satisfiable(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> bool:
+        pool = VarPool(self.mln.n_atoms)
+        with Solver(name="g3") as sat:
+            for f in [wf.formula for wf in self.mln.hard] + list(extra):
+                for clause in clausify(f, pool):
+                    if not clause:
+                        return False
+                    sat.add_clause(list(clause))
+            return sat.solve(assumptions=list(units))
+
+
+def _without_repeats(f: Formula) -> Formula:
+    """``f`` with repeated conjuncts/disjuncts removed (equivalent).
+
+    pracmln's WCSP conversion mishandles a conjunction that repeats an atom
+    (``a(O) ^ a(O)`` is treated as unsatisfiable), so it never sees one.
+    """
+    if isinstance(f, (And, Or)):
+        parts = tuple(dict.fromkeys(_without_repeats(a) for a in f.args))
+        return parts[0] if len(parts) == 1 else type(f)(parts)
+    if isinstance(f, Not):
+        return Not(_without_repeats(f.arg))
+    if isinstance(f, (Implies, Iff)):
+        return type(f)(_without_repeats(f.left), _without_repeats(f.right))
+    return f

@@ -1,0 +1,114 @@
+"""The ``pracmln-poss`` command line.
+
+``pracmln-poss map MODEL.mln [--db FILE] [--evidence LIT ...] [--json]`` prints a MAP
+world and, per atom, whether it is true in all, some or no MAP worlds.  Errors go
+to stderr as ``pracmln-poss: error: ...`` with exit status 2; an interrupt exits
+with 130.
+"""
+
+from __future__ import annotations
+
+__all__ = ["main", "build_parser"]
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from . import __version__
+from .errors import PossError
+from .logic.syntax import GRAMMARS
+from .map import BACKENDS
+from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_number
+
+PROG = "pracmln-poss"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Read a Markov logic network as the possibilistic logic theory of its MAP inference.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    m = sub.add_parser("map", help="exact MAP inference: a MAP world and the literals true in all MAP worlds")
+    m.add_argument("model", metavar="MODEL.mln", help="the MLN, in pracmln syntax")
+    _model_options(m)
+    m.add_argument(
+        "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
+        help="evidence literals such as bird(Tweety) or !flies(Tweety) (repeatable)",
+    )
+    m.add_argument("--backend", choices=BACKENDS, default="rc2", help="MAP solver (default: rc2)")
+    m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
+    m.set_defaults(run=_run_map)
+    return parser
+
+
+def _model_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", metavar="FILE", help="a pracmln .db file: evidence and domain constants")
+    p.add_argument("--grammar", choices=GRAMMARS, default="StandardGrammar", help="pracmln grammar of the model")
+    p.add_argument(
+        "--resolution", default=DEFAULT_RESOLUTION,
+        help=f"unit of the exact integer weights (default {DEFAULT_RESOLUTION})",
+    )
+
+
+def _load_ground(args: argparse.Namespace):
+    from .bridge.loader import load_model
+    from .grounding import ground
+
+    loaded = load_model(args.model, args.db, grammar=args.grammar, resolution=Resolution(args.resolution))
+    return ground(loaded.model)
+
+
+def _run_map(args: argparse.Namespace) -> int:
+    from .map import open_engine
+
+    gmln = _load_ground(args)
+    with open_engine(gmln, args.backend) as engine:
+        evidence = [gmln.literal(text) for text in args.evidence]
+        optimum = engine.optimum(evidence)
+        penalty = engine.penalty(evidence)
+        entailed = engine.consequences(evidence)
+    world = optimum.world
+    names = gmln.atoms
+    if args.json:
+        out = {
+            "penalty": weight_number(penalty, gmln.resolution),
+            "world": {names[a - 1]: world[a] for a in range(1, gmln.n_atoms + 1)},
+            "entailed": {
+                names[abs(lit) - 1]: lit > 0 for lit in sorted(entailed, key=abs)
+            },
+        }
+        print(json.dumps(out, indent=2))
+        return 0
+    shown_evidence = ", ".join(gmln.literal_name(e) for e in evidence) or "none"
+    print(f"evidence: {shown_evidence}")
+    print(f"penalty of the evidence: {format_weight(penalty, gmln.resolution)}")
+    width = max([len(n) for n in names] + [4])
+    print(f"{'atom':<{width}}  MAP    true in MAP worlds")
+    for a in range(1, gmln.n_atoms + 1):
+        status = "all" if a in entailed else ("none" if -a in entailed else "some")
+        print(f"{names[a - 1]:<{width}}  {'true' if world[a] else 'false':<5}  {status}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except PossError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""One exception tree for the whole package.
+
+Every error the package raises on purpose derives from :class:`PossError`; the
+subclasses also inherit the builtin exception they mean, so callers may catch
+either.  Messages name the offending value and, where known, its file position.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PossError",
+    "SourcePosition",
+    "SyntaxError_",
+    "FormulaSyntaxError",
+    "ModelError",
+    "UnsupportedInputError",
+    "WeightError",
+    "InconsistentEvidenceError",
+    "InconsistentModelError",
+    "UnknownNameError",
+    "BackendError",
+    "DependencyError",
+]
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourcePosition:
+    """Where a piece of input came from: file, 1-based line and the line's text."""
+
+    file: str | None = None
+    line: int | None = None
+    text: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.text is not None:
+            where += f": {self.text.strip()}"
+        return where
+
+
+class PossError(Exception):
+    """Root of every error raised by :mod:`pracmln_poss`."""
+
+    def __init__(self, message: str, position: SourcePosition | None = None) -> None:
+        self.message = message
+        self.position = position
+        super().__init__(f"{position}: {message}" if position else message)
+
+
+class SyntaxError_(PossError, ValueError):
+    """Malformed input text (a formula, a literal, a file)."""
+
+
+FormulaSyntaxError = SyntaxError_
+
+
+class ModelError(PossError, ValueError):
+    """An MLN that cannot be turned into a ground MLN as given."""
+
+
+class UnsupportedInputError(ModelError):
+    """Input that is valid for pracmln but outside what we support (e.g. fuzzy logic)."""
+
+
+class WeightError(ModelError):
+    """A weight that cannot be converted exactly (unparsable, NaN, rounds to zero)."""
+
+
+class InconsistentEvidenceError(PossError, ValueError):
+    """Evidence that contradicts the hard formulas: no world satisfies both."""
+
+
+class InconsistentModelError(PossError, ValueError):
+    """The hard formulas of a model are unsatisfiable on their own."""
+
+
+class UnknownNameError(PossError, KeyError):
+    """An unknown atom, predicate, backend or method name."""
+
+    def __str__(self) -> str:  # KeyError would otherwise repr() the message
+        return Exception.__str__(self)
+
+
+class BackendError(PossError, RuntimeError):
+    """A solver backend failed or returned something inconsistent."""
+
+
+class DependencyError(PossError, ImportError):
+    """An optional dependency (pracmln) is missing or cannot be imported."""

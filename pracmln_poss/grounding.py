@@ -1,0 +1,299 @@
+"""Grounding a first-order MLN over its finite typed domains.
+
+Atoms are numbered predicate by predicate (declaration order), arguments in
+domain order, as pracmln does.  Equalities between constants are decided while
+grounding; a grounding that becomes a tautology is dropped, and so is a soft
+grounding that becomes a contradiction (it costs every world the same, so it
+changes no penalty and no MAP world).  Functional arguments (``!``/``?``) become
+hard constraints, evidence becomes hard unit formulas.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ground", "infer_variable_domains"]
+
+import itertools
+from typing import Callable, Iterator, Mapping
+
+from .errors import InconsistentModelError, ModelError
+from .ground_mln import GroundMLN, WeightedFormula
+from .logic.formula import (
+    And,
+    Atom,
+    Constant,
+    Equals,
+    Exists,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    PredAtom,
+    Truth,
+    Variable,
+    substitute_atoms,
+)
+from .logic.syntax import atom_name
+from .model import FirstOrderMLN, FormulaTemplate, Predicate
+from .weights import INF
+
+
+class _AtomTable:
+    """Atom numbering: predicate offset plus mixed-radix argument positions."""
+
+    def __init__(self, model: FirstOrderMLN) -> None:
+        self.domains = model.domain_map
+        self.positions = {d: {c: i for i, c in enumerate(cs)} for d, cs in self.domains.items()}
+        self.offsets: dict[str, int] = {}
+        self.sizes: dict[str, tuple[int, ...]] = {}
+        names: list[str] = []
+        for p in model.predicates:
+            missing = [d for d in p.domains if not self.domains.get(d)]
+            if missing:
+                raise ModelError(
+                    f"predicate {p.name} uses domain {missing[0]!r}, which has no constants "
+                    f"(declare `{missing[0]} = {{...}}` in the .mln or give a .db)",
+                    p.position,
+                )
+            self.offsets[p.name] = len(names) + 1
+            self.sizes[p.name] = tuple(len(self.domains[d]) for d in p.domains)
+            for args in itertools.product(*(self.domains[d] for d in p.domains)):
+                names.append(atom_name(p.name, args))
+        self.names = tuple(names)
+
+    def index(self, pred: str, positions: tuple[int, ...]) -> int:
+        i = 0
+        for size, pos in zip(self.sizes[pred], positions):
+            i = i * size + pos
+        return self.offsets[pred] + i
+
+
+def infer_variable_domains(
+    template: FormulaTemplate, predicates: Mapping[str, Predicate]
+) -> dict[str, str]:
+    """The domain of every variable of a template, from the argument positions it fills.
+
+    :raises ModelError: unknown predicate, wrong arity, a variable used at two
+        types, or one whose type cannot be told.
+    """
+    found: dict[str, str] = {}
+
+    def visit(f: Formula) -> None:
+        if isinstance(f, PredAtom):
+            p = predicates.get(f.pred)
+            if p is None:
+                raise ModelError(f"unknown predicate {f.pred!r}", template.position)
+            if len(f.args) != len(p.domains):
+                raise ModelError(
+                    f"{f.pred} takes {len(p.domains)} argument(s), given {len(f.args)}",
+                    template.position,
+                )
+            for t, dom in zip(f.args, p.domains):
+                if isinstance(t, Variable):
+                    declared = t.domain or dom
+                    old = found.setdefault(t.name, declared)
+                    if old != dom or declared != dom:
+                        raise ModelError(
+                            f"variable {t.name} is used both as {old} and as {dom}", template.position
+                        )
+        elif isinstance(f, Not):
+            visit(f.arg)
+        elif isinstance(f, (And, Or)):
+            for a in f.args:
+                visit(a)
+        elif isinstance(f, (Implies, Iff)):
+            visit(f.left)
+            visit(f.right)
+        elif isinstance(f, Exists):
+            visit(f.body)
+
+    visit(template.formula)
+    for v in _all_variables(template.formula):
+        if v.name not in found:
+            if v.domain is None:
+                raise ModelError(f"cannot tell the domain of variable {v.name}", template.position)
+            found[v.name] = v.domain
+    return found
+
+
+def _all_variables(f: Formula) -> Iterator[Variable]:
+    if isinstance(f, PredAtom):
+        yield from (t for t in f.args if isinstance(t, Variable))
+    elif isinstance(f, Equals):
+        yield from (t for t in (f.left, f.right) if isinstance(t, Variable))
+    elif isinstance(f, Not):
+        yield from _all_variables(f.arg)
+    elif isinstance(f, (And, Or)):
+        for a in f.args:
+            yield from _all_variables(a)
+    elif isinstance(f, (Implies, Iff)):
+        yield from _all_variables(f.left)
+        yield from _all_variables(f.right)
+    elif isinstance(f, Exists):
+        yield from f.variables
+        yield from _all_variables(f.body)
+
+
+def _free_variables(f: Formula) -> list[str]:
+    bound: set[str] = set()
+    order: dict[str, None] = {}
+
+    def visit(g: Formula, bound: frozenset[str]) -> None:
+        if isinstance(g, (PredAtom, Equals)):
+            terms = g.args if isinstance(g, PredAtom) else (g.left, g.right)
+            for t in terms:
+                if isinstance(t, Variable) and t.name not in bound:
+                    order.setdefault(t.name)
+        elif isinstance(g, Not):
+            visit(g.arg, bound)
+        elif isinstance(g, (And, Or)):
+            for a in g.args:
+                visit(a, bound)
+        elif isinstance(g, (Implies, Iff)):
+            visit(g.left, bound)
+            visit(g.right, bound)
+        elif isinstance(g, Exists):
+            visit(g.body, bound | {v.name for v in g.variables})
+
+    visit(f, frozenset(bound))
+    return list(order)
+
+
+Env = dict[str, int]  # variable -> position of its constant in the variable's domain
+
+
+
+
+def ground(model: FirstOrderMLN) -> GroundMLN:
+    """Ground ``model`` over its domains into a normalised :class:`GroundMLN`.
+
+    :raises ModelError: for unknown predicates, untyped variables, constants
+        outside their domain, evidence on unknown atoms.
+    :raises InconsistentModelError: when a hard formula grounds to false.
+    """
+    table = _AtomTable(model)
+    preds = model.predicate_map
+    out: list[WeightedFormula] = []
+    for template in model.formulas:
+        types = infer_variable_domains(template, preds)
+        out.extend(_ground_template(template, table, types, preds))
+    out.extend(_functional_constraints(model, table))
+    for ev in model.evidence:
+        p = preds.get(ev.pred)
+        if p is None:
+            raise ModelError(f"evidence on undeclared predicate {ev.pred!r}", ev.position)
+        try:
+            positions = tuple(table.positions[d][c] for d, c in zip(p.domains, ev.args, strict=True))
+        except (KeyError, ValueError):
+            raise ModelError(
+                f"evidence atom {atom_name(ev.pred, ev.args)} is not an atom of the model "
+                f"(arguments must be constants of {', '.join(p.domains)})",
+                ev.position,
+            ) from None
+        a = Atom(table.index(ev.pred, positions))
+        out.append(WeightedFormula(a if ev.value else Not(a), INF, str(ev.position) if ev.position else "evidence"))
+    return GroundMLN.create(table.names, out, model.resolution)
+
+
+def _ground_template(
+    template: FormulaTemplate,
+    table: _AtomTable,
+    types: Mapping[str, str],
+    preds: Mapping[str, Predicate],
+) -> Iterator[WeightedFormula]:
+    build = _compile_template(template, table, types, preds)
+    free = _free_variables(template.formula)
+    ranges = [range(len(table.domains[types[v]])) for v in free]
+    source = f"{template.position}" if template.position else template.text
+    for combo in itertools.product(*ranges):
+        g = substitute_atoms(build(dict(zip(free, combo))), lambda _a: None)
+        if isinstance(g, Truth):
+            if g.value:
+                continue
+            if template.weight == INF:
+                binding = ", ".join(f"{v}={table.domains[types[v]][i]}" for v, i in zip(free, combo))
+                raise InconsistentModelError(
+                    f"hard formula is false for {binding or 'its only grounding'}", template.position
+                )
+            continue
+        yield WeightedFormula(g, template.weight, source)
+
+
+def _compile_template(template, table, types, preds):
+    def term_pos(t, dom: str) -> Callable[[Env], int]:
+        if isinstance(t, Variable):
+            name = t.name
+            return lambda env: env[name]
+        positions = table.positions[dom]
+        if t.name not in positions:
+            raise ModelError(f"constant {t.name} is not in domain {dom}", template.position)
+        pos = positions[t.name]
+        return lambda env: pos
+
+    def term_name(t) -> Callable[[Env], str]:
+        if isinstance(t, Variable):
+            name, consts = t.name, table.domains[types[t.name]]
+            return lambda env: consts[env[name]]
+        c = t.name
+        return lambda env: c
+
+    def build(f: Formula) -> Callable[[Env], Formula]:
+        if isinstance(f, PredAtom):
+            doms = preds[f.pred].domains
+            getters = tuple(term_pos(t, d) for t, d in zip(f.args, doms))
+            pred = f.pred
+            index = table.index
+            return lambda env: Atom(index(pred, tuple(g(env) for g in getters)))
+        if isinstance(f, Equals):
+            left, right = term_name(f.left), term_name(f.right)
+            return lambda env: Truth(left(env) == right(env))
+        if isinstance(f, Truth):
+            return lambda env: f
+        if isinstance(f, Not):
+            inner = build(f.arg)
+            return lambda env: Not(inner(env))
+        if isinstance(f, (And, Or)):
+            parts = tuple(build(a) for a in f.args)
+            cls = type(f)
+            return lambda env: cls(tuple(p(env) for p in parts))
+        if isinstance(f, (Implies, Iff)):
+            left, right = build(f.left), build(f.right)
+            cls2 = type(f)
+            return lambda env: cls2(left(env), right(env))
+        if isinstance(f, Exists):
+            body = build(f.body)
+            names = tuple(v.name for v in f.variables)
+            ranges = tuple(range(len(table.domains[types[n]])) for n in names)
+
+            def exists(env: Env) -> Formula:
+                disjuncts = []
+                for combo in itertools.product(*ranges):
+                    inner = dict(env)
+                    inner.update(zip(names, combo))
+                    disjuncts.append(body(inner))
+                return Or(tuple(disjuncts))
+
+            return exists
+        raise TypeError(f"unexpected formula node {f!r}")
+
+    return build(template.formula)
+
+
+def _functional_constraints(model: FirstOrderMLN, table: _AtomTable) -> Iterator[WeightedFormula]:
+    for p in model.predicates:
+        if p.functional is None:
+            continue
+        kind = "at most one" if p.soft_functional else "exactly one"
+        source = f"{p.position or p.name}: {kind} {p.domains[p.functional]} per {p.name}"
+        sizes = table.sizes[p.name]
+        others = [range(s) for i, s in enumerate(sizes) if i != p.functional]
+        for combo in itertools.product(*others):
+            block = []
+            for value in range(sizes[p.functional]):
+                positions = list(combo)
+                positions.insert(p.functional, value)
+                block.append(Atom(table.index(p.name, tuple(positions))))
+            if not p.soft_functional:
+                yield WeightedFormula(Or(tuple(block)), INF, source)
+            for a, b in itertools.combinations(block, 2):
+                yield WeightedFormula(Not(And((a, b))), INF, source)

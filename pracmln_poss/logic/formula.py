@@ -1,0 +1,279 @@
+"""Immutable formula trees, shared by ground (propositional) and first-order logic.
+
+Connectives (:class:`Not`, :class:`And`, :class:`Or`, :class:`Implies`,
+:class:`Iff`, :class:`Truth`) are common to both.  Ground formulas have
+:class:`Atom` leaves holding an int (ints inside, names at the edges); first-order
+formulas have :class:`PredAtom`, :class:`Equals` and :class:`Exists` nodes over
+:class:`Variable` / :class:`Constant` terms (see :mod:`.fol`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Formula",
+    "Atom",
+    "Not",
+    "And",
+    "Or",
+    "Implies",
+    "Iff",
+    "Truth",
+    "TOP",
+    "BOTTOM",
+    "Variable",
+    "Constant",
+    "Term",
+    "PredAtom",
+    "Equals",
+    "Exists",
+    "literal",
+    "negate",
+    "atoms_of",
+    "evaluate",
+    "nnf",
+    "substitute_atoms",
+    "is_literal",
+    "literal_of",
+]
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Sequence, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A ground atom, by its int index (1-based, as in DIMACS)."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    arg: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Implies:
+    left: "Formula"
+    right: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class Iff:
+    left: "Formula"
+    right: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """The constant true (``TOP``) or false (``BOTTOM``)."""
+
+    value: bool
+
+
+TOP = Truth(True)
+BOTTOM = Truth(False)
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """A first-order variable; ``domain`` is its type once known."""
+
+    name: str
+    domain: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    name: str
+
+
+Term = Union[Variable, Constant]
+
+
+@dataclass(frozen=True, slots=True)
+class PredAtom:
+    """A first-order atom ``pred(t1, ..., tn)``."""
+
+    pred: str
+    args: tuple[Term, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Equals:
+    """``left = right`` between terms (``!(a = b)`` is written ``a != b``)."""
+
+    left: Term
+    right: Term
+
+
+@dataclass(frozen=True, slots=True)
+class Exists:
+    variables: tuple[Variable, ...]
+    body: "Formula"
+
+
+Formula = Union[Atom, Not, And, Or, Implies, Iff, Truth, PredAtom, Equals, Exists]
+
+
+def literal(lit: int) -> Formula:
+    """The formula of a DIMACS-style literal (``-3`` is ``Not(Atom(3))``)."""
+    return Atom(lit) if lit > 0 else Not(Atom(-lit))
+
+
+def negate(f: Formula) -> Formula:
+    """``not f``, removing a double negation."""
+    return f.arg if isinstance(f, Not) else Not(f)
+
+
+def is_literal(f: Formula) -> bool:
+    return isinstance(f, Atom) or (isinstance(f, Not) and isinstance(f.arg, Atom))
+
+
+def literal_of(f: Formula) -> int:
+    """The DIMACS literal of a ground literal formula."""
+    if isinstance(f, Atom):
+        return f.index
+    if isinstance(f, Not) and isinstance(f.arg, Atom):
+        return -f.arg.index
+    raise TypeError(f"not a ground literal: {f!r}")
+
+
+def _children(f: Formula) -> tuple[Formula, ...]:
+    if isinstance(f, (And, Or)):
+        return f.args
+    if isinstance(f, Not):
+        return (f.arg,)
+    if isinstance(f, (Implies, Iff)):
+        return (f.left, f.right)
+    if isinstance(f, Exists):
+        return (f.body,)
+    return ()
+
+
+def atoms_of(f: Formula) -> frozenset[int]:
+    """The atom indices occurring in a ground formula."""
+    out: set[int] = set()
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if isinstance(g, Atom):
+            out.add(g.index)
+        else:
+            stack.extend(_children(g))
+    return frozenset(out)
+
+
+def evaluate(f: Formula, world: Sequence[bool] | Mapping[int, bool]) -> bool:
+    """Truth of a ground formula in ``world`` (indexed by atom int)."""
+    if isinstance(f, Atom):
+        return bool(world[f.index])
+    if isinstance(f, Not):
+        return not evaluate(f.arg, world)
+    if isinstance(f, And):
+        return all(evaluate(a, world) for a in f.args)
+    if isinstance(f, Or):
+        return any(evaluate(a, world) for a in f.args)
+    if isinstance(f, Implies):
+        return (not evaluate(f.left, world)) or evaluate(f.right, world)
+    if isinstance(f, Iff):
+        return evaluate(f.left, world) == evaluate(f.right, world)
+    if isinstance(f, Truth):
+        return f.value
+    raise TypeError(f"cannot evaluate non-ground formula {f!r}")
+
+
+def nnf(f: Formula, positive: bool = True) -> Formula:
+    """Negation normal form of a ground formula (only And, Or, literals, Truth).
+
+    ``positive=False`` gives the NNF of ``not f``.
+    """
+    if isinstance(f, Atom):
+        return f if positive else Not(f)
+    if isinstance(f, Truth):
+        return f if positive else Truth(not f.value)
+    if isinstance(f, Not):
+        return nnf(f.arg, not positive)
+    if isinstance(f, And):
+        parts = tuple(nnf(a, positive) for a in f.args)
+        return And(parts) if positive else Or(parts)
+    if isinstance(f, Or):
+        parts = tuple(nnf(a, positive) for a in f.args)
+        return Or(parts) if positive else And(parts)
+    if isinstance(f, Implies):
+        return nnf(Or((Not(f.left), f.right)), positive)
+    if isinstance(f, Iff):
+        if positive:
+            return And((nnf(Or((Not(f.left), f.right))), nnf(Or((f.left, Not(f.right))))))
+        return Or((nnf(And((f.left, Not(f.right)))), nnf(And((Not(f.left), f.right)))))
+    raise TypeError(f"cannot take the NNF of non-ground formula {f!r}")
+
+
+def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula:
+    """Partially evaluate ``f``: atoms with a known value become constants.
+
+    The result is simplified (constants propagated, And/Or flattened); it is
+    ``TOP``/``BOTTOM`` when the known atoms decide ``f``.
+    """
+    if isinstance(f, Atom):
+        v = value(f.index)
+        return f if v is None else Truth(v)
+    if isinstance(f, Truth):
+        return f
+    if isinstance(f, Not):
+        g = substitute_atoms(f.arg, value)
+        return Truth(not g.value) if isinstance(g, Truth) else negate(g)
+    if isinstance(f, (And, Or)):
+        absorbing = isinstance(f, Or)  # Or is decided by a true part, And by a false one
+        parts: list[Formula] = []
+        for a in f.args:
+            g = substitute_atoms(a, value)
+            if isinstance(g, Truth):
+                if g.value == absorbing:
+                    return g
+                continue
+            if type(g) is type(f):
+                parts.extend(g.args)  # type: ignore[union-attr]
+            else:
+                parts.append(g)
+        if not parts:
+            return Truth(not absorbing)
+        if len(parts) == 1:
+            return parts[0]
+        return type(f)(tuple(parts))
+    if isinstance(f, Implies):
+        return substitute_atoms(Or((Not(f.left), f.right)), value)
+    if isinstance(f, Iff):
+        left = substitute_atoms(f.left, value)
+        right = substitute_atoms(f.right, value)
+        if isinstance(left, Truth) and isinstance(right, Truth):
+            return Truth(left.value == right.value)
+        if isinstance(left, Truth):
+            return right if left.value else negate(right)
+        if isinstance(right, Truth):
+            return left if right.value else negate(left)
+        return Iff(left, right)
+    raise TypeError(f"cannot simplify non-ground formula {f!r}")
+
+
+def conjunction(parts: Iterable[Formula]) -> Formula:
+    parts = tuple(parts)
+    return parts[0] if len(parts) == 1 else (And(parts) if parts else TOP)
+
+
+def disjunction(parts: Iterable[Formula]) -> Formula:
+    parts = tuple(parts)
+    return parts[0] if len(parts) == 1 else (Or(parts) if parts else BOTTOM)
+
+
+__all__ += ["conjunction", "disjunction"]

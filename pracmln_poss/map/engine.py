@@ -1,0 +1,304 @@
+"""Exact MAP inference on a ground MLN: the common interface of every backend.
+
+``pen(M, E)``, the MAP worlds of ``E``, the literals true in all of them (the
+backbone ``X(E)``) and MAP entailment, all with int arithmetic (DESIGN.md section 1).
+A backend only has to find *one* optimal world under extra hard constraints
+(:meth:`MapEngine._optimum`); penalties, backbones and entailment are built on that
+here, once.  Engines are context managers and release their solvers on exit.
+"""
+
+from __future__ import annotations
+
+__all__ = ["World", "Optimum", "MapEngine", "Evidence"]
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Union
+
+from ..errors import InconsistentEvidenceError, InconsistentModelError
+from ..ground_mln import GroundMLN
+from ..logic.formula import (
+    Atom,
+    Formula,
+    Not,
+    Or,
+    Truth,
+    atoms_of,
+    evaluate,
+    is_literal,
+    literal,
+    literal_of,
+    negate,
+    substitute_atoms,
+)
+from ..weights import INF
+
+Evidence = Iterable[Union[int, str, Formula]]
+
+
+@dataclass(frozen=True)
+class World:
+    """A truth assignment to atoms ``1..n`` (``values[0]`` is unused)."""
+
+    values: tuple[bool, ...]
+
+    def __getitem__(self, atom: int) -> bool:
+        return self.values[atom]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def n_atoms(self) -> int:
+        return len(self.values) - 1
+
+    def satisfies(self, lit: int) -> bool:
+        return self.values[abs(lit)] == (lit > 0)
+
+    def literals(self) -> tuple[int, ...]:
+        """The world as the DIMACS literals it makes true."""
+        return tuple(a if v else -a for a, v in enumerate(self.values) if a)
+
+    @classmethod
+    def from_literals(cls, n_atoms: int, true_atoms: Iterable[int]) -> "World":
+        values = [False] * (n_atoms + 1)
+        for a in true_atoms:
+            values[a] = True
+        return cls(tuple(values))
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """An optimal world and its cost (total weight of the soft formulas it violates)."""
+
+    cost: int
+    world: World
+
+
+class MapEngine(ABC):
+    """Exact MAP inference for one ground MLN.
+
+    Evidence is any iterable of literals (``3``, ``-3``, ``"!bird(Tweety)"``) or
+    ground formulas (text or trees); it is added as hard constraints.
+    """
+
+    name = "abstract"
+
+    def __init__(self, mln: GroundMLN) -> None:
+        self.mln = mln
+        self.calls = 0  # solver calls made, for statistics and benchmarks
+        self._base: Optimum | None = None
+        self._closed = False
+        # atoms fixed by hard unit formulas (usually .db evidence)
+        # the reason the hard part is unsatisfiable, when that shows before solving
+        self._unsat_reason: str | None = None
+        fixed: dict[int, bool] = {}
+        for wf in mln.hard:
+            if is_literal(wf.formula):
+                lit = literal_of(wf.formula)
+                if fixed.get(abs(lit), lit > 0) != (lit > 0):
+                    self._unsat_reason = f"hard formulas fix {mln.name(abs(lit))} both true and false"
+                fixed[abs(lit)] = lit > 0
+        self.fixed = fixed
+        self._occurrences: dict[int, list[int]] | None = None
+
+    # -- context management ------------------------------------------------------
+
+    def __enter__(self) -> "MapEngine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release solver resources; the engine is unusable afterwards."""
+        self._closed = True
+
+    # -- the one thing a backend provides -----------------------------------------
+
+    @abstractmethod
+    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        """An optimal world satisfying the hard formulas, ``units`` and ``extra``; None if none."""
+
+    def _solve(self, units: tuple[int, ...], extra: tuple[Formula, ...] = ()) -> Optimum | None:
+        self.calls += 1
+        if self._unsat_reason is not None:
+            return None
+        return self._optimum(units, extra)
+
+    # -- evidence ----------------------------------------------------------------
+
+    def split_evidence(self, evidence: Evidence) -> tuple[tuple[int, ...], tuple[Formula, ...]]:
+        """Evidence as (unit literals, other ground formulas)."""
+        units: dict[int, None] = {}
+        formulas: list[Formula] = []
+        for item in evidence:
+            if isinstance(item, str):
+                item = self.mln.literal_or_formula(item)
+            if isinstance(item, int):
+                units[self.mln.literal(item)] = None
+                continue
+            f = self.mln.formula(item)  # checks the atoms of a ready-made tree
+            if is_literal(f):
+                units[literal_of(f)] = None
+            else:
+                formulas.append(f)
+        return tuple(units), tuple(formulas)
+
+    # -- MAP inference -------------------------------------------------------------
+
+    def cost(self, world: World) -> int | float:
+        """Total weight of the soft formulas ``world`` violates; ``INF`` if it violates a hard one."""
+        if any(not evaluate(wf.formula, world) for wf in self.mln.hard):
+            return INF
+        return sum(wf.weight for wf in self.mln.soft if not evaluate(wf.formula, world))
+
+    def base(self) -> Optimum:
+        """The optimum without evidence; raises if the hard formulas are unsatisfiable."""
+        if self._base is None:
+            found = self._solve(())
+            if found is None:
+                raise InconsistentModelError(
+                    self._unsat_reason or "the hard formulas of the MLN are unsatisfiable"
+                )
+            self._base = found
+        return self._base
+
+    def optimum(self, evidence: Evidence = ()) -> Optimum:
+        """An optimal world of the evidence and its cost.
+
+        :raises InconsistentEvidenceError: when the evidence contradicts the hard formulas.
+        """
+        units, formulas = self.split_evidence(evidence)
+        found = self._solve(units, formulas)
+        if found is None:
+            self.base()  # a model-level inconsistency is reported as such
+            raise InconsistentEvidenceError(
+                f"evidence {self._describe(units, formulas)} contradicts the hard formulas"
+            )
+        return found
+
+    def penalty(self, evidence: Evidence = ()) -> int | float:
+        """``pen(M, E)`` in int steps: the optimum with ``E`` minus the optimum without; ``INF`` if ``E`` is impossible."""
+        units, formulas = self.split_evidence(evidence)
+        base = self.base()
+        found = self._solve(units, formulas) if units or formulas else base
+        return INF if found is None else found.cost - base.cost
+
+    def map_world(self, evidence: Evidence = ()) -> World:
+        """One most probable world satisfying the evidence."""
+        return self.optimum(evidence).world
+
+    def consequences(self, evidence: Evidence = ()) -> frozenset[int]:
+        """``X(E)``: the literals (over all atoms) true in every MAP world of the evidence.
+
+        A backbone computation: candidates are the literals of one optimal world;
+        every further optimal world found (by flipping one atom, or by a solver call
+        that must flip at least one remaining candidate) removes what it flips.
+        """
+        units, formulas = self.split_evidence(evidence)
+        first = self._solve(units, formulas)
+        if first is None:
+            self.base()
+            raise InconsistentEvidenceError(
+                f"evidence {self._describe(units, formulas)} contradicts the hard formulas"
+            )
+        best = first.cost
+        settled = {a: v for a, v in self.fixed.items()}
+        settled.update({abs(u): u > 0 for u in units})
+        candidates = {
+            (a if first.world[a] else -a)
+            for a in range(1, self.mln.n_atoms + 1)
+            if a not in settled
+        }
+        self._drop_single_flips(first.world, best, candidates, units, formulas)
+        while candidates:
+            escape = Or(tuple(literal(-c) for c in sorted(candidates, key=abs)))
+            found = self._solve(units, formulas + (escape,))
+            if found is None or found.cost > best:
+                break
+            candidates -= {c for c in candidates if not found.world.satisfies(c)}
+            self._drop_single_flips(found.world, best, candidates, units, formulas)
+        fixed_lits = {a if v else -a for a, v in settled.items()}
+        return frozenset(fixed_lits | candidates)
+
+    def entails(self, evidence: Evidence, query: str | Formula) -> bool:
+        """``(M, E) |-MAP query``: the query holds in every MAP world of the evidence."""
+        units, formulas = self.split_evidence(evidence)
+        q = self.mln.formula(query) if isinstance(query, str) else query
+        best = self.optimum(list(units) + list(formulas)).cost
+        if is_literal(q):
+            lit = literal_of(q)
+            counter = self._solve(units + (-lit,), formulas)
+        else:
+            counter = self._solve(units, formulas + (negate(q),))
+        return counter is None or counter.cost > best
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _describe(self, units: tuple[int, ...], formulas: tuple[Formula, ...]) -> str:
+        parts = [self.mln.literal_name(u) for u in units] + [self.mln.format(f) for f in formulas]
+        return "{" + ", ".join(parts) + "}"
+
+    def _occurs(self) -> dict[int, list[int]]:
+        """Atom -> indices into ``soft + hard`` of the formulas it occurs in."""
+        if self._occurrences is None:
+            occ: dict[int, list[int]] = {}
+            for i, wf in enumerate(self.mln.soft + self.mln.hard):
+                for a in atoms_of(wf.formula):
+                    occ.setdefault(a, []).append(i)
+            self._occurrences = occ
+        return self._occurrences
+
+    def _drop_single_flips(
+        self,
+        world: World,
+        best: int,
+        candidates: set[int],
+        units: tuple[int, ...],
+        formulas: tuple[Formula, ...],
+    ) -> None:
+        """Remove candidates whose atom can be flipped alone in ``world`` at no extra cost."""
+        formulas_atoms = set().union(*(atoms_of(f) for f in formulas)) if formulas else set()
+        everything = self.mln.soft + self.mln.hard
+        n_soft = len(self.mln.soft)
+        occ = self._occurs()
+        values = list(world.values)
+        for lit in sorted(candidates, key=abs):
+            a = abs(lit)
+            if a in formulas_atoms:
+                continue  # would need re-checking the evidence formulas
+            delta = 0
+            feasible = True
+            before = [evaluate(everything[i].formula, values) for i in occ.get(a, ())]
+            values[a] = not values[a]
+            for i, was in zip(occ.get(a, ()), before):
+                now = evaluate(everything[i].formula, values)
+                if i >= n_soft:
+                    if not now:
+                        feasible = False
+                        break
+                elif was != now:
+                    delta += everything[i].weight if was else -everything[i].weight
+            values[a] = not values[a]
+            if feasible and delta == 0:
+                candidates.discard(lit)
+
+    def simplified_formulas(self) -> Iterator[tuple[Formula, int | float]]:
+        """Every formula with the fixed atoms substituted, skipping those they make true.
+
+        A hard formula they falsify marks the model unsatisfiable (reported by :meth:`base`).
+        """
+        fixed = self.fixed
+        for wf in self.mln.hard + self.mln.soft:
+            g = substitute_atoms(wf.formula, fixed.get)
+            if g == Truth(True):
+                continue
+            if g == Truth(False) and wf.hard:
+                if self._unsat_reason is None:
+                    self._unsat_reason = (
+                        f"hard formula {self.mln.format(wf.formula)} "
+                        f"({wf.source or 'no source'}) is false under the hard unit formulas"
+                    )
+                continue
+            yield g, wf.weight

@@ -1,0 +1,113 @@
+"""Exact weights: every finite weight becomes an int at a fixed resolution.
+
+Penalty comparisons decide everything in this package (ties matter), so floats are
+converted once, here, and all arithmetic afterwards is on Python ints.  Levels are
+printed back in the user's units with :func:`format_weight`.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_RESOLUTION",
+    "INF",
+    "Resolution",
+    "format_weight",
+    "weight_number",
+]
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from .errors import WeightError
+
+INF = math.inf
+"""The level/weight of hard formulas and evidence."""
+
+DEFAULT_RESOLUTION = "1e-6"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The unit of exact weights: ``w`` becomes ``round(w / step)``.
+
+    :param step: a positive decimal number, given as text (``"1e-6"``) so that it is
+        exact; ``2.5`` at the default step ``1e-6`` becomes ``2_500_000``.
+    """
+
+    step: Decimal
+
+    def __init__(self, step: str | Decimal | float | int = DEFAULT_RESOLUTION) -> None:
+        try:
+            value = Decimal(str(step))
+        except InvalidOperation:
+            raise WeightError(f"resolution {step!r} is not a number") from None
+        if not value.is_finite() or value <= 0:
+            raise WeightError(f"resolution {step!r} must be a positive finite number")
+        object.__setattr__(self, "step", value)
+
+    def to_int(self, weight: float | int | str | Decimal | Fraction, what: str = "weight") -> int:
+        """Convert a finite weight to an int number of steps (round half to even).
+
+        :raises WeightError: for NaN or infinite weights, and for non-zero weights
+            that round to zero (they would silently vanish).
+        """
+        exact = _exact(weight, what)
+        scaled = exact / Fraction(self.step)
+        result = round(scaled)  # Fraction.__round__ rounds half to even
+        if result == 0 and exact != 0:
+            raise WeightError(
+                f"{what} {weight} rounds to 0 at resolution {self.step}; "
+                "use a finer resolution"
+            )
+        return result
+
+    def to_decimal(self, value: int) -> Decimal:
+        """The user-unit value of ``value`` steps, exactly."""
+        return (Decimal(value) * self.step).normalize()
+
+    def __str__(self) -> str:
+        return str(self.step)
+
+
+def _exact(weight: float | int | str | Decimal | Fraction, what: str) -> Fraction:
+    if isinstance(weight, Fraction):
+        return weight
+    if isinstance(weight, bool):
+        raise WeightError(f"{what} {weight!r} is not a number")
+    if isinstance(weight, float):
+        if not math.isfinite(weight):
+            raise WeightError(f"{what} {weight!r} is not finite")
+        # repr() is the shortest text that reads back as this float: the weight
+        # the user wrote, not its binary approximation.
+        return Fraction(Decimal(repr(weight)))
+    try:
+        value = Decimal(str(weight).strip())
+    except InvalidOperation:
+        raise WeightError(f"{what} {weight!r} is not a number") from None
+    if not value.is_finite():
+        raise WeightError(f"{what} {weight!r} is not finite")
+    return Fraction(value)
+
+
+def format_weight(value: int | float, resolution: Resolution) -> str:
+    """Print an exact weight (int steps) or ``inf`` in user units, e.g. ``2.5``."""
+    if value == INF:
+        return "inf"
+    text = format(resolution.to_decimal(int(value)), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"
+
+
+def weight_number(value: int | float, resolution: Resolution) -> int | float | str:
+    """An exact weight as a JSON number: int when integral, else float; ``"inf"``."""
+    if value == INF:
+        return "inf"
+    dec = resolution.to_decimal(int(value))
+    if dec == dec.to_integral_value():
+        return int(dec)
+    return float(dec)
+
+

@@ -1,0 +1,35 @@
+"""Shared fixtures.  Tests that need pracmln skip where it is missing, except under
+tox or CI (``PRACMLN_POSS_REQUIRE_PRACMLN=1`` or ``CI``), where they fail instead."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+DATA = Path(__file__).parent / "data"
+PAPER = DATA / "paper"
+PRACMLN_DATA = DATA / "pracmln"
+
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def _required() -> bool:
+    return bool(os.environ.get("PRACMLN_POSS_REQUIRE_PRACMLN") or os.environ.get("CI"))
+
+
+@pytest.fixture(scope="session")
+def pracmln():
+    """The pracmln module, imported through our bridge."""
+    from pracmln_poss.bridge.compat import import_pracmln
+    from pracmln_poss.errors import DependencyError
+
+    try:
+        return import_pracmln()
+    except DependencyError as exc:
+        if _required():
+            pytest.fail(f"pracmln is required here but cannot be imported: {exc}")
+        pytest.skip(f"pracmln not importable: {exc}")

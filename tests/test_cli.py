@@ -1,0 +1,111 @@
+"""The `pracmln-poss map` command: text and JSON contracts, errors, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pracmln_poss.cli import main
+
+from .conftest import PAPER, PRACMLN_DATA
+
+ROOT = Path(__file__).parent.parent
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_map_json_contract(pracmln, capsys):
+    code, out, err = run(capsys, "map", PAPER / "example5-defaults.mln", "--evidence", "!b(T)", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert list(data) == ["penalty", "world", "entailed"]
+    assert data["penalty"] == 2
+    assert set(data["world"]) == {"a(T)", "b(T)"} and data["world"]["b(T)"] is False
+    # a(T) is tied (either value costs 2): only !b(T) holds in all MAP worlds
+    assert data["entailed"] == {"b(T)": False}
+
+
+def test_map_json_without_evidence(pracmln, capsys):
+    code, out, _ = run(capsys, "map", PAPER / "example1-antarctic.mln", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["penalty"] == 0
+    # bird and flies are free: both values of bird cost nothing without evidence
+    assert data["entailed"] == {"antarcticBird(Tweety)": False}
+
+
+def test_map_text(pracmln, capsys):
+    code, out, _ = run(capsys, "map", PAPER / "example1-antarctic.mln", "-e", "antarcticBird(Tweety)")
+    assert code == 0
+    assert "penalty of the evidence: 5" in out
+    lines = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:]}
+    assert lines["flies(Tweety)"] == ["true", "all"]
+
+
+def test_map_text_shows_ties(pracmln, capsys):
+    code, out, _ = run(capsys, "map", PAPER / "example5-defaults.mln", "-e", "!b(T)")
+    rows = {line.split()[0]: line.split()[2] for line in out.splitlines()[3:]}
+    assert rows == {"a(T)": "some", "b(T)": "none"}
+
+
+def test_map_with_db(pracmln, capsys):
+    smokers = PRACMLN_DATA / "smokers"
+    code, out, _ = run(
+        capsys, "map", smokers / "mlns" / "wts.pybpll.smoking-train-smoking.mln",
+        "--db", smokers / "dbs" / "smoking-test-smaller.db", "--json",
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert data["entailed"]["Cancer(Ann)"] is True and data["entailed"]["Friends(Ann,Bob)"] is False
+
+
+@pytest.mark.parametrize("backend", ["bruteforce", "wcsp"])
+def test_backends_selectable_by_name(pracmln, capsys, backend):
+    code, out, _ = run(capsys, "map", PAPER / "example3-exhaustive.mln", "-e", "a(T)", "b(T)", "--json", "--backend", backend)
+    assert code == 0
+    assert json.loads(out) == {
+        "penalty": 5,
+        "world": {"a(T)": True, "b(T)": True, "x(T)": True, "y(T)": False},
+        "entailed": {"a(T)": True, "b(T)": True, "x(T)": True, "y(T)": False},
+    }
+
+
+def test_contradicting_evidence_is_a_clear_error(pracmln, capsys):
+    code, out, err = run(capsys, "map", PAPER / "example1-antarctic.mln", "-e", "antarcticBird(Tweety)", "!bird(Tweety)")
+    assert code == 2 and out == ""
+    assert "contradicts the hard formulas" in err and "!bird(Tweety)" in err
+
+
+def test_unknown_atom(pracmln, capsys):
+    code, _, err = run(capsys, "map", PAPER / "example1-antarctic.mln", "-e", "penguin(Tweety)")
+    assert code == 2 and "unknown atom 'penguin(Tweety)'" in err
+
+
+def test_bad_model_file_names_line(pracmln, capsys, tmp_path):
+    bad = tmp_path / "bad.mln"
+    bad.write_text("t = {A}\np(t)\n\n2 p(x) v\n")
+    code, _, err = run(capsys, "map", bad)
+    assert code == 2
+    assert f"{bad}:4: 2 p(x) v" in err
+
+
+def test_console_script_and_module_entry_point(pracmln):
+    out = subprocess.run(
+        [sys.executable, "-m", "pracmln_poss", "map", str(PAPER / "example3-exhaustive.mln"), "--json"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["penalty"] == 0
+
+
+def test_output_is_deterministic(pracmln, capsys):
+    args = ("map", PAPER / "cora.mln", "-e", "category(PossPaper,Ai)", "--json")
+    first = run(capsys, *args)[1]
+    assert run(capsys, *args)[1] == first
