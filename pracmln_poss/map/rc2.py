@@ -25,9 +25,15 @@ class RC2Engine(MapEngine):
 
     name = "rc2"
 
-    def __init__(self, mln: GroundMLN, solver: str = "g3") -> None:
+    def __init__(self, mln: GroundMLN, solver: str = "g3", **rc2_options: bool) -> None:
+        """:param solver: PySAT SAT solver name for RC2.
+        :param rc2_options: RC2's ``adapt``/``exhaust``/``minz``/``trim`` options.  Off by
+            default: on grounded MLNs (many small, easy cores) they cost more than they
+            save, about 7x on the backbone of ``benchmarks/map_vs_pracmln.py`` at n = 160.
+        """
         super().__init__(mln)
         self.solver = solver
+        self.rc2_options = {"adapt": False, "exhaust": False, "minz": False, **rc2_options}
         pool = VarPool(mln.n_atoms)
         hard: list[Clause] = []
         soft: list[tuple[Clause, int]] = []
@@ -76,7 +82,7 @@ class RC2Engine(MapEngine):
             cost = 0
         else:
             solver_class = RC2Stratified if self._weighted else RC2
-            with solver_class(wcnf, solver=self.solver, adapt=True, exhaust=True, minz=True) as rc2:
+            with solver_class(wcnf, solver=self.solver, **self.rc2_options) as rc2:
                 model = rc2.compute()
                 cost = rc2.cost
         if model is None:
