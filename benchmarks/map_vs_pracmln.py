@@ -88,25 +88,24 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pracmln-max", type=int, default=160, help="largest n to run pracmln on")
     args = parser.parse_args(argv)
     import_pracmln()
-    rows = []
+    print("| n | atoms | soft groundings | pracmln_poss (s) | pracmln WCSPInference (s) | speed-up | MAP cost | same cost |")
+    print("|---:|---:|---:|---:|---:|---:|---:|:---:|", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             mln, db = write_problem(Path(tmp), n, random.Random(args.seed + n))
             t_ours, g, optimum = ours(mln, db)
+            cost_text = format_weight(optimum.cost, g.resolution)
             if n <= args.pracmln_max:
                 with RC2Engine(g) as engine:
                     t_theirs, cost = theirs(mln, db, g, engine.cost)
                 same = "yes" if cost == optimum.cost else f"NO ({format_weight(cost, g.resolution)})"
-                rows.append((n, g.n_atoms, len(g.soft), t_ours, t_theirs, t_theirs / t_ours, format_weight(optimum.cost, g.resolution), same))
+                theirs_text, ratio = f"{t_theirs:.2f}", f"{t_theirs / t_ours:.1f}x"
             else:
-                rows.append((n, g.n_atoms, len(g.soft), t_ours, None, None, format_weight(optimum.cost, g.resolution), "-"))
-            print(f"n={n} done", file=sys.stderr, flush=True)
-    print("| n | atoms | soft groundings | pracmln_poss (s) | pracmln WCSPInference (s) | speed-up | MAP cost | same cost |")
-    print("|---:|---:|---:|---:|---:|---:|---:|:---:|")
-    for n, atoms, soft, a, b, ratio, cost, same in rows:
-        b_text = f"{b:.2f}" if b is not None else "not run"
-        r_text = f"{ratio:.1f}x" if ratio is not None else "-"
-        print(f"| {n} | {atoms} | {soft} | {a:.2f} | {b_text} | {r_text} | {cost} | {same} |")
+                theirs_text, ratio, same = "not run", "-", "-"
+            print(
+                f"| {n} | {g.n_atoms} | {len(g.soft)} | {t_ours:.2f} | {theirs_text} | {ratio} | {cost_text} | {same} |",
+                flush=True,
+            )
     return 0
 
 

@@ -31,7 +31,9 @@ from .logic.formula import (
     PredAtom,
     Truth,
     Variable,
+    children,
     substitute_atoms,
+    walk,
 )
 from .logic.syntax import atom_name
 from .model import FirstOrderMLN, FormulaTemplate, Predicate
@@ -77,37 +79,25 @@ def infer_variable_domains(
         types, or one whose type cannot be told.
     """
     found: dict[str, str] = {}
-
-    def visit(f: Formula) -> None:
-        if isinstance(f, PredAtom):
-            p = predicates.get(f.pred)
-            if p is None:
-                raise ModelError(f"unknown predicate {f.pred!r}", template.position)
-            if len(f.args) != len(p.domains):
-                raise ModelError(
-                    f"{f.pred} takes {len(p.domains)} argument(s), given {len(f.args)}",
-                    template.position,
-                )
-            for t, dom in zip(f.args, p.domains):
-                if isinstance(t, Variable):
-                    declared = t.domain or dom
-                    old = found.setdefault(t.name, declared)
-                    if old != dom or declared != dom:
-                        raise ModelError(
-                            f"variable {t.name} is used both as {old} and as {dom}", template.position
-                        )
-        elif isinstance(f, Not):
-            visit(f.arg)
-        elif isinstance(f, (And, Or)):
-            for a in f.args:
-                visit(a)
-        elif isinstance(f, (Implies, Iff)):
-            visit(f.left)
-            visit(f.right)
-        elif isinstance(f, Exists):
-            visit(f.body)
-
-    visit(template.formula)
+    for f in walk(template.formula):
+        if not isinstance(f, PredAtom):
+            continue
+        p = predicates.get(f.pred)
+        if p is None:
+            raise ModelError(f"unknown predicate {f.pred!r}", template.position)
+        if len(f.args) != len(p.domains):
+            raise ModelError(
+                f"{f.pred} takes {len(p.domains)} argument(s), given {len(f.args)}",
+                template.position,
+            )
+        for t, dom in zip(f.args, p.domains):
+            if isinstance(t, Variable):
+                declared = t.domain or dom
+                old = found.setdefault(t.name, declared)
+                if old != dom or declared != dom:
+                    raise ModelError(
+                        f"variable {t.name} is used both as {old} and as {dom}", template.position
+                    )
     for v in _all_variables(template.formula):
         if v.name not in found:
             if v.domain is None:
@@ -117,51 +107,35 @@ def infer_variable_domains(
 
 
 def _all_variables(f: Formula) -> Iterator[Variable]:
-    if isinstance(f, PredAtom):
-        yield from (t for t in f.args if isinstance(t, Variable))
-    elif isinstance(f, Equals):
-        yield from (t for t in (f.left, f.right) if isinstance(t, Variable))
-    elif isinstance(f, Not):
-        yield from _all_variables(f.arg)
-    elif isinstance(f, (And, Or)):
-        for a in f.args:
-            yield from _all_variables(a)
-    elif isinstance(f, (Implies, Iff)):
-        yield from _all_variables(f.left)
-        yield from _all_variables(f.right)
-    elif isinstance(f, Exists):
-        yield from f.variables
-        yield from _all_variables(f.body)
+    for g in walk(f):
+        if isinstance(g, PredAtom):
+            yield from (t for t in g.args if isinstance(t, Variable))
+        elif isinstance(g, Equals):
+            yield from (t for t in (g.left, g.right) if isinstance(t, Variable))
+        elif isinstance(g, Exists):
+            yield from g.variables
 
 
 def _free_variables(f: Formula) -> list[str]:
-    bound: set[str] = set()
+    """The variables not bound by an EXIST, in order of first occurrence."""
     order: dict[str, None] = {}
 
     def visit(g: Formula, bound: frozenset[str]) -> None:
         if isinstance(g, (PredAtom, Equals)):
-            terms = g.args if isinstance(g, PredAtom) else (g.left, g.right)
-            for t in terms:
+            for t in g.args if isinstance(g, PredAtom) else (g.left, g.right):
                 if isinstance(t, Variable) and t.name not in bound:
                     order.setdefault(t.name)
-        elif isinstance(g, Not):
-            visit(g.arg, bound)
-        elif isinstance(g, (And, Or)):
-            for a in g.args:
-                visit(a, bound)
-        elif isinstance(g, (Implies, Iff)):
-            visit(g.left, bound)
-            visit(g.right, bound)
         elif isinstance(g, Exists):
             visit(g.body, bound | {v.name for v in g.variables})
+        else:
+            for c in children(g):
+                visit(c, bound)
 
-    visit(f, frozenset(bound))
+    visit(f, frozenset())
     return list(order)
 
 
 Env = dict[str, int]  # variable -> position of its constant in the variable's domain
-
-
 
 
 def ground(model: FirstOrderMLN) -> GroundMLN:

@@ -32,12 +32,14 @@ __all__ = [
     "evaluate",
     "nnf",
     "substitute_atoms",
+    "children",
+    "walk",
     "is_literal",
     "literal_of",
 ]
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence, Union
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +151,8 @@ def literal_of(f: Formula) -> int:
     raise TypeError(f"not a ground literal: {f!r}")
 
 
-def _children(f: Formula) -> tuple[Formula, ...]:
+def children(f: Formula) -> tuple[Formula, ...]:
+    """The immediate subformulas of ``f``."""
     if isinstance(f, (And, Or)):
         return f.args
     if isinstance(f, Not):
@@ -161,6 +164,15 @@ def _children(f: Formula) -> tuple[Formula, ...]:
     return ()
 
 
+def walk(f: Formula) -> Iterator[Formula]:
+    """Every node of ``f``, in pre-order (left to right)."""
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        yield g
+        stack.extend(reversed(children(g)))
+
+
 def atoms_of(f: Formula) -> frozenset[int]:
     """The atom indices occurring in a ground formula."""
     out: set[int] = set()
@@ -170,7 +182,7 @@ def atoms_of(f: Formula) -> frozenset[int]:
         if isinstance(g, Atom):
             out.add(g.index)
         else:
-            stack.extend(_children(g))
+            stack.extend(children(g))
     return frozenset(out)
 
 
