@@ -10,27 +10,13 @@ from __future__ import annotations
 __all__ = ["WeightedFormula", "GroundMLN"]
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Iterable, Sequence
 
-from .errors import FormulaSyntaxError, ModelError, UnknownNameError, WeightError
-from .logic.formula import (
-    Atom,
-    Formula,
-    Not,
-    PredAtom,
-    Truth,
-    And,
-    Or,
-    Implies,
-    Iff,
-    Equals,
-    Exists,
-    atoms_of,
-    negate,
-)
-from .logic.syntax import atom_name, format_formula, parse_formula, parse_literal
-from .weights import INF, Resolution
+from .atoms import NamedAtoms, intern_atoms
+from .errors import ModelError, WeightError
+from .logic.formula import Formula, atoms_of, negate
+from .logic.syntax import format_formula, parse_formula
+from .weights import INF, Resolution, format_weight
 
 
 @dataclass(frozen=True)
@@ -51,7 +37,7 @@ class WeightedFormula:
 
 
 @dataclass(frozen=True)
-class GroundMLN:
+class GroundMLN(NamedAtoms):
     """A normalised ground MLN.
 
     :ivar atoms: atom names; atom ``i`` (an int from 1) is ``atoms[i - 1]``.
@@ -117,7 +103,7 @@ class GroundMLN:
         formulas: list[WeightedFormula] = []
         for text, weight in pairs:
             tree = parse_formula(text, grammar, ground=True) if isinstance(text, str) else text
-            ground_f = _intern(tree, names)
+            ground_f = intern_atoms(tree, names)
             if weight is None or weight == INF or (isinstance(weight, str) and weight.strip() in ("inf", "+inf")):
                 w: int | float = INF
             elif weight == -INF or (isinstance(weight, str) and weight.strip() == "-inf"):
@@ -127,113 +113,10 @@ class GroundMLN:
             formulas.append(WeightedFormula(ground_f, w, text if isinstance(text, str) else None))
         return cls.create(tuple(names), formulas, res)
 
-    # -- names at the edges -------------------------------------------------------
-
-    @cached_property
-    def _index(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.atoms, 1)}
-
-    @property
-    def n_atoms(self) -> int:
-        return len(self.atoms)
-
-    def atom(self, name: str) -> int:
-        """The int of an atom name (spaces inside the name are ignored)."""
-        key = name.replace(" ", "")
-        try:
-            return self._index[key]
-        except KeyError:
-            raise UnknownNameError(f"unknown atom {name!r}") from None
-
-    def name(self, atom: int) -> str:
-        return self.atoms[atom - 1]
-
-    def literal(self, text: str | int) -> int:
-        """A DIMACS literal from ``"!bird(Tweety)"`` (or an int, checked)."""
-        if isinstance(text, int):
-            if not 1 <= abs(text) <= self.n_atoms:
-                raise UnknownNameError(f"unknown atom index {abs(text)}")
-            return text
-        try:
-            positive, atom = parse_literal(text)
-        except FormulaSyntaxError:
-            raise UnknownNameError(f"{text!r} is not a literal") from None
-        index = self.atom(atom_name(atom.pred, tuple(t.name for t in atom.args)))
-        return index if positive else -index
-
-    def literal_or_formula(self, text: str) -> int | Formula:
-        """A literal as its int, any other ground formula as a tree (for evidence)."""
-        try:
-            positive, atom = parse_literal(text)
-        except FormulaSyntaxError:
-            return self.formula(text)
-        index = self.atom(atom_name(atom.pred, tuple(t.name for t in atom.args)))
-        return index if positive else -index
-
-    def formula(self, text: str | Formula, grammar: str = "StandardGrammar") -> Formula:
-        """A ground formula over this MLN's atoms, from text or an already-built tree."""
-        tree = parse_formula(text, grammar, ground=True) if isinstance(text, str) else text
-        return _resolve(tree, self)
-
-    def format(self, f: Formula) -> str:
-        return format_formula(f, self.name)
-
-    def literal_name(self, lit: int) -> str:
-        return self.name(lit) if lit > 0 else "!" + self.name(-lit)
-
     def __str__(self) -> str:
         lines = [f"// {self.n_atoms} atoms, {len(self.soft)} soft, {len(self.hard)} hard formulas"]
-        from .weights import format_weight
-
         for wf in self.soft:
             lines.append(f"{format_weight(wf.weight, self.resolution)} {self.format(wf.formula)}")
         for wf in self.hard:
             lines.append(f"{self.format(wf.formula)}.")
         return "\n".join(lines)
-
-
-def _map_leaves(f: Formula, leaf) -> Formula:
-    if isinstance(f, (PredAtom, Atom, Equals)):
-        return leaf(f)
-    if isinstance(f, Truth):
-        return f
-    if isinstance(f, Not):
-        return Not(_map_leaves(f.arg, leaf))
-    if isinstance(f, (And, Or)):
-        return type(f)(tuple(_map_leaves(a, leaf) for a in f.args))
-    if isinstance(f, (Implies, Iff)):
-        return type(f)(_map_leaves(f.left, leaf), _map_leaves(f.right, leaf))
-    if isinstance(f, Exists):
-        raise ModelError("EXIST is not allowed in a ground formula")
-    raise TypeError(f"unexpected formula node {f!r}")
-
-
-def _ground_leaf_name(a: PredAtom | Equals) -> str | bool:
-    if isinstance(a, Equals):
-        return a.left.name == a.right.name
-    return atom_name(a.pred, tuple(t.name for t in a.args))
-
-
-def _intern(f: Formula, names: dict[str, int]) -> Formula:
-    def leaf(a):
-        if isinstance(a, Atom):
-            return a
-        key = _ground_leaf_name(a)
-        if isinstance(key, bool):
-            return Truth(key)
-        return Atom(names.setdefault(key, len(names) + 1))
-
-    return _map_leaves(f, leaf)
-
-
-def _resolve(f: Formula, mln: GroundMLN) -> Formula:
-    def leaf(a):
-        if isinstance(a, Atom):
-            mln.literal(a.index)
-            return a
-        key = _ground_leaf_name(a)
-        if isinstance(key, bool):
-            return Truth(key)
-        return Atom(mln.atom(key))
-
-    return _map_leaves(f, leaf)

@@ -47,3 +47,16 @@ def ground_mlns(draw, min_atoms: int = 1, max_atoms: int = 5, max_formulas: int 
 def literal_sets(draw, n_atoms: int, max_size: int = 3) -> tuple[int, ...]:
     atoms = draw(st.lists(st.integers(1, n_atoms), unique=True, max_size=min(max_size, n_atoms)))
     return tuple(a if draw(st.booleans()) else -a for a in atoms)
+
+
+LEVELS = st.sampled_from([0, 0, 1, 2, 2, 3, 5, INF])
+
+
+@st.composite
+def theories(draw, max_atoms: int = 5, max_formulas: int = 7):
+    from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
+
+    n = draw(st.integers(1, max_atoms))
+    count = draw(st.integers(0, max_formulas))
+    out = [PossibilisticFormula(draw(formulas(n)), draw(LEVELS)) for _ in range(count)]
+    return PossibilisticTheory(tuple(f"p{i}" for i in range(1, n + 1)), tuple(out))

@@ -59,5 +59,5 @@ def test_printed_formulas_read_back_under_both_grammars(f):
 
 
 def _named(f):
-    from pracmln_poss.ground_mln import _map_leaves
-    return _map_leaves(f, lambda a: A(f"p{a.index}"))
+    from pracmln_poss.atoms import map_leaves
+    return map_leaves(f, lambda a: A(f"p{a.index}"))

@@ -1,0 +1,117 @@
+"""Names at the edges: the mixin that maps atom names to ints and formula text to trees.
+
+Ground MLNs and possibilistic theories both hold ``atoms``, a tuple of names where
+atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookups.
+"""
+
+from __future__ import annotations
+
+__all__ = ["NamedAtoms", "intern_atoms", "map_leaves"]
+
+from functools import cached_property
+from typing import Callable
+
+from .errors import FormulaSyntaxError, ModelError, UnknownNameError
+from .logic.formula import And, Atom, Equals, Exists, Formula, Iff, Implies, Not, Or, PredAtom, Truth
+from .logic.syntax import atom_name, format_formula, parse_formula, parse_literal
+
+
+class NamedAtoms:
+    """Lookups between atom names and ints, for classes with an ``atoms`` tuple."""
+
+    atoms: tuple[str, ...]
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.atoms, 1)}
+
+    @property
+    def n_atoms(self) -> int:
+        return len(self.atoms)
+
+    def atom(self, name: str) -> int:
+        """The int of an atom name (spaces inside the name are ignored)."""
+        try:
+            return self._index[name.replace(" ", "")]
+        except KeyError:
+            raise UnknownNameError(f"unknown atom {name!r}") from None
+
+    def name(self, atom: int) -> str:
+        return self.atoms[atom - 1]
+
+    def literal_name(self, lit: int) -> str:
+        return self.name(lit) if lit > 0 else "!" + self.name(-lit)
+
+    def format(self, f: Formula) -> str:
+        """A ground formula in pracmln syntax with this object's atom names."""
+        return format_formula(f, self.name)
+
+    def literal(self, text: str | int) -> int:
+        """A DIMACS literal from ``"!bird(Tweety)"`` (or an int, checked)."""
+        if isinstance(text, int):
+            if not 1 <= abs(text) <= self.n_atoms:
+                raise UnknownNameError(f"unknown atom index {abs(text)}")
+            return text
+        item = self.literal_or_formula(text)
+        if not isinstance(item, int):
+            raise UnknownNameError(f"{text!r} is not a literal")
+        return item
+
+    def literal_or_formula(self, text: str) -> int | Formula:
+        """A literal as its int, any other ground formula as a tree (for evidence)."""
+        try:
+            positive, atom = parse_literal(text)
+        except FormulaSyntaxError:
+            return self.formula(text)
+        index = self.atom(atom_name(atom.pred, tuple(t.name for t in atom.args)))
+        return index if positive else -index
+
+    def formula(self, text: str | Formula, grammar: str = "StandardGrammar") -> Formula:
+        """A ground formula over these atoms, from text or an already-built tree."""
+        tree = parse_formula(text, grammar, ground=True) if isinstance(text, str) else text
+
+        def leaf(a: Atom | PredAtom | Equals) -> Formula:
+            if isinstance(a, Atom):
+                self.literal(a.index)
+                return a
+            key = _ground_leaf_name(a)
+            return Truth(key) if isinstance(key, bool) else Atom(self.atom(key))
+
+        return map_leaves(tree, leaf)
+
+
+def map_leaves(f: Formula, leaf: Callable[[Atom | PredAtom | Equals], Formula]) -> Formula:
+    """``f`` with every atom-like leaf replaced by ``leaf(node)``."""
+    if isinstance(f, (PredAtom, Atom, Equals)):
+        return leaf(f)
+    if isinstance(f, Truth):
+        return f
+    if isinstance(f, Not):
+        return Not(map_leaves(f.arg, leaf))
+    if isinstance(f, (And, Or)):
+        return type(f)(tuple(map_leaves(a, leaf) for a in f.args))
+    if isinstance(f, (Implies, Iff)):
+        return type(f)(map_leaves(f.left, leaf), map_leaves(f.right, leaf))
+    if isinstance(f, Exists):
+        raise ModelError("EXIST is not allowed in a ground formula")
+    raise TypeError(f"unexpected formula node {f!r}")
+
+
+def _ground_leaf_name(a: PredAtom | Equals) -> str | bool:
+    if isinstance(a, Equals):
+        return a.left.name == a.right.name
+    return atom_name(a.pred, tuple(t.name for t in a.args))
+
+
+def intern_atoms(f: Formula, names: dict[str, int]) -> Formula:
+    """A ground tree over ``names``, numbering new atom names as they appear (updates ``names``)."""
+
+    def leaf(a: Atom | PredAtom | Equals) -> Formula:
+        if isinstance(a, Atom):
+            return a
+        key = _ground_leaf_name(a)
+        if isinstance(key, bool):
+            return Truth(key)
+        return Atom(names.setdefault(key, len(names) + 1))
+
+    return map_leaves(f, leaf)

@@ -1,0 +1,201 @@
+"""Inconsistency-tolerant possibilistic inference on one incremental SAT solver.
+
+Every formula is clausified once (Plaisted-Greenbaum) and its clauses are guarded by
+the activation literal of its level; a cut is a set of assumptions, so no query
+rebuilds anything.  ``con`` is found by a binary search over the sorted distinct
+levels: ``ceil(log2(#levels))`` solver calls, plus one to answer an entailment.
+Evidence and queries that are not literals get a fresh guard, retired after use.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Reasoner", "QueryResult"]
+
+from dataclasses import dataclass
+from typing import Iterable, Union
+
+from pysat.solvers import Solver
+
+from ..errors import InconsistentEvidenceError
+from ..logic.cnf import VarPool, clausify
+from ..logic.formula import Formula, is_literal, literal_of, negate
+from ..weights import INF
+from .theory import Level, PossibilisticFormula, PossibilisticTheory
+
+EvidenceItem = Union[int, str, Formula]
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """The answer to ``(T, E) |-poss query``."""
+
+    entailed: bool
+    consistency_level: Level
+    drowned: tuple[PossibilisticFormula, ...]
+
+
+class Reasoner:
+    """Possibilistic inference over one theory; a context manager owning its SAT solver."""
+
+    def __init__(self, theory: PossibilisticTheory, solver: str = "g3") -> None:
+        self.theory = theory
+        self.calls = 0  # SAT solver calls, for statistics and benchmarks
+        self.levels: tuple[Level, ...] = tuple(sorted({pf.level for pf in theory.formulas} | {INF}))
+        finite = self.levels[:-1]
+        self._pool = VarPool(theory.n_atoms)
+        self._activation = {level: self._pool.new() for level in finite}
+        self._solver = Solver(name=solver)
+        self._has_certain = any(pf.level == INF for pf in theory.formulas)
+        for pf in theory.formulas:
+            guard = () if pf.level == INF else (-self._activation[pf.level],)
+            for clause in clausify(pf.formula, self._pool):
+                self._solver.add_clause([*clause, *guard])
+
+    def __enter__(self) -> "Reasoner":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the SAT solver."""
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None  # type: ignore[assignment]
+
+    # -- the solver interface ----------------------------------------------------------
+
+    def _cut_assumptions(self, index: int) -> list[int]:
+        """Assumptions enabling the cut at ``self.levels[index]`` (levels at or above it)."""
+        return [self._activation[level] for level in self.levels[index:-1]]
+
+    def _guarded(self, formula: Formula) -> int:
+        """Add ``formula`` under a fresh guard literal; assume the guard to use it."""
+        guard = self._pool.new()
+        for clause in clausify(formula, self._pool):
+            self._solver.add_clause([*clause, -guard])
+        return guard
+
+    def _retire(self, guards: Iterable[int]) -> None:
+        for g in guards:
+            self._solver.add_clause([-g])
+
+    def _sat(self, assumptions: list[int]) -> bool:
+        self.calls += 1
+        return bool(self._solver.solve(assumptions=assumptions))
+
+    def _evidence(self, evidence: Iterable[EvidenceItem]) -> tuple[list[int], list[int]]:
+        """Evidence as assumptions, and the guards to retire afterwards."""
+        assumptions: list[int] = []
+        guards: list[int] = []
+        for item in evidence:
+            if isinstance(item, str):
+                item = self.theory.literal_or_formula(item)
+            if isinstance(item, int):
+                assumptions.append(self.theory.literal(item))
+            elif is_literal(item):
+                assumptions.append(literal_of(self.theory.formula(item)))
+            else:
+                g = self._guarded(self.theory.formula(item))
+                guards.append(g)
+                assumptions.append(g)
+        return assumptions, guards
+
+    def _search(self, assumptions: list[int]) -> int:
+        """Index in ``levels`` of the lowest satisfiable cut, taking the certain cut as satisfiable."""
+        lo, hi = 0, len(self.levels) - 1  # invariant: the answer is in [lo, hi]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._sat(assumptions + self._cut_assumptions(mid)):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    def _certain_part_is_trivial(self, assumptions: list[int], formula_evidence: bool) -> bool:
+        """Whether the certain cut plus the evidence is satisfiable without asking the solver:
+        no certain formulas, and the evidence is a consistent set of literals."""
+        literals = set(assumptions)
+        return not self._has_certain and not formula_evidence and not any(-a in literals for a in literals)
+
+    # -- inference --------------------------------------------------------------------
+
+    def consistency_level(self, evidence: Iterable[EvidenceItem] = ()) -> Level:
+        """``con(T, E)``: the lowest level whose cut plus the evidence is satisfiable.
+
+        :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
+        """
+        return self.query(evidence, None).consistency_level
+
+    def entails(self, evidence: Iterable[EvidenceItem], query: str | Formula) -> bool:
+        """``(T, E) |-poss query``: the cut at ``con(T, E)`` plus ``E`` entails the query."""
+        return self.query(evidence, query).entailed
+
+    def drowned(self, evidence: Iterable[EvidenceItem] = ()) -> tuple[PossibilisticFormula, ...]:
+        """The formulas below the consistency level: ignored under the evidence."""
+        return self.query(evidence, None).drowned
+
+    def query(self, evidence: Iterable[EvidenceItem], query: str | Formula | None) -> QueryResult:
+        """Consistency level, entailment of ``query`` (if given) and drowned formulas at once."""
+        evidence = list(evidence)
+        assumptions, guards = self._evidence(evidence)
+        formula_evidence = bool(guards)
+        try:
+            extra: list[int] = []
+            if query is not None:
+                negated = negate(self.theory.formula(query))
+                if is_literal(negated):
+                    extra = [literal_of(negated)]
+                else:
+                    guard = self._guarded(negated)
+                    guards.append(guard)
+                    extra = [guard]
+            index = self._search(assumptions)
+            level = self.levels[index]
+            if level == INF and not self._certain_part_is_trivial(assumptions, formula_evidence):
+                # one call settles both when the query fails there; else check the evidence alone
+                if query is not None and self._sat(assumptions + extra):
+                    entailed = False
+                elif self._sat(assumptions):
+                    entailed = query is not None
+                else:
+                    raise InconsistentEvidenceError(
+                        f"evidence {_describe(evidence)} contradicts the certain part of the theory"
+                    )
+            else:
+                entailed = query is not None and not self._sat(
+                    assumptions + self._cut_assumptions(index) + extra
+                )
+        finally:
+            self._retire(guards)
+        drowned = tuple(pf for pf in self.theory.formulas if pf.level < level)
+        return QueryResult(entailed, level, drowned)
+
+    def necessity(self, query: str | Formula) -> Level | None:
+        """``N(query)`` as a level: the highest level whose cut entails it; ``None`` if no cut does."""
+        q = self.theory.formula(query)
+        negated = negate(q)
+        guards: list[int] = []
+        if is_literal(negated):
+            extra = [literal_of(negated)]
+        else:
+            guards.append(self._guarded(negated))
+            extra = guards[:]
+        try:
+            # cut(levels[i]) |= q holds for i up to some index (cuts shrink as i grows)
+            lo, hi = -1, len(self.levels) - 1  # answer in [lo, hi]; -1 means no cut entails
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if not self._sat(extra + self._cut_assumptions(mid)):
+                    lo = mid
+                else:
+                    hi = mid - 1
+        finally:
+            self._retire(guards)
+        return None if lo < 0 else self.levels[lo]
+
+
+def _describe(evidence: list[EvidenceItem]) -> str:
+    return "{" + ", ".join(str(e) for e in evidence) + "}"
+
+

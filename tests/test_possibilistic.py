@@ -1,0 +1,146 @@
+"""Possibilistic inference against brute force over all worlds, and the paper's examples."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pracmln_poss.errors import InconsistentEvidenceError, UnknownNameError
+from pracmln_poss.logic.formula import evaluate
+from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
+from pracmln_poss.weights import INF
+
+from .strategies import formulas, literal_sets, theories
+
+
+def worlds(n):
+    for bits in itertools.product((False, True), repeat=n):
+        yield (False, *bits)
+
+
+def models(theory, level, evidence):
+    fs = [pf.formula for pf in theory.formulas if pf.level >= level]
+    return [
+        w for w in worlds(theory.n_atoms)
+        if all(w[abs(l)] == (l > 0) for l in evidence) and all(evaluate(f, w) for f in fs)
+    ]
+
+
+def reference_con(theory, evidence):
+    for level in sorted({pf.level for pf in theory.formulas} | {INF}):
+        if models(theory, level, evidence):
+            return level
+    return None  # evidence contradicts the certain part
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_con_entails_drowned_agree_with_brute_force(data):
+    theory = data.draw(theories())
+    evidence = data.draw(literal_sets(theory.n_atoms))
+    query = data.draw(formulas(theory.n_atoms))
+    expected = reference_con(theory, evidence)
+    with theory.reasoner() as r:
+        if expected is None:
+            with pytest.raises(InconsistentEvidenceError):
+                r.consistency_level(evidence)
+            return
+        result = r.query(evidence, query)
+        assert result.consistency_level == expected
+        assert result.entailed == all(evaluate(query, w) for w in models(theory, expected, evidence))
+        assert result.drowned == tuple(pf for pf in theory.formulas if pf.level < expected)
+        assert r.entails(evidence, query) == result.entailed
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_cut_necessity_possibility_agree_with_brute_force(data):
+    theory = data.draw(theories())
+    query = data.draw(formulas(theory.n_atoms))
+    level = data.draw(st.sampled_from(theory.levels() or (0,)))
+    cut = theory.cut(level)
+    assert all(pf.level >= level for pf in cut) and len([pf for pf in theory if pf.level >= level]) == len(cut)
+    # N(q) = the lowest violated level over the countermodels of q (least specific model)
+    counter = [theory.violated_level(w) for w in worlds(theory.n_atoms) if not evaluate(query, w)]
+    if not counter:
+        expected = INF
+    elif None in counter:
+        expected = None
+    else:
+        expected = min(counter)
+    with theory.reasoner() as r:
+        assert r.necessity(query) == expected
+    for w in worlds(theory.n_atoms):
+        v = theory.violated_level(w)
+        assert theory.possibility(w) == (1 if v is None else 1 - theory.degree(v))
+
+
+def test_display_degrees_are_in_the_open_unit_interval():
+    t = PossibilisticTheory.from_pairs([("a", 0), ("b", 2), ("c", INF)])
+    assert 0 < t.degree(0) < t.degree(2_000_000) < 1 == t.degree(INF)
+
+
+PENGUIN = [
+    ("penguin(Tweety) => bird(Tweety)", INF),
+    ("penguin(Tweety) => !flies(Tweety)", INF),
+    ("bird(Tweety) => flies(Tweety)", 0.5),
+]
+
+
+def test_penguin_example_of_the_paper():
+    theory = PossibilisticTheory.from_pairs(PENGUIN)
+    with theory.reasoner() as r:
+        assert r.entails(["bird(Tweety)"], "flies(Tweety)")
+        assert r.entails(["bird(Tweety)", "penguin(Tweety)"], "!flies(Tweety)")
+        assert not r.entails(["bird(Tweety)", "penguin(Tweety)"], "flies(Tweety)")
+        assert r.consistency_level(["bird(Tweety)", "penguin(Tweety)"]) == INF
+        assert r.consistency_level(["bird(Tweety)"]) == 500_000
+
+
+def test_drowning_effect():
+    # "birds fly" conflicts with penguin evidence; the unrelated "birds have wings" at the
+    # same level drowns with it, although nothing contradicts it
+    theory = PossibilisticTheory.from_pairs(PENGUIN + [("bird(Tweety) => wings(Tweety)", 0.5)])
+    with theory.reasoner() as r:
+        assert r.entails(["bird(Tweety)"], "wings(Tweety)")
+        result = r.query(["penguin(Tweety)"], "wings(Tweety)")
+        assert not result.entailed
+        assert {theory.format(pf.formula) for pf in result.drowned} == {
+            "bird(Tweety) => flies(Tweety)",
+            "bird(Tweety) => wings(Tweety)",
+        }
+
+
+def test_evidence_contradicting_the_certain_part_is_an_error():
+    theory = PossibilisticTheory.from_pairs(PENGUIN)
+    with theory.reasoner() as r:
+        with pytest.raises(InconsistentEvidenceError, match="certain part"):
+            r.entails(["penguin(Tweety)", "!bird(Tweety)"], "flies(Tweety)")
+
+
+def test_formula_evidence_and_queries():
+    theory = PossibilisticTheory.from_pairs([("a", 1), ("b", 2), ("a => c", 3)])
+    with theory.reasoner() as r:
+        assert r.entails(["!a v !b"], "b ^ !a")  # a (level 1) drowns
+        assert r.entails([], "(a ^ b) ^ c")
+        assert r.necessity("b v c") == 2_000_000  # b alone: level 2 (c needs a, level 1)
+        assert r.necessity("a => c") == 3_000_000
+        assert r.necessity("c v !c") == INF
+        assert r.necessity("c") == 1_000_000
+        assert r.necessity("!c") is None
+        with pytest.raises(UnknownNameError):
+            r.entails([], "d")
+
+
+@pytest.mark.parametrize("n_levels", [1, 2, 7, 50])
+def test_solver_calls_per_query_are_logarithmic(n_levels):
+    pairs = [(f"a{i} => a{i + 1}", i) for i in range(n_levels)]  # levels 0 .. n-1
+    theory = PossibilisticTheory.from_pairs(pairs)
+    with theory.reasoner() as r:
+        before = r.calls
+        r.query(["a0", f"!a{n_levels}"], f"a{n_levels // 2}")
+        assert r.calls - before <= math.ceil(math.log2(len(theory.levels()))) + 2
