@@ -109,3 +109,49 @@ def test_output_is_deterministic(pracmln, capsys):
     args = ("map", PAPER / "cora.mln", "-e", "category(PossPaper,Ai)", "--json")
     first = run(capsys, *args)[1]
     assert run(capsys, *args)[1] == first
+
+
+PENGUIN_THEORY = """\
+inf penguin(T) => bird(T)
+inf penguin(T) => !flies(T)
+0.5 bird(T) => flies(T)
+0.5 bird(T) => wings(T)
+"""
+
+
+@pytest.fixture
+def penguin_theory(tmp_path):
+    path = tmp_path / "penguin.theory"
+    path.write_text(PENGUIN_THEORY)
+    return path
+
+
+def test_query_json_contract(capsys, penguin_theory):
+    code, out, _ = run(capsys, "query", penguin_theory, "--evidence", "bird(T)", "--query", "flies(T)", "--json")
+    assert code == 0
+    assert json.loads(out) == {"entailed": True, "consistency_level": 0.5, "drowned": 0}
+
+
+def test_query_drowning(capsys, penguin_theory):
+    code, out, _ = run(capsys, "query", penguin_theory, "-e", "penguin(T)", "-q", "wings(T)", "--json")
+    assert json.loads(out) == {"entailed": False, "consistency_level": "inf", "drowned": 2}
+    code, out, _ = run(capsys, "query", penguin_theory, "-e", "penguin(T)", "-q", "!flies(T)")
+    assert code == 0 and "entailed: yes" in out and "drowned: 2" in out
+
+
+def test_query_reads_json_theories(capsys, penguin_theory, tmp_path):
+    from pracmln_poss.formats import dumps, load_theory
+
+    json_path = tmp_path / "penguin.json"
+    json_path.write_text(dumps(load_theory(penguin_theory), "json"))
+    code, out, _ = run(capsys, "query", json_path, "-e", "bird(T)", "-q", "wings(T) ^ flies(T)", "--json")
+    assert code == 0 and json.loads(out)["entailed"] is True
+
+
+def test_query_errors(capsys, penguin_theory):
+    code, out, err = run(capsys, "query", penguin_theory, "-e", "penguin(T)", "!bird(T)", "-q", "flies(T)")
+    assert code == 2 and out == "" and "penguin.theory" in err and "contradicts the certain part" in err
+    code, _, err = run(capsys, "query", penguin_theory, "-q", "swims(T)")
+    assert code == 2 and "unknown atom 'swims(T)'" in err
+    code, _, err = run(capsys, "query", penguin_theory, "-q", "flies(T) ^")
+    assert code == 2 and "cannot parse formula" in err

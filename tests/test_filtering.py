@@ -44,10 +44,11 @@ def test_filtering_keeps_every_cut(theory):
 def test_conservative_never_removes_a_rule_by_longer_ones(theory):
     result = filter_redundant(theory, "conservative")
     kept = list(result.theory.formulas)
-    # replay: each removed rule must follow from kept-or-later-removed rules no longer than it
-    for pf in result.removed:
+    # replay: each removed rule follows from the rules still there when it went (the kept
+    # ones and those removed after it) at its level or above, and no longer than it
+    for index, pf in enumerate(result.removed):
         length = formula_length(pf.formula)
-        support = [q for q in kept + list(result.removed) if q is not pf and q.level >= pf.level]
+        support = [q for q in kept + list(result.removed[index + 1 :]) if q.level >= pf.level]
         shorter = [q.formula for q in support if formula_length(q.formula) <= length]
         for bits in itertools.product((False, True), repeat=theory.n_atoms):
             w = (False, *bits)

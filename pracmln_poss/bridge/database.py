@@ -8,26 +8,16 @@ holding several databases (separated by ``---``) are rejected with a clear messa
 
 from __future__ import annotations
 
-__all__ = ["read_database", "strip_comments"]
+__all__ = ["read_database"]
 
 import re
 from pathlib import Path
 
 from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
-from ..logic.syntax import parse_literal
+from ..logic.syntax import parse_literal, strip_comments
 from ..model import EvidenceLiteral
 
 _DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
-
-
-def strip_comments(text: str) -> str:
-    """Remove ``//`` and ``/* */`` comments, keeping every newline (so line numbers hold)."""
-
-    def blank(match: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", match.group(0))
-
-    text = re.sub(r"/\*.*?\*/", blank, text, flags=re.DOTALL)
-    return re.sub(r"//[^\n]*", "", text)
 
 
 def read_database(

@@ -41,7 +41,8 @@ from ..logic.syntax import GRAMMARS
 from ..model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
 from .compat import import_pracmln
-from .database import read_database, strip_comments
+from ..logic.syntax import strip_comments
+from .database import read_database
 from .weights import evaluate_weight
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "parse_literal",
     "format_formula",
     "atom_name",
+    "strip_comments",
 ]
 
 import re
@@ -159,6 +160,16 @@ def parse_literal(text: str, grammar: str = "StandardGrammar") -> tuple[bool, Pr
     return positive, f
 
 
+def strip_comments(text: str) -> str:
+    """Remove ``//`` and ``/* */`` comments, keeping every newline (so line numbers hold)."""
+
+    def blank(match: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", match.group(0))
+
+    text = re.sub(r"/\*.*?\*/", blank, text, flags=re.DOTALL)
+    return re.sub(r"//[^\n]*", "", text)
+
+
 def atom_name(pred: str, args: tuple[str, ...]) -> str:
     """The canonical name of a ground atom: ``pred(A,B)``, or ``pred`` without arguments."""
     return f"{pred}({','.join(args)})" if args else pred
@@ -197,8 +208,8 @@ def format_formula(f: Formula, name: Callable[[int], str] | None = None) -> str:
             return f"EXIST {names} ({go(g.body, 0)})"
         if isinstance(g, (And, Or)):
             op = " ^ " if isinstance(g, And) else " v "
-            # a same-kind child is flattened; any other binary child gets parentheses
-            text = op.join(go(a, 4) if type(a) is not type(g) else go(a, 3) for a in g.args)
+            # every compound child gets parentheses: the text reads back to the same tree
+            text = op.join(go(a, 4) for a in g.args)
             return f"({text})" if parent >= 4 else text
         if isinstance(g, (Implies, Iff)):
             op = " => " if isinstance(g, Implies) else " <=> "

@@ -1,0 +1,73 @@
+"""Reading and writing possibilistic theories: text, JSON and LaTeX (write only).
+
+:func:`save` writes atomically (a temporary file renamed into place), so an error or an
+interrupt never leaves a partial output file.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FORMATS", "dumps", "loads", "load_theory", "save", "atomic_write"]
+
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import ModelError, UnknownNameError
+from ..possibilistic.theory import PossibilisticTheory
+from .json_format import from_json, to_json
+from .latex import to_latex
+from .text import read_text, write_text
+
+FORMATS = ("text", "json", "latex")
+
+
+def dumps(theory: PossibilisticTheory, fmt: str = "text") -> str:
+    """The theory in one of :data:`FORMATS`."""
+    if fmt == "text":
+        return write_text(theory)
+    if fmt == "json":
+        return to_json(theory)
+    if fmt == "latex":
+        return to_latex(theory)
+    raise UnknownNameError(f"unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
+
+
+def loads(text: str, fmt: str | None = None, source: str | None = None) -> PossibilisticTheory:
+    """Read a theory in the text or JSON format (``None``: JSON if it starts with ``{``)."""
+    if fmt is None:
+        fmt = "json" if text.lstrip().startswith("{") else "text"
+    if fmt == "json":
+        return from_json(text, source)
+    if fmt == "text":
+        return read_text(text, source)
+    raise UnknownNameError(f"cannot read format {fmt!r}; readable: text, json")
+
+
+def load_theory(path: str | os.PathLike[str]) -> PossibilisticTheory:
+    """Read a theory file (text or JSON, told apart by content)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError(f"cannot read theory file {os.fspath(path)}: {exc.strerror}") from None
+    return loads(text, None, os.fspath(path))
+
+
+def atomic_write(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` all at once: a temporary file renamed into place."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def save(theory: PossibilisticTheory, path: str | os.PathLike[str], fmt: str = "text") -> None:
+    """Write the theory to ``path`` atomically."""
+    atomic_write(path, dumps(theory, fmt))

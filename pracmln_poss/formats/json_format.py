@@ -1,0 +1,109 @@
+"""The JSON format of possibilistic theories.
+
+Schema (version 1)::
+
+    {
+      "format": "pracmln_poss-theory",
+      "version": 1,
+      "resolution": "1e-06",                  // unit of exact levels, as text
+      "atoms": ["bird(T)", "flies(T)"],       // atom names, in order
+      "levels": [0, 0.5, "inf"],              // the distinct levels, ascending
+      "formulas": [                           // grouped by level, ascending
+        {"formula": "bird(T) => flies(T)", "level": 0.5, "origin": "{bird(T)}"},
+        {"formula": "penguin(T) => bird(T)", "level": "inf"}
+      ]
+    }
+
+Levels are numbers in the model's weight units (the penalty ``x`` of ``lambda_x``) or
+``"inf"`` for certain formulas; they are read back exactly (no float rounding).
+``origin`` is optional.  Formulas are in pracmln syntax.
+"""
+
+from __future__ import annotations
+
+__all__ = ["to_json", "from_json", "FORMAT_NAME", "FORMAT_VERSION"]
+
+import json
+from decimal import Decimal
+
+from ..atoms import intern_atoms
+from ..errors import FormulaSyntaxError, PossError, SourcePosition, WeightError
+from ..logic.syntax import parse_formula
+from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
+from ..weights import Resolution, weight_number
+from .common import by_level
+
+FORMAT_NAME = "pracmln_poss-theory"
+FORMAT_VERSION = 1
+
+
+def to_json(theory: PossibilisticTheory) -> str:
+    """The theory as JSON text (deterministic)."""
+    formulas = []
+    for _level, group in by_level(theory):
+        for pf in group:
+            item: dict[str, object] = {
+                "formula": theory.format(pf.formula),
+                "level": weight_number(pf.level, theory.resolution),
+            }
+            if pf.origin:
+                item["origin"] = pf.origin
+            formulas.append(item)
+    data = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "resolution": str(theory.resolution),
+        "atoms": list(theory.atoms),
+        "levels": [weight_number(level, theory.resolution) for level in theory.levels()],
+        "formulas": formulas,
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def from_json(text: str, source: str | None = None) -> PossibilisticTheory:
+    """Read a theory written by :func:`to_json`.
+
+    :raises PossError: naming the file, and the JSON line or formula index at fault.
+    """
+    try:
+        data = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise FormulaSyntaxError(f"invalid JSON: {exc.msg}", SourcePosition(source, exc.lineno)) from None
+    where = SourcePosition(source)
+    if not isinstance(data, dict) or not isinstance(data.get("formulas"), list):
+        raise FormulaSyntaxError("expected a JSON object with a 'formulas' list", where)
+    if data.get("format", FORMAT_NAME) != FORMAT_NAME or data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        raise FormulaSyntaxError(
+            f"unsupported format {data.get('format')!r} version {data.get('version')!r} "
+            f"(expected {FORMAT_NAME!r} version {FORMAT_VERSION})",
+            where,
+        )
+    try:
+        resolution = Resolution(str(data.get("resolution", "1e-6")))
+    except WeightError as exc:
+        raise WeightError(exc.message, where) from None
+    names: dict[str, int] = {}
+    for name in data.get("atoms", []):
+        if not isinstance(name, str):
+            raise FormulaSyntaxError(f"atom names must be strings, got {name!r}", where)
+        names.setdefault(name.replace(" ", ""), len(names) + 1)
+    formulas = []
+    for i, item in enumerate(data["formulas"]):
+        pos = SourcePosition(source, None, f"formulas[{i}]")
+        if not isinstance(item, dict) or not isinstance(item.get("formula"), str) or "level" not in item:
+            raise FormulaSyntaxError("expected {\"formula\": TEXT, \"level\": NUMBER or \"inf\"}", pos)
+        level = item["level"]
+        if isinstance(level, bool) or not isinstance(level, (int, Decimal, str)):
+            raise WeightError(f"level {level!r} is not a number or \"inf\"", pos)
+        try:
+            lvl = parse_level(level, resolution)
+        except WeightError as exc:
+            raise WeightError(exc.message, pos) from None
+        tree = parse_formula(item["formula"], ground=True, position=pos)
+        try:
+            ground = intern_atoms(tree, names)
+        except PossError as exc:
+            raise type(exc)(exc.message, pos) from None
+        origin = item.get("origin")
+        formulas.append(PossibilisticFormula(ground, lvl, origin if isinstance(origin, str) else None))
+    return PossibilisticTheory(tuple(names), tuple(formulas), resolution)

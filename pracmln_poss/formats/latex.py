@@ -1,0 +1,70 @@
+"""LaTeX listings of possibilistic theories, in the style of the paper (Section 5).
+
+One ``(formula, \\lambda_x)`` pair per line in an ``align*`` environment, grouped by
+level (a comment line between levels), certain formulas last with certainty 1.
+"""
+
+from __future__ import annotations
+
+__all__ = ["to_latex"]
+
+from ..logic.formula import And, Atom, Formula, Iff, Implies, Not, Or, Truth
+from ..possibilistic.theory import PossibilisticTheory
+from ..weights import INF, format_weight
+from .common import by_level
+
+_SPECIAL = {"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}"}
+
+
+def _escape(text: str) -> str:
+    return "".join(_SPECIAL.get(c, c) for c in text)
+
+
+def _atom(name: str) -> str:
+    pred, paren, args = name.partition("(")
+    out = r"\textit{" + _escape(pred) + "}"
+    if paren:
+        out += "(" + ", ".join(r"\textit{" + _escape(a) + "}" for a in args[:-1].split(",")) + ")"
+    return out
+
+
+def latex_formula(f: Formula, name) -> str:
+    """A ground formula in LaTeX math (``\\neg``, ``\\wedge``, ``\\vee``, ``\\rightarrow``)."""
+
+    def go(g: Formula, wrap: bool) -> str:
+        if isinstance(g, Atom):
+            return _atom(name(g.index))
+        if isinstance(g, Truth):
+            return r"\top" if g.value else r"\bot"
+        if isinstance(g, Not):
+            return r"\neg " + go(g.arg, True)
+        if isinstance(g, (And, Or)):
+            op = r" \wedge " if isinstance(g, And) else r" \vee "
+            text = op.join(go(a, True) for a in g.args)
+        elif isinstance(g, (Implies, Iff)):
+            op = r" \rightarrow " if isinstance(g, Implies) else r" \leftrightarrow "
+            text = go(g.left, True) + op + go(g.right, True)
+        else:
+            raise TypeError(f"cannot print {g!r}")
+        return f"({text})" if wrap else text
+
+    return go(f, False)
+
+
+def to_latex(theory: PossibilisticTheory) -> str:
+    """The theory as a LaTeX ``align*`` listing (deterministic)."""
+    lines = [r"\begin{align*}"]
+    rows: list[str] = []
+    for level, group in by_level(theory):
+        weight = "1" if level == INF else r"\lambda_{" + format_weight(level, theory.resolution) + "}"
+        rows.append(f"% level {theory.level_name(level)}")
+        for pf in group:
+            rows.append(f"&({latex_formula(pf.formula, theory.name)}, {weight}) \\\\")
+    # no line break after the last row
+    for i in range(len(rows) - 1, -1, -1):
+        if rows[i].endswith(" \\\\"):
+            rows[i] = rows[i][:-3]
+            break
+    lines.extend(rows)
+    lines.append(r"\end{align*}")
+    return "\n".join(lines) + "\n"

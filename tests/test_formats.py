@@ -1,0 +1,137 @@
+"""Theory file formats: round trips, determinism, errors with positions, atomic writes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+
+from pracmln_poss.errors import FormulaSyntaxError, PossError, WeightError
+from pracmln_poss.formats import dumps, load_theory, loads, save
+from pracmln_poss.formats.common import by_level
+from pracmln_poss.possibilistic import PossibilisticTheory
+from pracmln_poss.weights import INF
+
+from .strategies import theories
+
+
+def grouped(theory):
+    return tuple(pf for _level, group in by_level(theory) for pf in group)
+
+
+@settings(max_examples=200)
+@given(theories())
+def test_text_and_json_round_trip_exactly(theory):
+    for fmt in ("text", "json"):
+        text = dumps(theory, fmt)
+        back = loads(text)
+        assert back.atoms == theory.atoms
+        assert back.resolution == theory.resolution
+        assert back.formulas == grouped(theory)
+        assert dumps(back, fmt) == text  # deterministic, byte for byte
+
+
+def test_levels_in_user_units_and_origins():
+    theory = PossibilisticTheory.from_pairs(
+        [("bird(T) => flies(T)", 0.5), ("penguin(T) => bird(T)", None), ("!flies(T)", 12.25)]
+    )
+    theory = theory.with_formulas(
+        [theory.formulas[0].__class__(theory.formulas[0].formula, theory.formulas[0].level, "{bird(T)}")]
+        + list(theory.formulas[1:])
+    )
+    text = dumps(theory, "text")
+    assert text.splitlines()[1:] == [
+        "#resolution 0.000001",
+        "#atoms bird(T) flies(T) penguin(T)",
+        "",
+        "// level lambda_0.5",
+        "0.5  bird(T) => flies(T)  // from: {bird(T)}",
+        "",
+        "// level lambda_12.25",
+        "12.25  !flies(T)",
+        "",
+        "// certain (level 1)",
+        "inf  penguin(T) => bird(T)",
+    ]
+    data = json.loads(dumps(theory, "json"))
+    assert data["levels"] == [0.5, 12.25, "inf"]
+    assert data["formulas"][0] == {"formula": "bird(T) => flies(T)", "level": 0.5, "origin": "{bird(T)}"}
+    assert loads(dumps(theory, "json")).formulas[0].origin == "{bird(T)}"
+
+
+def test_hand_written_text_with_comments():
+    theory = loads(
+        """
+        /* the penguin example */
+        inf penguin(T) => bird(T)   // a comment
+        0.5 bird(T) => flies(T)
+        """
+    )
+    assert theory.levels() == (500_000, INF)
+    assert theory.atoms == ("penguin(T)", "bird(T)", "flies(T)")
+
+
+@pytest.mark.parametrize(
+    "text, line, error",
+    [
+        ("0 a\nzero b\n", 2, WeightError),
+        ("0 a\n1 a ^\n", 2, FormulaSyntaxError),
+        ("0 a\n\n2\n", 3, FormulaSyntaxError),
+        ("#colour red\n", 1, FormulaSyntaxError),
+        ("0 a\n#resolution 0.1\n", 2, FormulaSyntaxError),
+    ],
+)
+def test_malformed_text_names_line(text, line, error, tmp_path):
+    path = tmp_path / "t.theory"
+    path.write_text(text)
+    with pytest.raises(error) as info:
+        load_theory(path)
+    assert f"t.theory:{line}" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ('{"formulas": [}', ":1"),
+        ('{"formulas": [{"formula": "a"}]}', "formulas[0]"),
+        ('{"formulas": [{"formula": "a ^", "level": 1}]}', "formulas[0]"),
+        ('{"formulas": [{"formula": "a", "level": "high"}]}', "formulas[0]"),
+        ('{"format": "other", "formulas": []}', "unsupported format"),
+    ],
+)
+def test_malformed_json_names_place(text, where, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    with pytest.raises(PossError) as info:
+        load_theory(path)
+    assert where in str(info.value) and "t.json" in str(info.value)
+
+
+def test_latex_listing_in_the_style_of_the_paper():
+    theory = PossibilisticTheory.from_pairs([("!antarctic(X) v !flies(X)", 0), ("!f(A,A)", None)])
+    assert dumps(theory, "latex") == (
+        "\\begin{align*}\n"
+        "% level lambda_0\n"
+        "&(\\neg \\textit{antarctic}(\\textit{X}) \\vee \\neg \\textit{flies}(\\textit{X}), \\lambda_{0}) \\\\\n"
+        "% level 1 (certain)\n"
+        "&(\\neg \\textit{f}(\\textit{A}, \\textit{A}), 1)\n"
+        "\\end{align*}\n"
+    )
+
+
+def test_save_is_atomic(tmp_path, monkeypatch):
+    theory = PossibilisticTheory.from_pairs([("a", 1)])
+    target = tmp_path / "out.theory"
+    save(theory, target)
+    assert load_theory(target).formulas == theory.formulas
+    # an interrupt after writing, before the rename, leaves no file and no temporary behind
+    import pracmln_poss.formats as formats
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(formats.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        formats.save(theory, tmp_path / "new.theory")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.theory"]
