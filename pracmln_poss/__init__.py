@@ -4,6 +4,10 @@ Implements Kuzelka, Davis and Schockaert, *Encoding Markov Logic Networks in
 Possibilistic Logic* (UAI 2015).  The core (ground MLNs, exact MAP inference)
 works on plain data; :mod:`pracmln_poss.bridge` is the only part that imports
 pracmln, and only when called.
+
+Importing this package has one side effect: pracmln's ``MLN`` gets a
+``to_possibilistic(db=None, method="defaults", k=..., filter=...)`` method, at once if
+pracmln is already imported, else when it is (see :mod:`pracmln_poss.bridge.plugin`).
 """
 
 from __future__ import annotations
@@ -20,8 +24,17 @@ from .errors import (
 from .ground_mln import GroundMLN, WeightedFormula
 from .grounding import ground
 from .map import BACKENDS, MapEngine, World, open_engine
+from .formats import dumps, load_theory, loads, save
 from .model import FirstOrderMLN
+from .possibilistic import PossibilisticFormula, PossibilisticTheory, Reasoner
+from .possibilistic.filtering import filter_redundant
 from .weights import INF, Resolution
+
+
+from .transform import METHODS, transform
+from .bridge.plugin import install as _install_plugin
+
+_install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported
 
 
 def load(mln_path: str, db_path: str | None = None, **options: object) -> GroundMLN:
@@ -42,14 +55,24 @@ __all__ = [
     "INF",
     "InconsistentEvidenceError",
     "InconsistentModelError",
+    "METHODS",
     "MapEngine",
     "ModelError",
+    "PossibilisticFormula",
+    "PossibilisticTheory",
+    "Reasoner",
     "PossError",
     "Resolution",
     "UnknownNameError",
     "WeightedFormula",
     "World",
+    "dumps",
+    "filter_redundant",
     "ground",
     "load",
+    "load_theory",
+    "loads",
     "open_engine",
+    "save",
+    "transform",
 ]

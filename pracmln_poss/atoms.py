@@ -6,13 +6,13 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 
 from __future__ import annotations
 
-__all__ = ["NamedAtoms", "intern_atoms", "map_leaves"]
+__all__ = ["NamedAtoms", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
 
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterable, Sequence
 
 from .errors import FormulaSyntaxError, ModelError, UnknownNameError
-from .logic.formula import And, Atom, Equals, Exists, Formula, Iff, Implies, Not, Or, PredAtom, Truth
+from .logic.formula import And, Atom, Equals, Exists, Formula, Iff, Implies, Not, Or, PredAtom, Truth, atoms_of
 from .logic.syntax import atom_name, format_formula, parse_formula, parse_literal
 
 
@@ -115,3 +115,25 @@ def intern_atoms(f: Formula, names: dict[str, int]) -> Formula:
         return Atom(names.setdefault(key, len(names) + 1))
 
     return map_leaves(f, leaf)
+
+
+def number_formulas(
+    items: Iterable[str | Formula], atoms: Sequence[str] = (), grammar: str = "StandardGrammar"
+) -> tuple[tuple[str, ...], list[Formula]]:
+    """Ground formulas (text or trees) over int atoms, numbered in order of first
+    appearance after those in ``atoms``; returns the atom names and the trees."""
+    names: dict[str, int] = {}
+    for name in atoms:
+        names.setdefault(name, len(names) + 1)
+    trees = [
+        intern_atoms(parse_formula(item, grammar, ground=True) if isinstance(item, str) else item, names)
+        for item in items
+    ]
+    return tuple(names), trees
+
+
+def check_atom_range(f: Formula, n_atoms: int) -> None:
+    """:raises ModelError: when ``f`` uses an atom int outside ``1..n_atoms``."""
+    bad = [a for a in atoms_of(f) if not 1 <= a <= n_atoms]
+    if bad:
+        raise ModelError(f"formula uses unknown atom index {bad[0]}")

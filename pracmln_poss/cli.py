@@ -20,11 +20,18 @@ from typing import Sequence
 
 from . import __version__
 from .errors import PossError, SourcePosition
+from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
+from .possibilistic.filtering import FILTER_MODES
+from .transform import METHODS
 from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_number
 
 PROG = "pracmln-poss"
+
+
+class UsageError(PossError, ValueError):
+    """A command-line option with a value out of range."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +52,26 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--backend", choices=BACKENDS, default="rc2", help="MAP solver (default: rc2)")
     m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
     m.set_defaults(run=_run_map)
+
+    c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
+    c.add_argument("model", metavar="MODEL.mln", help="the MLN, in pracmln syntax")
+    _model_options(c)
+    c.add_argument("--method", choices=METHODS, default="defaults", help="the transformation (default: defaults)")
+    c.add_argument("-k", type=int, default=1, help="largest evidence set size (defaults, selective; default 1)")
+    c.add_argument(
+        "--family", default="all", metavar="all|positive|FILE",
+        help="selective: all sets of at most k literals, only positive ones, or a file with "
+        "one evidence set per line (literals separated by commas)",
+    )
+    c.add_argument("--force", action="store_true", help="exhaustive: run even above 16 soft formulas")
+    c.add_argument("--filter", choices=FILTER_MODES, default="none", help="redundancy filtering (default: none)")
+    c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    c.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of to stdout")
+    shown = c.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
+    shown.add_argument("--quiet", action="store_true", help="no progress report")
+    c.add_argument("--backend", choices=BACKENDS, default="rc2", help="MAP solver (default: rc2)")
+    c.set_defaults(run=_run_convert)
 
     q = sub.add_parser("query", help="possibilistic inference: is a formula entailed by a theory under evidence")
     q.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
@@ -105,6 +132,48 @@ def _run_map(args: argparse.Namespace) -> int:
         status = "all" if a in entailed else ("none" if -a in entailed else "some")
         print(f"{names[a - 1]:<{width}}  {'true' if world[a] else 'false':<5}  {status}")
     return 0
+
+
+def _run_convert(args: argparse.Namespace) -> int:
+    from .formats import atomic_write, dumps
+    from .possibilistic.filtering import filter_redundant
+    from .transform import transform
+    from .transform.evidence import literal_sets, read_family
+
+    gmln = _load_ground(args)
+    options: dict[str, object] = {"backend": args.backend}
+    if args.k < 0:
+        raise UsageError(f"-k must be at least 0, got {args.k}")
+    if args.method == "defaults":
+        options["k"] = args.k
+    elif args.method == "selective":
+        if args.family in ("all", "positive"):
+            options["family"] = list(literal_sets(gmln.n_atoms, args.k, positive_only=args.family == "positive"))
+        else:
+            options["family"] = read_family(args.family, gmln)
+    else:
+        options["force"] = args.force
+    show = args.progress or (not args.quiet and sys.stderr.isatty())
+    if show:
+        options["progress"] = _print_progress
+    theory = transform(gmln, args.method, **options)
+    if args.filter != "none":
+        result = filter_redundant(theory, args.filter)
+        theory = result.theory
+        if show:
+            print(f"{PROG}: {args.filter} filtering removed {len(result.removed)} formula(s)", file=sys.stderr)
+    text = dumps(theory, args.format)
+    if args.output:
+        atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _print_progress(info) -> None:
+    total = f"/{info.total}" if info.total is not None else ""
+    size = f", size {info.size}" if info.size is not None else ""
+    print(f"{PROG}: {info.phase}: {info.done}{total}{size}, {info.rules} rules so far", file=sys.stderr, flush=True)
 
 
 def _run_query(args: argparse.Namespace) -> int:

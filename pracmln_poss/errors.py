@@ -10,7 +10,6 @@ from __future__ import annotations
 __all__ = [
     "PossError",
     "SourcePosition",
-    "SyntaxError_",
     "FormulaSyntaxError",
     "ModelError",
     "UnsupportedInputError",
@@ -51,11 +50,8 @@ class PossError(Exception):
         super().__init__(f"{position}: {message}" if position else message)
 
 
-class SyntaxError_(PossError, ValueError):
-    """Malformed input text (a formula, a literal, a file)."""
-
-
-FormulaSyntaxError = SyntaxError_
+class FormulaSyntaxError(PossError, ValueError):
+    """Malformed input text (a formula, a literal, a line of a file)."""
 
 
 class ModelError(PossError, ValueError):

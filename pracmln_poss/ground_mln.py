@@ -12,11 +12,11 @@ __all__ = ["WeightedFormula", "GroundMLN"]
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .atoms import NamedAtoms, intern_atoms
+from .atoms import NamedAtoms, check_atom_range, number_formulas
 from .errors import ModelError, WeightError
-from .logic.formula import Formula, atoms_of, negate
-from .logic.syntax import format_formula, parse_formula
-from .weights import INF, Resolution, format_weight
+from .logic.formula import Formula, negate
+from .logic.syntax import format_formula
+from .weights import INF, Resolution, format_weight, parse_weight
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,7 @@ class GroundMLN(NamedAtoms):
         if len(set(atoms)) != n:
             raise ModelError("duplicate atom names")
         for wf in formulas:
-            bad = [a for a in atoms_of(wf.formula) if not 1 <= a <= n]
-            if bad:
-                raise ModelError(f"formula uses unknown atom index {bad[0]}")
+            check_atom_range(wf.formula, n)
             if wf.weight == INF:
                 hard.append(wf)
             elif wf.weight == -INF:
@@ -96,22 +94,15 @@ class GroundMLN(NamedAtoms):
         makes the formula hard; others are converted exactly at ``resolution``.
         Atoms are numbered in order of first appearance after those in ``atoms``.
         """
-        res = resolution if isinstance(resolution, Resolution) else Resolution(resolution or "1e-6")
-        names: dict[str, int] = {}
-        for name in atoms:
-            names.setdefault(name, len(names) + 1)
+        res = Resolution.of(resolution)
+        pairs = list(pairs)
+        names, trees = number_formulas((text for text, _ in pairs), atoms, grammar)
         formulas: list[WeightedFormula] = []
-        for text, weight in pairs:
-            tree = parse_formula(text, grammar, ground=True) if isinstance(text, str) else text
-            ground_f = intern_atoms(tree, names)
-            if weight is None or weight == INF or (isinstance(weight, str) and weight.strip() in ("inf", "+inf")):
-                w: int | float = INF
-            elif weight == -INF or (isinstance(weight, str) and weight.strip() == "-inf"):
-                w = -INF
-            else:
-                w = res.to_int(weight, what=f"weight of {text if isinstance(text, str) else format_formula(tree)!s}")  # type: ignore[arg-type]
-            formulas.append(WeightedFormula(ground_f, w, text if isinstance(text, str) else None))
-        return cls.create(tuple(names), formulas, res)
+        for (text, weight), tree in zip(pairs, trees):
+            shown = text if isinstance(text, str) else format_formula(tree, lambda i: names[i - 1])
+            w = parse_weight(weight, res, what=f"weight of {shown}")
+            formulas.append(WeightedFormula(tree, w, text if isinstance(text, str) else None))
+        return cls.create(names, formulas, res)
 
     def __str__(self) -> str:
         lines = [f"// {self.n_atoms} atoms, {len(self.soft)} soft, {len(self.hard)} hard formulas"]

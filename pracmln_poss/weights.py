@@ -12,6 +12,7 @@ __all__ = [
     "INF",
     "Resolution",
     "format_weight",
+    "parse_weight",
     "weight_number",
 ]
 
@@ -69,6 +70,22 @@ class Resolution:
 
     def __str__(self) -> str:
         return str(self.step)
+
+    @classmethod
+    def of(cls, value: "Resolution | str | Decimal | None") -> "Resolution":
+        """``value`` as a Resolution (``None``: the default)."""
+        return value if isinstance(value, Resolution) else cls(value if value is not None else DEFAULT_RESOLUTION)
+
+
+def parse_weight(value: object, resolution: Resolution, what: str = "weight") -> int | float:
+    """A weight or level in user units as int steps; ``None``/``inf`` give ``INF``, ``-inf`` ``-INF``."""
+    if value is None:
+        return INF
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isinf(value):
+        return INF if value > 0 else -INF
+    if isinstance(value, str) and value.strip().lower() in ("inf", "+inf", "-inf"):
+        return -INF if value.strip().startswith("-") else INF
+    return resolution.to_int(value, what)  # type: ignore[arg-type]
 
 
 def _exact(weight: float | int | str | Decimal | Fraction, what: str) -> Fraction:

@@ -240,3 +240,33 @@ def test_pracmln_imports_without_tkinter():
         pytest.importorskip("pracmln")
     assert out.returncode == 0, out.stderr
     assert "ok MLN" in out.stdout
+
+
+def test_to_possibilistic_is_added_to_pracmln_mln(pracmln):
+    code = textwrap.dedent("""
+        import sys
+        import pracmln_poss
+        assert "pracmln" not in sys.modules   # importing the plugin does not import pracmln
+        import pracmln                         # and a plain import works on Python 3.11
+        mln = pracmln.MLN.load("tests/data/paper/example5-defaults.mln", grammar="StandardGrammar")
+        theory = mln.to_possibilistic(k=1, omit_redundant_blocking=False)
+        print(len(theory), theory.levels())
+        db = pracmln.Database(mln)
+        db["a(T)"] = 0.0
+        print(mln.to_possibilistic(db, method="exhaustive").entails([], "b(T)"))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).parent.parent)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["4 (0, 1000000)", "True"]
+
+
+def test_to_possibilistic_when_pracmln_was_imported_first(pracmln):
+    import pracmln_poss
+    from pracmln_poss.bridge.plugin import install
+
+    install()
+    mln = pracmln.MLN.load(str(PAPER / "example1-antarctic.mln"), grammar="StandardGrammar")
+    theory = mln.to_possibilistic(method="defaults", k=1)
+    assert theory.entails(["antarcticBird(Tweety)"], "flies(Tweety)")
+    assert pracmln_poss.METHODS

@@ -155,3 +155,62 @@ def test_query_errors(capsys, penguin_theory):
     assert code == 2 and "unknown atom 'swims(T)'" in err
     code, _, err = run(capsys, "query", penguin_theory, "-q", "flies(T) ^")
     assert code == 2 and "cannot parse formula" in err
+
+
+def test_convert_defaults_text_and_deterministic(pracmln, capsys, tmp_path):
+    args = ("convert", PAPER / "example1-antarctic.mln", "--method", "defaults", "-k", "2")
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert "5  antarcticBird(Tweety) => (bird(Tweety) ^ flies(Tweety))" in out
+    assert run(capsys, *args)[1] == out
+    # what convert writes, query reads: an antarctic bird flies
+    path = tmp_path / "t.theory"
+    path.write_text(out)
+    code, out, _ = run(capsys, "query", path, "-e", "antarcticBird(Tweety)", "-q", "flies(Tweety)", "--json")
+    assert json.loads(out)["entailed"] is True
+
+
+@pytest.mark.parametrize("method, extra", [("exhaustive", []), ("selective", ["--family", "positive", "-k", "1"]), ("defaults", ["-k", "1"])])
+@pytest.mark.parametrize("fmt", ["json", "latex"])
+def test_convert_methods_and_formats(pracmln, capsys, tmp_path, method, extra, fmt):
+    out_file = tmp_path / f"out.{fmt}"
+    code, out, err = run(capsys, "convert", PAPER / "example3-exhaustive.mln", "--method", method, *extra,
+                         "--format", fmt, "--filter", "aggressive", "-o", out_file)
+    assert code == 0 and out == "", err
+    text = out_file.read_text()
+    if fmt == "json":
+        data = json.loads(text)
+        assert data["format"] == "pracmln_poss-theory" and data["formulas"]
+    else:
+        assert text.startswith("\\begin{align*}")
+
+
+def test_convert_selective_family_file(pracmln, capsys, tmp_path):
+    family = tmp_path / "family.txt"
+    family.write_text("// the paper's Example 4\nx(T)\n{}\n")
+    code, out, err = run(capsys, "convert", PAPER / "example4-selective.mln", "--method", "selective", "--family", family)
+    assert code == 0, err
+    assert "4  !x(T)  // from: {x(T)}" in out
+    family.write_text("x(T), y(T)\n")
+    code, _, err = run(capsys, "convert", PAPER / "example4-selective.mln", "--method", "selective", "--family", family)
+    assert code == 2 and "family.txt:1" in err and "unknown atom 'y(T)'" in err
+
+
+def test_convert_progress_and_exhaustive_refusal(pracmln, capsys):
+    code, _, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "-k", "1", "--progress")
+    assert code == 0 and "rules so far" in err
+    code, _, err = run(capsys, "convert", PAPER / "cora.mln", "--method", "exhaustive")
+    assert code == 2 and "refused above 16" in err
+
+
+def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypatch):
+    import pracmln_poss.transform as transform_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(transform_module.METHODS, "defaults", interrupted)
+    target = tmp_path / "out.theory"
+    code, out, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "-o", target)
+    assert code == 130 and "interrupted" in err
+    assert list(tmp_path.iterdir()) == []

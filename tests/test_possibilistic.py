@@ -144,3 +144,12 @@ def test_solver_calls_per_query_are_logarithmic(n_levels):
         before = r.calls
         r.query(["a0", f"!a{n_levels}"], f"a{n_levels // 2}")
         assert r.calls - before <= math.ceil(math.log2(len(theory.levels()))) + 2
+
+
+def test_theory_level_operations_share_one_reasoner():
+    theory = PossibilisticTheory.from_pairs(PENGUIN)
+    assert theory.entails(["bird(Tweety)"], "flies(Tweety)")
+    assert theory.consistency_level(["penguin(Tweety)"]) == INF
+    assert len(theory.drowned(["penguin(Tweety)"])) == 1
+    assert theory.necessity("penguin(Tweety) => !flies(Tweety)") == INF
+    assert theory._reasoner.calls > 0 and theory._reasoner is theory._reasoner

@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, ".venv")
 BIN = os.path.join(VENV, "Scripts" if os.name == "nt" else "bin")
 PY = os.path.join(BIN, "python")
-EXAMPLE = ["map", os.path.join("examples", "antarctic", "antarctic.mln"), "--evidence", "antarcticBird(Tweety)"]
+EXAMPLE = ["convert", os.path.join("examples", "antarctic", "antarctic.mln"), "--method", "defaults", "-k", "2"]
 
 
 def run(*cmd: str) -> None:

@@ -5,7 +5,7 @@ Schema (version 1)::
     {
       "format": "pracmln_poss-theory",
       "version": 1,
-      "resolution": "1e-06",                  // unit of exact levels, as text
+      "resolution": "0.000001",               // unit of exact levels, as text
       "atoms": ["bird(T)", "flies(T)"],       // atom names, in order
       "levels": [0, 0.5, "inf"],              // the distinct levels, ascending
       "formulas": [                           // grouped by level, ascending

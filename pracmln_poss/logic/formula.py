@@ -234,8 +234,9 @@ def nnf(f: Formula, positive: bool = True) -> Formula:
 def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula:
     """Partially evaluate ``f``: atoms with a known value become constants.
 
-    The result is simplified (constants propagated, And/Or flattened); it is
-    ``TOP``/``BOTTOM`` when the known atoms decide ``f``.
+    The result is simplified (constants propagated, And/Or flattened and without
+    repeated parts, implications kept as such); it is ``TOP``/``BOTTOM`` when the known
+    atoms decide ``f``.
     """
     if isinstance(f, Atom):
         v = value(f.index)
@@ -258,13 +259,20 @@ def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula
                 parts.extend(g.args)  # type: ignore[union-attr]
             else:
                 parts.append(g)
+        parts = list(dict.fromkeys(parts))  # repeated parts add nothing
         if not parts:
             return Truth(not absorbing)
         if len(parts) == 1:
             return parts[0]
         return type(f)(tuple(parts))
     if isinstance(f, Implies):
-        return substitute_atoms(Or((Not(f.left), f.right)), value)
+        left = substitute_atoms(f.left, value)
+        right = substitute_atoms(f.right, value)
+        if isinstance(left, Truth):
+            return right if left.value else TOP
+        if isinstance(right, Truth):
+            return TOP if right.value else negate(left)
+        return Implies(left, right)
     if isinstance(f, Iff):
         left = substitute_atoms(f.left, value)
         right = substitute_atoms(f.right, value)

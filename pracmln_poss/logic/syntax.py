@@ -68,7 +68,8 @@ def _parser(grammar: str, ground: bool) -> pp.ParserElement:
         return Variable(tok) if tok[0].islower() else Constant(tok)
 
     keyword = pp.Keyword("v") | pp.Keyword("EXIST") | pp.Keyword("TRUE") | pp.Keyword("FALSE")
-    name = ~keyword + pp.Word(pp.alphas + "_", _NAME_CHARS)
+    # "v" is the "or" operator, except as a predicate name directly followed by "("
+    name = pp.Regex(r"v(?=\s*\()") | (~keyword + pp.Word(pp.alphas + "_", _NAME_CHARS))
     quoted = pp.Combine(pp.Literal('"') + pp.CharsNotIn('"') + pp.Literal('"'))
     term_text = quoted | pp.Word(_NAME_CHARS + ("?" if prac else "")) | pp.Word("?", _NAME_CHARS)
     term = term_text.copy().set_parse_action(lambda t: make_term(t[0]))

@@ -16,13 +16,13 @@ __all__ = ["PossibilisticFormula", "PossibilisticTheory", "Level", "parse_level"
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Sequence, Union
 
-from ..atoms import NamedAtoms, intern_atoms
-from ..errors import ModelError
-from ..logic.formula import Formula, atoms_of, evaluate
-from ..logic.syntax import parse_formula
-from ..weights import INF, Resolution, format_weight
+from ..atoms import NamedAtoms, check_atom_range, number_formulas
+from ..errors import ModelError, WeightError
+from ..logic.formula import Formula, evaluate
+from ..weights import INF, Resolution, format_weight, parse_weight
 
 if TYPE_CHECKING:
     from .reasoner import Reasoner
@@ -32,9 +32,10 @@ Level = Union[int, float]  # int steps, or INF
 
 def parse_level(level: object, resolution: Resolution) -> Level:
     """A level in user units (number or text; ``None``/``inf`` for certain) as int steps or ``INF``."""
-    if level is None or level == INF or (isinstance(level, str) and level.strip().lower() in ("inf", "+inf", "1 (certain)")):
-        return INF
-    return resolution.to_int(level, what="level")  # type: ignore[arg-type]
+    value = parse_weight(level, resolution, what="level")
+    if value == -INF:
+        raise WeightError(f"level {level!r} is not a number or 'inf'")
+    return value
 
 
 @dataclass(frozen=True)
@@ -64,9 +65,7 @@ class PossibilisticTheory(NamedAtoms):
         for pf in self.formulas:
             if not (pf.level == INF or (isinstance(pf.level, int) and not isinstance(pf.level, bool))):
                 raise ModelError(f"level {pf.level!r} is neither an int number of steps nor INF")
-            bad = [a for a in atoms_of(pf.formula) if not 1 <= a <= n]
-            if bad:
-                raise ModelError(f"formula uses unknown atom index {bad[0]}")
+            check_atom_range(pf.formula, n)
 
     @classmethod
     def from_pairs(
@@ -78,15 +77,11 @@ class PossibilisticTheory(NamedAtoms):
         """Build from ``(formula, level)`` pairs, levels in user units (``0.5``, ``10``);
         ``None``, ``inf`` or ``"inf"`` make a formula certain.  Atoms are numbered in
         order of first appearance after those in ``atoms``."""
-        res = resolution if isinstance(resolution, Resolution) else Resolution(resolution or "1e-6")
-        names: dict[str, int] = {}
-        for name in atoms:
-            names.setdefault(name, len(names) + 1)
-        out = []
-        for text, level in pairs:
-            tree = parse_formula(text, ground=True) if isinstance(text, str) else text
-            out.append(PossibilisticFormula(intern_atoms(tree, names), parse_level(level, res)))
-        return cls(tuple(names), tuple(out), res)
+        res = Resolution.of(resolution)
+        pairs = list(pairs)
+        names, trees = number_formulas((text for text, _ in pairs), atoms)
+        out = [PossibilisticFormula(tree, parse_level(level, res)) for (_, level), tree in zip(pairs, trees)]
+        return cls(names, tuple(out), res)
 
     # -- structure -----------------------------------------------------------------
 
@@ -143,7 +138,29 @@ class PossibilisticTheory(NamedAtoms):
         return "1 (certain)" if level == INF else f"lambda_{format_weight(level, self.resolution)}"
 
     def reasoner(self, solver: str = "g3") -> "Reasoner":
-        """An incremental SAT reasoner over this theory; use it as a context manager."""
+        """A new incremental SAT reasoner over this theory; use it as a context manager."""
         from .reasoner import Reasoner
 
         return Reasoner(self, solver)
+
+    # -- inference through the theory's own reasoner (one solver per theory) ----------
+
+    @cached_property
+    def _reasoner(self) -> "Reasoner":
+        return self.reasoner()
+
+    def consistency_level(self, evidence: Iterable[object] = ()) -> Level:
+        """``con(T, E)``; see :meth:`.Reasoner.consistency_level`."""
+        return self._reasoner.consistency_level(evidence)  # type: ignore[arg-type]
+
+    def entails(self, evidence: Iterable[object], query: "str | Formula") -> bool:
+        """``(T, E) |-poss query``; see :meth:`.Reasoner.entails`."""
+        return self._reasoner.entails(evidence, query)  # type: ignore[arg-type]
+
+    def necessity(self, query: "str | Formula") -> Level | None:
+        """``N(query)`` as a level; see :meth:`.Reasoner.necessity`."""
+        return self._reasoner.necessity(query)
+
+    def drowned(self, evidence: Iterable[object] = ()) -> tuple[PossibilisticFormula, ...]:
+        """The formulas below ``con(T, E)``; see :meth:`.Reasoner.drowned`."""
+        return self._reasoner.drowned(evidence)  # type: ignore[arg-type]

@@ -1,0 +1,92 @@
+"""The plugin side: ``MLN.to_possibilistic(...)`` on pracmln's ``MLN``.
+
+``import pracmln_poss`` calls :func:`install`, the package's one documented import
+side effect.  It does not import pracmln (that takes seconds): if pracmln is already
+imported the method is added at once, otherwise an import hook adds it when
+``pracmln.mln.base`` is first imported, and also applies the Python 3.11 / tkinter
+fixes of :mod:`.compat` before pracmln's own ``__init__`` runs, so that a plain
+``import pracmln`` works after ``import pracmln_poss``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["install", "to_possibilistic"]
+
+import importlib.abc
+import importlib.util
+import sys
+from typing import Any, Mapping, Sequence
+
+from ..weights import Resolution
+
+
+def to_possibilistic(
+    self: Any,
+    db: Any = None,
+    method: str = "defaults",
+    *,
+    filter: str = "none",
+    domains: Mapping[str, Sequence[str]] | None = None,
+    resolution: Resolution | str | None = None,
+    **options: Any,
+):
+    """Convert this pracmln MLN into a possibilistic logic theory.
+
+    :param db: a pracmln ``Database`` whose evidence becomes certain (optional).
+    :param method: ``defaults`` (default), ``selective`` or ``exhaustive``.
+    :param filter: ``none``, ``conservative`` or ``aggressive`` redundancy filtering.
+    :param domains: domains replacing those of the model (``{"person": ["A", "B"]}``).
+    :param options: passed to the transformation (``k=2``, ``family=[...]``, ``progress=...``).
+    :returns: a :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.
+    """
+    from ..grounding import ground
+    from ..possibilistic.filtering import filter_redundant
+    from ..transform import transform
+    from .loader import from_pracmln
+
+    model = from_pracmln(self, db, resolution=Resolution.of(resolution), domains=domains)
+    theory = transform(ground(model), method, **options)
+    return filter_redundant(theory, filter).theory
+
+
+def _patch(base_module: Any) -> None:
+    base_module.MLN.to_possibilistic = to_possibilistic
+
+
+class _PracmlnHook(importlib.abc.MetaPathFinder):
+    """Prepares tkinter before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None):
+        if name not in ("pracmln", "pracmln.mln.base"):
+            return None
+        if name == "pracmln":
+            from .compat import _prepare_tkinter
+
+            _prepare_tkinter()
+            return None
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            sys.meta_path.insert(0, self)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            original(module)
+            _patch(module)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def install() -> None:
+    """Give pracmln's ``MLN`` its ``to_possibilistic`` method, now or when pracmln is imported."""
+    base = sys.modules.get("pracmln.mln.base")
+    if base is not None:
+        _patch(base)
+        return
+    if not any(isinstance(f, _PracmlnHook) for f in sys.meta_path):
+        sys.meta_path.insert(0, _PracmlnHook())

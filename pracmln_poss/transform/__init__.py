@@ -1,0 +1,36 @@
+"""The transformations of a ground MLN into a possibilistic theory, by name.
+
+``exhaustive`` (Transformation 1), ``selective`` (2) and ``defaults`` (3); see each
+module.  :func:`transform` is the common entry point.
+"""
+
+from __future__ import annotations
+
+__all__ = ["METHODS", "transform"]
+
+from typing import Any, Callable
+
+from ..errors import UnknownNameError
+from ..ground_mln import GroundMLN
+from ..possibilistic.theory import PossibilisticTheory
+from .defaults import defaults
+from .exhaustive import exhaustive
+from .selective import selective
+
+METHODS: dict[str, Callable[..., PossibilisticTheory]] = {
+    "exhaustive": exhaustive,
+    "selective": selective,
+    "defaults": defaults,
+}
+
+
+def transform(mln: GroundMLN, method: str = "defaults", **options: Any) -> PossibilisticTheory:
+    """Convert ``mln`` with the named transformation; ``options`` go to it.
+
+    :raises UnknownNameError: for a method not in :data:`METHODS`.
+    """
+    try:
+        function = METHODS[method]
+    except KeyError:
+        raise UnknownNameError(f"unknown method {method!r}; valid: {', '.join(METHODS)}") from None
+    return function(mln, **options)

@@ -1,0 +1,62 @@
+"""What the transformations share: rule building, origins, progress reporting."""
+
+from __future__ import annotations
+
+__all__ = ["Progress", "ProgressInfo", "conjunction_of", "clause_against", "hard_part", "Reporter"]
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional
+
+from ..ground_mln import GroundMLN
+from ..logic.formula import Formula, conjunction, disjunction, literal
+from ..possibilistic.theory import PossibilisticFormula
+from ..weights import INF
+
+@dataclass(frozen=True)
+class ProgressInfo:
+    """Where a conversion is: evidence sets done (of ``total``), the size of the current
+    evidence set, and the rules found so far; ``phase`` names the pass."""
+
+    phase: str
+    done: int
+    total: int | None
+    size: int | None
+    rules: int
+
+
+Progress = Optional[Callable[[ProgressInfo], None]]
+
+
+def conjunction_of(lits: Iterable[int]) -> Formula:
+    """The conjunction of DIMACS literals (one literal stays a literal, none is ``TRUE``)."""
+    return conjunction(literal(lit) for lit in lits)
+
+
+def clause_against(lits: Iterable[int]) -> Formula:
+    """``not (l1 ^ ... ^ ln)`` written as the clause ``!l1 v ... v !ln`` (none: ``FALSE``)."""
+    return disjunction(literal(-lit) for lit in lits)
+
+
+def hard_part(mln: GroundMLN) -> list[PossibilisticFormula]:
+    """The hard formulas of the MLN, certain in every theory."""
+    return [PossibilisticFormula(wf.formula, INF, wf.source) for wf in mln.hard]
+
+
+class Reporter:
+    """Rate-limits progress callbacks (a few per second, plus the final one)."""
+
+    def __init__(self, progress: Progress, phase: str, total: int | None, interval: float = 0.5) -> None:
+        self.progress = progress
+        self.phase = phase
+        self.total = total
+        self.interval = interval
+        self._last = 0.0
+
+    def __call__(self, done: int, rules: int, size: int | None = None, final: bool = False) -> None:
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if final or now - self._last >= self.interval:
+            self._last = now
+            self.progress(ProgressInfo(self.phase, done, self.total, size, rules))

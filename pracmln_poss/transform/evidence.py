@@ -1,0 +1,84 @@
+"""Evidence sets: all consistent literal sets up to a size, and evidence-family files."""
+
+from __future__ import annotations
+
+__all__ = ["literal_sets", "read_family", "describe"]
+
+import itertools
+from pathlib import Path
+from typing import Iterator
+
+from ..atoms import NamedAtoms
+from ..errors import FormulaSyntaxError, ModelError, PossError, SourcePosition
+from ..logic.syntax import strip_comments
+
+EvidenceSet = tuple[int, ...]
+
+
+def literal_sets(n_atoms: int, k: int, positive_only: bool = False) -> Iterator[EvidenceSet]:
+    """Every set of at most ``k`` literals over distinct atoms, smallest first.
+
+    Each set is sorted by atom; the order is deterministic.
+    """
+    for size in range(0, min(k, n_atoms) + 1):
+        for atoms in itertools.combinations(range(1, n_atoms + 1), size):
+            if positive_only:
+                yield atoms
+                continue
+            for signs in itertools.product((1, -1), repeat=size):
+                yield tuple(a * s for a, s in zip(atoms, signs))
+
+
+def _split_literals(line: str) -> list[str]:
+    """Split on commas outside parentheses: ``f(A,B), !g(C)`` -> two literals."""
+    parts, depth, current = [], 0, []
+    for ch in line:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def read_family(path: str | Path, atoms: NamedAtoms) -> list[EvidenceSet]:
+    """An evidence family from a file: one evidence set per line, literals separated by
+    commas (``bird(T), !heavy(T)``); an empty set is written ``{}``; ``//`` comments allowed.
+
+    :raises PossError: naming file, line and text of a malformed or unknown literal.
+    """
+    name = str(path)
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError(f"cannot read evidence family file: {exc.strerror}", SourcePosition(name)) from None
+    family: list[EvidenceSet] = []
+    originals = raw.splitlines()
+    for number, line in enumerate(strip_comments(raw).splitlines(), 1):
+        text = line.strip()
+        if not text:
+            continue
+        pos = SourcePosition(name, number, originals[number - 1])
+        if text == "{}":
+            family.append(())
+            continue
+        lits: list[int] = []
+        for item in _split_literals(text.strip("{}")):
+            try:
+                lits.append(atoms.literal(item))
+            except PossError as exc:
+                raise type(exc)(exc.message, pos) from None
+        if any(-lit in lits for lit in lits):
+            raise FormulaSyntaxError("evidence set holds a literal and its negation", pos)
+        family.append(tuple(sorted(set(lits), key=abs)))
+    return family
+
+
+def describe(evidence: EvidenceSet, atoms: NamedAtoms) -> str:
+    """``{bird(T), !heavy(T)}``."""
+    return "{" + ", ".join(atoms.literal_name(lit) for lit in evidence) + "}"

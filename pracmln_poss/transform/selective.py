@@ -1,0 +1,81 @@
+"""Transformation 2 (selective): avoid drowning for a chosen family of evidence sets.
+
+With the corrections of DESIGN.md section 3: ``M*_E`` uses ``pen(M, not F) <= pen(M, E)``
+(item 2), and the weakened formula ``(not AND E v OR Z)`` gets the level
+``pen(M, E ^ not F1 ^ ... ^ not Fl)`` (item 1).  For every ``E`` in the family,
+``(M, E) |-MAP a`` iff ``(T, E) |-poss a``.  Formulas the hard part already entails
+(level ``INF``) are dropped.
+"""
+
+from __future__ import annotations
+
+__all__ = ["selective", "minimal_sets"]
+
+import itertools
+from typing import Callable, Iterable, Sequence
+
+from ..ground_mln import GroundMLN
+from ..logic.formula import Formula, Or, disjunction, literal, negate
+from ..map import open_engine
+from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..weights import INF
+from .common import Progress, Reporter, clause_against, hard_part
+from .evidence import EvidenceSet, describe
+
+
+def minimal_sets(items: Sequence[int], holds: Callable[[tuple[int, ...]], bool]) -> list[tuple[int, ...]]:
+    """The subset-minimal subsets of ``items`` for which the upward-closed ``holds`` is true,
+    by increasing size (supersets of a found set are not tried)."""
+    found: list[frozenset[int]] = []
+    out: list[tuple[int, ...]] = []
+    for size in range(1, len(items) + 1):
+        for subset in itertools.combinations(items, size):
+            s = frozenset(subset)
+            if any(f <= s for f in found):
+                continue
+            if holds(subset):
+                found.append(s)
+                out.append(subset)
+    return out
+
+
+def selective(
+    mln: GroundMLN,
+    family: Iterable[EvidenceSet],
+    *,
+    backend: str = "rc2",
+    progress: Progress = None,
+) -> PossibilisticTheory:
+    """Transformation 2 for the evidence sets of ``family`` (tuples of DIMACS literals)."""
+    family = list(family)
+    soft = [wf.formula for wf in mln.soft]
+    out = hard_part(mln)
+    report = Reporter(progress, "evidence sets", len(family))
+    with open_engine(mln, backend) as engine:
+        negated_level = [engine.penalty([negate(f)]) for f in soft]
+        for i, (f, level) in enumerate(zip(soft, negated_level)):
+            if level != INF:
+                out.append(PossibilisticFormula(f, level, f"soft formula {i + 1}"))
+        for done, evidence in enumerate(family, 1):
+            pen_e = engine.penalty(list(evidence))
+            if pen_e != INF:
+                origin = describe(evidence, mln)
+                candidates = [i for i in range(len(soft)) if negated_level[i] <= pen_e]
+
+                def breaks(subset: tuple[int, ...]) -> bool:
+                    return engine.penalty(list(evidence) + [negate(f) for f in (soft[i] for i in subset)]) > pen_e
+
+                for subset in minimal_sets(candidates, breaks):
+                    parts = tuple(soft[i] for i in subset)
+                    weakened = disjunction((*_negated_evidence(evidence), *parts))
+                    level = engine.penalty(list(evidence) + [negate(p) for p in parts])
+                    if level != INF:
+                        out.append(PossibilisticFormula(weakened, level, origin))
+                out.append(PossibilisticFormula(clause_against(evidence), pen_e, origin))
+            report(done, len(out), len(evidence))
+    report(len(family), len(out), final=True)
+    return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)
+
+
+def _negated_evidence(evidence: EvidenceSet) -> tuple[Formula, ...]:
+    return tuple(literal(-lit) for lit in evidence)

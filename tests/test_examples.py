@@ -1,0 +1,40 @@
+"""The commands in examples/README.md give exactly the outputs shown there."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from pracmln_poss.cli import main
+
+ROOT = Path(__file__).parent.parent
+README = ROOT / "examples" / "README.md"
+
+
+def sessions():
+    """(command, expected output) pairs from the console blocks of the examples README."""
+    out = []
+    for block in re.findall(r"```console\n(.*?)```", README.read_text(), flags=re.DOTALL):
+        command, expected = None, []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                if command:
+                    out.append((command, "\n".join(expected) + "\n"))
+                command, expected = line[2:], []
+            else:
+                expected.append(line)
+        if command:
+            out.append((command, "\n".join(expected) + "\n"))
+    return out
+
+
+@pytest.mark.parametrize("command, expected", sessions(), ids=[c for c, _ in sessions()])
+def test_example_output(pracmln, capsys, monkeypatch, command, expected):
+    monkeypatch.chdir(ROOT)
+    argv = shlex.split(command)
+    assert argv[0] == "pracmln-poss"
+    assert main(argv[1:]) == 0
+    assert capsys.readouterr().out == expected
