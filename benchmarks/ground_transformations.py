@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from pracmln_poss.bridge.loader import load_model  # noqa: E402
 from pracmln_poss.grounding import ground  # noqa: E402
 from pracmln_poss.possibilistic.filtering import filter_redundant  # noqa: E402
-from pracmln_poss.transform.defaults import DefaultsStats, defaults  # noqa: E402
+from pracmln_poss.transformations.defaults import DefaultsStats, defaults  # noqa: E402
 
 PAPER = ROOT / "tests" / "data" / "paper"
 CASES = [

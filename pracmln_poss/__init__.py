@@ -31,7 +31,7 @@ from .possibilistic.filtering import filter_redundant
 from .weights import INF, Resolution
 
 
-from .transform import METHODS, transform
+from .transformations import METHODS, transform
 from .bridge.plugin import install as _install_plugin
 
 _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported

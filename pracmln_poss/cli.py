@@ -24,7 +24,7 @@ from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
 from .possibilistic.filtering import FILTER_MODES
-from .transform import METHODS
+from .transformations import METHODS
 from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_number
 
 PROG = "pracmln-poss"
@@ -137,8 +137,8 @@ def _run_map(args: argparse.Namespace) -> int:
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import atomic_write, dumps
     from .possibilistic.filtering import filter_redundant
-    from .transform import transform
-    from .transform.evidence import literal_sets, read_family
+    from .transformations import transform
+    from .transformations.evidence import literal_sets, read_family
 
     gmln = _load_ground(args)
     options: dict[str, object] = {"backend": args.backend}

@@ -13,8 +13,8 @@ from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.map.bruteforce import BruteForceEngine
 from pracmln_poss.possibilistic.filtering import filter_redundant
-from pracmln_poss.transform import transform
-from pracmln_poss.transform.evidence import literal_sets
+from pracmln_poss.transformations import transform
+from pracmln_poss.transformations.evidence import literal_sets
 from pracmln_poss.weights import INF
 
 from .strategies import formulas, ground_mlns
@@ -30,7 +30,7 @@ def poss_entails(reasoner, evidence, query):
 
 
 def clause(lits):
-    from pracmln_poss.transform.common import clause_against
+    from pracmln_poss.transformations.common import clause_against
 
     return clause_against([-l for l in lits])
 

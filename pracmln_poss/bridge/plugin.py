@@ -41,7 +41,7 @@ def to_possibilistic(
     """
     from ..grounding import ground
     from ..possibilistic.filtering import filter_redundant
-    from ..transform import transform
+    from ..transformations import transform
     from .loader import from_pracmln
 
     model = from_pracmln(self, db, resolution=Resolution.of(resolution), domains=domains)

@@ -81,8 +81,21 @@ def defaults(
         backbone: dict[EvidenceSet, frozenset[int]] = {}
 
         def consequences(e: EvidenceSet) -> frozenset[int]:
+            """X(E); below size k it is read off the penalty table: x is entailed iff
+            pen(E + {not x}) > pen(E), and E + {not x} has at most k literals."""
             if e not in backbone:
-                backbone[e] = engine.consequences(list(e))
+                if len(e) < k:
+                    taken = {abs(l) for l in e}
+                    derived = {a if v else -a for a, v in fixed.items()} | set(e)
+                    for a in free:
+                        if a in taken:
+                            continue
+                        for x in (a, -a):
+                            if penalty[tuple(sorted(e + (-x,), key=abs))] > penalty[e]:
+                                derived.add(x)
+                    backbone[e] = frozenset(derived)
+                else:
+                    backbone[e] = engine.consequences(list(e))
             return backbone[e]
 
         for done, e in enumerate(sets, 1):
