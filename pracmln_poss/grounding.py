@@ -20,7 +20,6 @@ from .ground_mln import GroundMLN, WeightedFormula
 from .logic.formula import (
     And,
     Atom,
-    Constant,
     Equals,
     Exists,
     Formula,

@@ -9,7 +9,6 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.map import open_engine
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.transformations import transform
-from pracmln_poss.weights import INF
 
 
 def equivalent(f, g, n):

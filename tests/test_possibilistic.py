@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pracmln_poss.errors import InconsistentEvidenceError, UnknownNameError
 from pracmln_poss.logic.formula import evaluate
-from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
+from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.weights import INF
 
 from .strategies import formulas, literal_sets, theories

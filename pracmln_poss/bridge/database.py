@@ -13,8 +13,9 @@ __all__ = ["read_database"]
 import re
 from pathlib import Path
 
-from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
-from ..logic.syntax import parse_literal, strip_comments
+from ..errors import FormulaSyntaxError, SourcePosition, UnsupportedInputError
+from ..logic.syntax import parse_literal
+from ..sources import numbered_lines, read_source
 from ..model import EvidenceLiteral
 
 _DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
@@ -27,19 +28,10 @@ def read_database(
 
     :raises ModelError: unreadable file, several databases, malformed lines.
     """
-    name = str(path)
-    try:
-        raw = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelError(f"cannot read database file: {exc.strerror}", SourcePosition(name)) from None
+    raw = read_source(path, "database file")
     domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
-    originals = raw.splitlines()
-    for number, line in enumerate(strip_comments(raw).splitlines(), 1):
-        text = line.strip()
-        if not text:
-            continue
-        pos = SourcePosition(name, number, originals[number - 1])
+    for pos, text in numbered_lines(raw, str(path)):
         if text.startswith("---"):
             raise UnsupportedInputError(
                 "the file holds several databases separated by '---'; give one database per file", pos

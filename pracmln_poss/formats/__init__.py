@@ -12,8 +12,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..errors import ModelError, UnknownNameError
+from ..errors import UnknownNameError
 from ..possibilistic.theory import PossibilisticTheory
+from ..sources import read_source
 from .json_format import from_json, to_json
 from .latex import to_latex
 from .text import read_text, write_text
@@ -45,11 +46,7 @@ def loads(text: str, fmt: str | None = None, source: str | None = None) -> Possi
 
 def load_theory(path: str | os.PathLike[str]) -> PossibilisticTheory:
     """Read a theory file (text or JSON, told apart by content)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelError(f"cannot read theory file {os.fspath(path)}: {exc.strerror}") from None
-    return loads(text, None, os.fspath(path))
+    return loads(read_source(path, "theory file"), None, os.fspath(path))
 
 
 def atomic_write(path: str | os.PathLike[str], text: str) -> None:

@@ -29,8 +29,9 @@ import re
 
 from .. import __version__
 from ..atoms import intern_atoms
-from ..errors import FormulaSyntaxError, PossError, SourcePosition, WeightError
-from ..logic.syntax import parse_formula, strip_comments
+from ..errors import FormulaSyntaxError, PossError, WeightError
+from ..logic.syntax import parse_formula
+from ..sources import numbered_lines
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
 from ..weights import INF, Resolution, format_weight
 from .common import by_level
@@ -69,14 +70,8 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
     resolution = Resolution()
     names: dict[str, int] = {}
     formulas: list[PossibilisticFormula] = []
-    originals = text.splitlines()
     seen_formula = False
-    for number, line in enumerate(strip_comments(text).splitlines(), 1):
-        original = originals[number - 1] if number <= len(originals) else line
-        pos = SourcePosition(source, number, original)
-        body = line.strip()
-        if not body:
-            continue
+    for pos, body in numbered_lines(text, source):
         if body.startswith("#"):
             directive, _, value = body.partition(" ")
             if directive == "#resolution":
@@ -104,7 +99,7 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
             ground = intern_atoms(tree, names)
         except PossError as exc:
             raise type(exc)(exc.message, pos) from None
-        origin_match = _ORIGIN.search(original)
+        origin_match = _ORIGIN.search(pos.text or "")
         origin = origin_match.group(1) if origin_match else None
         formulas.append(PossibilisticFormula(ground, level, origin))
         seen_formula = True

@@ -18,9 +18,7 @@ from typing import Iterable, Iterator, Union
 from ..errors import InconsistentEvidenceError, InconsistentModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import (
-    Atom,
     Formula,
-    Not,
     Or,
     Truth,
     atoms_of,

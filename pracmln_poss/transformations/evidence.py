@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Iterator
 
 from ..atoms import NamedAtoms
-from ..errors import FormulaSyntaxError, ModelError, PossError, SourcePosition
-from ..logic.syntax import strip_comments
+from ..errors import FormulaSyntaxError, PossError
+from ..sources import numbered_lines, read_source
 
 EvidenceSet = tuple[int, ...]
 
@@ -52,18 +52,8 @@ def read_family(path: str | Path, atoms: NamedAtoms) -> list[EvidenceSet]:
 
     :raises PossError: naming file, line and text of a malformed or unknown literal.
     """
-    name = str(path)
-    try:
-        raw = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelError(f"cannot read evidence family file: {exc.strerror}", SourcePosition(name)) from None
     family: list[EvidenceSet] = []
-    originals = raw.splitlines()
-    for number, line in enumerate(strip_comments(raw).splitlines(), 1):
-        text = line.strip()
-        if not text:
-            continue
-        pos = SourcePosition(name, number, originals[number - 1])
+    for pos, text in numbered_lines(read_source(path, "evidence family file"), str(path)):
         if text == "{}":
             family.append(())
             continue

@@ -15,7 +15,7 @@ import itertools
 from typing import Callable, Iterable, Sequence
 
 from ..ground_mln import GroundMLN
-from ..logic.formula import Formula, Or, disjunction, literal, negate
+from ..logic.formula import Formula, disjunction, literal, negate
 from ..map import open_engine
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..weights import INF
