@@ -73,6 +73,32 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--backend", choices=BACKENDS, default="rc2", help="MAP solver (default: rc2)")
     c.set_defaults(run=_run_convert)
 
+    x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
+    x.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
+    x.add_argument("--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[], help="evidence literals")
+    x.add_argument("--query", "-q", metavar="FORMULA", required=True, help="a ground formula")
+    x.add_argument("--mln", metavar="MODEL.mln", help="when not entailed, show a MAP world of this MLN instead")
+    _model_options(x, with_db=True)
+    x.add_argument("--json", action="store_true", help="print JSON")
+    x.set_defaults(run=_run_explain)
+
+    v = sub.add_parser("verify", help="certify a theory against exact MAP inference of its MLN")
+    v.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
+    v.add_argument("--mln", metavar="MODEL.mln", required=True, help="the MLN the theory claims to capture")
+    _model_options(v, with_db=True)
+    v.add_argument("-k", type=int, required=True, help="check all E, C with |E| + |C| <= k + 1")
+    v.add_argument("--sample", type=int, metavar="N", help="check a seeded random sample of N pairs")
+    v.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    v.add_argument("--json", action="store_true", help="print JSON")
+    v.set_defaults(run=_run_verify)
+
+    w = sub.add_parser("show", help="the theory per level as if-then rules, with warnings")
+    w.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
+    w.add_argument("--mln", metavar="MODEL.mln", help="flag rules that overturn the literal reading of its formulas")
+    _model_options(w, with_db=True)
+    w.add_argument("--query-preds", metavar="P,...", help="flag rules concluding about other predicates")
+    w.set_defaults(run=_run_show)
+
     q = sub.add_parser("query", help="possibilistic inference: is a formula entailed by a theory under evidence")
     q.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     q.add_argument(
@@ -85,8 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _model_options(p: argparse.ArgumentParser) -> None:
+def _model_options(p: argparse.ArgumentParser, with_db: bool = True) -> None:
     p.add_argument("--db", metavar="FILE", help="a pracmln .db file: evidence and domain constants")
+    p.add_argument(
+        "--domain", metavar="NAME=C1,C2,...", action="append", default=[],
+        help="replace a domain of the model (repeatable), e.g. --domain person=Anna,Bob",
+    )
     p.add_argument("--grammar", choices=GRAMMARS, default="StandardGrammar", help="pracmln grammar of the model")
     p.add_argument(
         "--resolution", default=DEFAULT_RESOLUTION,
@@ -98,7 +128,15 @@ def _load_ground(args: argparse.Namespace):
     from .bridge.loader import load_model
     from .grounding import ground
 
-    loaded = load_model(args.model, args.db, grammar=args.grammar, resolution=Resolution(args.resolution))
+    domains = {}
+    for item in args.domain:
+        name, eq, consts = item.partition("=")
+        values = [c.strip() for c in consts.split(",") if c.strip()]
+        if not eq or not name.strip() or not values:
+            raise UsageError(f"--domain expects NAME=C1,C2,..., got {item!r}")
+        domains[name.strip()] = values
+    path = getattr(args, "model", None) or args.mln
+    loaded = load_model(path, args.db, grammar=args.grammar, resolution=Resolution(args.resolution), domains=domains)
     return ground(loaded.model)
 
 
@@ -174,6 +212,129 @@ def _print_progress(info) -> None:
     total = f"/{info.total}" if info.total is not None else ""
     size = f", size {info.size}" if info.size is not None else ""
     print(f"{PROG}: {info.phase}: {info.done}{total}{size}, {info.rules} rules so far", file=sys.stderr, flush=True)
+
+
+def _formula_json(pf, theory) -> dict[str, object]:
+    item: dict[str, object] = {"formula": theory.format(pf.formula), "level": weight_number(pf.level, theory.resolution)}
+    if pf.origin:
+        item["origin"] = pf.origin
+    return item
+
+
+def _formula_line(pf, theory) -> str:
+    origin = f"  [{pf.origin}]" if pf.origin else ""
+    return f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}{origin}"
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    from .formats import load_theory
+    from .insight.explain import explain
+
+    theory = load_theory(args.theory)
+    try:
+        why = explain(theory, args.evidence, args.query)
+    except PossError as exc:
+        raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
+    world: dict[str, bool] | None = None
+    world_kind = None
+    if not why.entailed:
+        if args.mln:
+            from .map import open_engine
+            from .logic.formula import negate
+
+            gmln = _load_ground(args)
+            with open_engine(gmln) as engine:
+                ev = [gmln.literal_or_formula(e) for e in args.evidence]
+                found = engine.optimum(ev + [negate(gmln.formula(args.query))])
+                best = engine.optimum(ev)
+            if found.cost == best.cost:
+                world = {gmln.name(a): found.world[a] for a in range(1, gmln.n_atoms + 1)}
+                world_kind = "a MAP world of the evidence where the query fails"
+        else:
+            model = set(why.countermodel or ())
+            world = {theory.name(a): a in model for a in range(1, theory.n_atoms + 1)}
+            world_kind = "a most plausible world of the evidence (a model of the active cut) where the query fails"
+    if args.json:
+        out = {
+            "entailed": why.entailed,
+            "consistency_level": weight_number(why.consistency_level, theory.resolution),
+            "rules": [_formula_json(pf, theory) for pf in why.rules],
+            "drowned": [_formula_json(pf, theory) for pf in why.drowned],
+            "conflicting": [_formula_json(pf, theory) for pf in why.conflicting],
+            "would_decide": [{**_formula_json(pf, theory), "query": value} for pf, value in why.would_decide],
+            "countermodel": world,
+        }
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"query: {args.query}")
+    print(f"evidence: {', '.join(args.evidence) or 'none'}")
+    print(f"entailed: {'yes' if why.entailed else 'no'}, at consistency level {theory.level_name(why.consistency_level)}")
+    if why.entailed:
+        print(f"because of these {len(why.rules)} rule(s), each needed:")
+        for pf in why.rules:
+            print(f"  {_formula_line(pf, theory)}")
+    print(f"drowned: {len(why.drowned)} rule(s) below the consistency level")
+    for pf in why.conflicting:
+        print(f"  conflicts with the evidence: {_formula_line(pf, theory)}")
+    for pf, value in why.would_decide:
+        verdict = "the query" if value else "its negation"
+        print(f"  would have made {verdict} follow: {_formula_line(pf, theory)}")
+    if world is not None:
+        print(f"{world_kind}:")
+        print("  " + ", ".join(n if v else "!" + n for n, v in world.items()))
+    elif not why.entailed and args.mln:
+        print("the MLN entails the query: the theory and the MLN disagree here (see `verify`)")
+    return 0
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    from .formats import load_theory
+    from .insight.verify import verify
+
+    theory = load_theory(args.theory)
+    gmln = _load_ground(args)
+    if args.k < 0:
+        raise UsageError(f"-k must be at least 0, got {args.k}")
+    result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed)
+    if args.json:
+        out: dict[str, object] = {
+            "ok": result.ok, "k": result.k, "mode": result.mode, "pairs_checked": result.pairs_checked,
+            "evidence_sets": result.evidence_sets, "seconds": round(result.seconds, 3), "seed": result.seed,
+        }
+        if result.counterexample:
+            c = result.counterexample
+            out["counterexample"] = {
+                "evidence": list(c.evidence), "conclusion": list(c.conclusion),
+                "map_entails": c.map_entails, "theory_entails": c.theory_entails,
+            }
+        print(json.dumps(out, indent=2))
+    elif result.ok:
+        seed = f", seed {result.seed}" if result.seed is not None else ""
+        print(f"verified: (M,E) |-MAP OR C iff (T,E) |-poss OR C for all |E| + |C| <= {result.k + 1}")
+        print(f"  {result.mode}: {result.pairs_checked} pairs, {result.evidence_sets} evidence sets, "
+              f"{result.seconds:.2f} s{seed}")
+    else:
+        c = result.counterexample
+        print("counterexample:")
+        print(f"  evidence: {', '.join(c.evidence) or 'none'}")
+        print(f"  conclusion: {' v '.join(c.conclusion)}")
+        print(f"  MLN (MAP): {'entailed' if c.map_entails else 'not entailed'}")
+        print(f"  theory (poss): {'entailed' if c.theory_entails else 'not entailed'}")
+    return 0 if result.ok else 1
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    from .formats import load_theory
+    from .insight.show import off_target_rules, overturned_readings, show_text
+
+    theory = load_theory(args.theory)
+    flags = []
+    if args.mln:
+        flags.extend(overturned_readings(theory, _load_ground(args)))
+    if args.query_preds:
+        flags.extend(off_target_rules(theory, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
+    sys.stdout.write(show_text(theory, flags))
+    return 0
 
 
 def _run_query(args: argparse.Namespace) -> int:

@@ -1,0 +1,3 @@
+"""Reading a theory: explanations (:mod:`.explain`), verification (:mod:`.verify`), display (:mod:`.show`)."""
+
+__all__: list[str] = []

@@ -1,0 +1,167 @@
+"""Reading a theory at a glance: rules per level as "if ... then ...", with warnings.
+
+With the MLN, a rule is flagged when it overturns the literal reading of an MLN
+formula: for a soft formula shaped ``body => head`` (or a clause, read as "the negated
+negative literals imply the positive ones"), the theory, given the body as evidence,
+concludes the opposite of the head (Example 1: ``5 antarcticBird(x) => !flies(x)``, yet
+an antarctic bird flies).  The rules that make that conclusion (its explanation) are
+flagged, naming the formula.  With query predicates, rules that conclude about other
+predicates are flagged (the paper's CORA rule gamma, about authorship).
+"""
+
+from __future__ import annotations
+
+__all__ = ["render_rule", "Flag", "overturned_readings", "off_target_rules", "show_text"]
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..errors import InconsistentEvidenceError
+from ..ground_mln import GroundMLN
+from ..logic.formula import And, Atom, Formula, Implies, Not, Or, atoms_of, conjunction, disjunction, is_literal, literal_of
+from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..weights import INF, format_weight
+from .explain import explain
+
+
+def _literals(f: Formula) -> list[int] | None:
+    """The literals of a literal, a conjunction of literals; None for anything else."""
+    if is_literal(f):
+        return [literal_of(f)]
+    if isinstance(f, And) and all(is_literal(a) for a in f.args):
+        return [literal_of(a) for a in f.args]
+    return None
+
+
+def _reading(f: Formula) -> tuple[list[int], list[int], str] | None:
+    """``(body literals, head literals, "and"/"or")`` of an implication-shaped formula."""
+    if isinstance(f, Implies):
+        body, head = _literals(f.left), _literals(f.right)
+        if body is not None and head is not None:
+            return body, head, "and"
+        if body is not None and isinstance(f.right, Or) and all(is_literal(a) for a in f.right.args):
+            return body, [literal_of(a) for a in f.right.args], "or"
+        return None
+    if isinstance(f, Or) and all(is_literal(a) for a in f.args):
+        lits = [literal_of(a) for a in f.args]
+        negative = [-l for l in lits if l < 0]
+        positive = [l for l in lits if l > 0]
+        if negative and positive:
+            return negative, positive, "or"
+    return None
+
+
+def render_rule(f: Formula, theory: PossibilisticTheory) -> str:
+    """A formula as the default rule it states: "if A and B then C", "never A and B"..."""
+    name = theory.literal_name
+    reading = _reading(f)
+    if reading is not None:
+        body, head, joiner = reading
+        return f"if {' and '.join(map(name, body))} then {f' {joiner} '.join(map(name, head))}"
+    lits = _literals(f)
+    if lits is not None:
+        return "by default " + " and ".join(map(name, lits))
+    if isinstance(f, Or) and all(is_literal(a) for a in f.args):
+        lits = [literal_of(a) for a in f.args]
+        if all(l < 0 for l in lits):
+            return "never " + " and ".join(name(-l) for l in lits)
+        return "by default " + " or ".join(map(name, lits))
+    return theory.format(f)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A warning attached to a rule of the theory."""
+
+    rule: PossibilisticFormula
+    message: str
+
+
+def overturned_readings(theory: PossibilisticTheory, mln: GroundMLN) -> list[Flag]:
+    """Rules that overturn the literal reading of an MLN formula (one report per formula source)."""
+    flags: list[Flag] = []
+    reported: set[str] = set()
+    by_name = {n: i for i, n in enumerate(theory.atoms, 1)}
+    for wf in mln.soft:
+        source = wf.source or mln.format(wf.formula)
+        if source in reported:
+            continue
+        reading = _reading(wf.formula)
+        if reading is None:
+            continue
+        body, head, joiner = reading
+        try:
+            ev = [_in(theory, mln, l, by_name) for l in body]
+            heads = [_in(theory, mln, l, by_name) for l in head]
+        except KeyError:
+            continue
+        # the literal reading is "body => head"; overturned if the theory concludes its negation
+        flipped = [_lit(-h) for h in heads]
+        opposite = conjunction(flipped) if joiner == "or" else disjunction(flipped)
+        try:
+            why = explain(theory, ev, opposite)
+        except InconsistentEvidenceError:
+            continue
+        if not why.entailed:
+            continue
+        reported.add(source)
+        weight = format_weight(wf.weight, mln.resolution)
+        shown = ", ".join(theory.literal_name(l) for l in ev)
+        concluded = theory.format(opposite)
+        for pf in why.rules:
+            if pf.level != INF:
+                flags.append(Flag(pf, f"overturns the MLN formula {weight} {mln.format(wf.formula)} "
+                                      f"({source}): given {shown}, the theory concludes {concluded}"))
+    return flags
+
+
+def _in(theory: PossibilisticTheory, mln: GroundMLN, lit: int, by_name: dict[str, int]) -> int:
+    a = by_name[mln.name(abs(lit))]
+    return a if lit > 0 else -a
+
+
+def _lit(lit: int) -> Formula:
+    return Atom(lit) if lit > 0 else Not(Atom(-lit))
+
+
+def _conclusion_atoms(f: Formula) -> frozenset[int]:
+    reading = _reading(f)
+    if reading is not None:
+        return frozenset(abs(l) for l in reading[1])
+    return atoms_of(f)
+
+
+def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) -> list[Flag]:
+    """Rules concluding about predicates outside ``query_preds``."""
+    wanted = set(query_preds)
+    flags = []
+    for pf in theory.formulas:
+        if pf.level == INF:
+            continue
+        others = sorted({theory.name(a).split("(")[0] for a in _conclusion_atoms(pf.formula)} - wanted)
+        if others:
+            flags.append(Flag(pf, f"concludes about {', '.join(others)}, not a query predicate"))
+    return flags
+
+
+def show_text(theory: PossibilisticTheory, flags: Iterable[Flag] = ()) -> str:
+    """The theory per level, as rules, certain ones last, with per-level counts and flags."""
+    from ..formats.common import by_level
+
+    notes: dict[int, list[str]] = {}
+    for flag in flags:
+        notes.setdefault(id(flag.rule), []).append(flag.message)
+    lines = []
+    for level, group in by_level(theory):
+        title = "certain" if level == INF else f"level {theory.level_name(level)}"
+        lines.append(f"{title} ({len(group)} rule{'s' if len(group) != 1 else ''})")
+        for pf in group:
+            lines.append(f"  {render_rule(pf.formula, theory)}")
+            for note in notes.get(id(pf), []):
+                lines.append(f"    ! {note}")
+        lines.append("")
+    flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
+    lines.append(f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged")
+    return "\n".join(lines) + "\n"
+
+

@@ -1,0 +1,196 @@
+"""Explanations are checked, verification accepts our theories and rejects damaged ones,
+and `show` flags the paper's unintended consequences."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pracmln_poss.cli import main
+from pracmln_poss.errors import InconsistentEvidenceError
+from pracmln_poss.ground_mln import GroundMLN
+from pracmln_poss.insight.explain import explain
+from pracmln_poss.insight.show import off_target_rules, overturned_readings, render_rule, show_text
+from pracmln_poss.insight.verify import verify
+from pracmln_poss.logic.formula import evaluate, negate
+from pracmln_poss.map.bruteforce import BruteForceEngine
+from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
+from pracmln_poss.transformations import transform
+
+from .conftest import PAPER
+from .strategies import formulas, ground_mlns, literal_sets, theories
+
+
+def entails_classically(formulas_, evidence, query, n):
+    for bits in itertools.product((False, True), repeat=n):
+        w = (False, *bits)
+        if all(w[abs(l)] == (l > 0) for l in evidence) and all(evaluate(f, w) for f in formulas_):
+            if not evaluate(query, w):
+                return False
+    return True
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_every_explanation_is_checked(data):
+    theory = data.draw(theories())
+    evidence = data.draw(literal_sets(theory.n_atoms))
+    query = data.draw(formulas(theory.n_atoms))
+    try:
+        why = explain(theory, evidence, query)
+    except InconsistentEvidenceError:
+        return
+    n = theory.n_atoms
+    assert why.entailed == theory.entails(list(evidence), query)
+    if why.entailed:
+        rules = [pf.formula for pf in why.rules]
+        assert all(pf.level >= why.consistency_level for pf in why.rules)
+        assert entails_classically(rules, evidence, query, n)
+        for i in range(len(rules)):  # minimal: dropping any one rule breaks it
+            assert not entails_classically(rules[:i] + rules[i + 1 :], evidence, query, n)
+    else:
+        w = {abs(l): l > 0 for l in why.countermodel}
+        world = (False, *(w.get(a, False) for a in range(1, n + 1)))
+        active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_level]
+        assert all(world[abs(l)] == (l > 0) for l in evidence)
+        assert all(evaluate(f, world) for f in active) and not evaluate(query, world)
+    active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_level]
+    for pf in why.conflicting:
+        assert entails_classically(active + [pf.formula], evidence, negate(pf.formula) if False else _false(), n)
+    for pf, value in why.would_decide:
+        target = query if value else negate(query)
+        assert entails_classically(active + [pf.formula], evidence, target, n)
+
+
+def _false():
+    from pracmln_poss.logic.formula import BOTTOM
+
+    return BOTTOM
+
+
+BIRDS = [("bird(T) => flies(T)", 10), ("antarctic(T) => !flies(T)", 1), ("heavy(T) => !flies(T)", 10),
+         ("hasJetPack(T) => flies(T)", 100)]
+
+
+def test_bird_heavy_nothing_follows_about_flying_and_why():
+    mln = GroundMLN.from_pairs(BIRDS)
+    theory = transform(mln, "defaults", k=3)
+    for query in ("flies(T)", "!flies(T)"):
+        why = explain(theory, ["bird(T)", "heavy(T)"], query)
+        assert not why.entailed
+        # bird(T) => ... flies(T) drowned: it conflicts with the evidence
+        assert any(theory.format(pf.formula).startswith("bird(T) =>") for pf in why.conflicting)
+    with BruteForceEngine(mln) as ref:
+        assert not ref.entails(["bird(T)", "heavy(T)"], "flies(T)")
+        assert not ref.entails(["bird(T)", "heavy(T)"], "!flies(T)")
+    why = explain(theory, ["bird(T)", "heavy(T)", "antarctic(T)"], "!flies(T)")
+    assert why.entailed and why.rules
+
+
+@settings(max_examples=40)
+@given(ground_mlns(max_atoms=4, max_formulas=5), st.integers(1, 2), st.sampled_from(["none", "aggressive"]))
+def test_verify_accepts_what_our_transformations_produce(mln, k, filtering):
+    with BruteForceEngine(mln) as ref:
+        if not ref._worlds:
+            return
+    from pracmln_poss.possibilistic.filtering import filter_redundant
+
+    theory = filter_redundant(transform(mln, "defaults", k=k), filtering).theory
+    result = verify(theory, mln, k)
+    assert result.ok, result.counterexample
+    assert result.mode == "exhaustive" and result.counterexample is None
+
+
+def damaged_versions(theory):
+    """Every rule dropped in turn, and every soft rule above level 0 lowered to 0."""
+    formulas_ = list(theory.formulas)
+    for i, pf in enumerate(formulas_):
+        yield f"drop {theory.format(pf.formula)}", theory.with_formulas(formulas_[:i] + formulas_[i + 1 :])
+        if pf.level not in (0, float("inf")):
+            lowered = PossibilisticFormula(pf.formula, 0, pf.origin)
+            yield f"lower {theory.format(pf.formula)}", theory.with_formulas(formulas_[:i] + [lowered] + formulas_[i + 1 :])
+
+
+def test_verify_rejects_damaged_theories_with_a_correct_counterexample():
+    from pracmln_poss.possibilistic.filtering import filter_redundant
+
+    mln = GroundMLN.from_pairs(BIRDS)
+    # after aggressive filtering no rule is redundant, so every damage must show
+    theory = filter_redundant(transform(mln, "defaults", k=2), "aggressive").theory
+    assert verify(theory, mln, 2).ok
+    versions = list(damaged_versions(theory))
+    assert len(versions) == 11
+    with BruteForceEngine(mln) as ref:
+        for what, bad in versions:
+            result = verify(bad, mln, 2)
+            assert not result.ok, what
+            c = result.counterexample
+            query = " v ".join(c.conclusion)
+            assert ref.entails(list(c.evidence), query) == c.map_entails, what
+            assert bad.entails(list(c.evidence), query) == c.theory_entails != c.map_entails, what
+
+
+def test_verify_samples_with_a_seed():
+    mln = GroundMLN.from_pairs(BIRDS)
+    theory = transform(mln, "defaults", k=2)
+    a = verify(theory, mln, 2, sample=50, seed=3)
+    b = verify(theory, mln, 2, sample=50, seed=3)
+    assert a.ok and a.mode == "sample" and a.seed == 3 and a.pairs_checked <= 50
+    assert (a.pairs_checked, a.evidence_sets) == (b.pairs_checked, b.evidence_sets)
+
+
+def test_show_flags_the_antarctic_bird_that_flies(pracmln):
+    from pracmln_poss import load
+
+    mln = load(str(PAPER / "example1-antarctic.mln"))
+    theory = transform(mln, "defaults", k=1)
+    flags = overturned_readings(theory, mln)
+    assert flags
+    assert any("5 antarcticBird(Tweety) => !flies(Tweety)" in f.message and "concludes flies(Tweety)" in f.message
+               for f in flags)
+    assert "example1-antarctic.mln:10" in flags[0].message
+    text = show_text(theory, flags)
+    assert "if antarcticBird(Tweety) then bird(Tweety) and flies(Tweety)" in text
+    assert text.index("level lambda_0") < text.index("level lambda_5") < text.index("certain")
+
+
+def test_show_flags_conclusions_about_other_predicates():
+    theory = PossibilisticTheory.from_pairs([
+        ("wrote(A, P1) ^ !category(P2, Ai) => !wrote(A, P2)", 1),
+        ("refers(P1, P2) ^ category(P2, Os) => category(P1, Os)", 14),
+    ])
+    flags = off_target_rules(theory, ["category"])
+    assert [theory.format(f.rule.formula) for f in flags] == ["(wrote(A,P1) ^ !category(P2,Ai)) => !wrote(A,P2)"]
+    assert "wrote" in flags[0].message
+
+
+def test_render_rules_as_defaults():
+    theory = PossibilisticTheory.from_pairs([("a ^ b => c", 1), ("!a v !b", 2), ("!a v c", 3), ("a ^ !b", 0)])
+    assert [render_rule(pf.formula, theory) for pf in theory.formulas] == [
+        "if a and b then c", "never a and b", "if a then c", "by default a and !b",
+    ]
+
+
+def test_explain_and_verify_and_show_commands(pracmln, capsys, tmp_path):
+    theory_file = tmp_path / "bird.theory"
+    assert main(["convert", str(PAPER / "birds-jetpack.mln"), "-k", "3", "--filter", "aggressive", "-o", str(theory_file)]) == 0
+    capsys.readouterr()
+    assert main(["explain", str(theory_file), "-e", "bird(Tweety)", "heavy(Tweety)", "-q", "flies(Tweety)", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["entailed"] is False and data["drowned"] and data["countermodel"]["flies(Tweety)"] is False
+    assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True and data["mode"] == "exhaustive" and data["pairs_checked"] > 0
+    # a damaged theory: exit status 1 and the counterexample
+    lines = theory_file.read_text().splitlines()
+    damaged_file = tmp_path / "damaged.theory"
+    damaged_file.write_text("\n".join(l for l in lines if "from: {flies(Tweety)}" not in l) + "\n")
+    assert main(["verify", str(damaged_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "3"]) == 1
+    assert "counterexample" in capsys.readouterr().out
+    assert main(["show", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "--query-preds", "flies"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("level lambda_0") and "flagged" in out
