@@ -74,18 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(run=_run_convert)
 
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
-    x.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
-    x.add_argument("--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[], help="evidence literals")
-    x.add_argument("--query", "-q", metavar="FORMULA", required=True, help="a ground formula")
+    _theory_query_options(x)
     x.add_argument("--mln", metavar="MODEL.mln", help="when not entailed, show a MAP world of this MLN instead")
-    _model_options(x, with_db=True)
+    _model_options(x)
     x.add_argument("--json", action="store_true", help="print JSON")
     x.set_defaults(run=_run_explain)
 
     v = sub.add_parser("verify", help="certify a theory against exact MAP inference of its MLN")
     v.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     v.add_argument("--mln", metavar="MODEL.mln", required=True, help="the MLN the theory claims to capture")
-    _model_options(v, with_db=True)
+    _model_options(v)
     v.add_argument("-k", type=int, required=True, help="check all E, C with |E| + |C| <= k + 1")
     v.add_argument("--sample", type=int, metavar="N", help="check a seeded random sample of N pairs")
     v.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
@@ -95,23 +93,27 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("show", help="the theory per level as if-then rules, with warnings")
     w.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     w.add_argument("--mln", metavar="MODEL.mln", help="flag rules that overturn the literal reading of its formulas")
-    _model_options(w, with_db=True)
+    _model_options(w)
     w.add_argument("--query-preds", metavar="P,...", help="flag rules concluding about other predicates")
     w.set_defaults(run=_run_show)
 
     q = sub.add_parser("query", help="possibilistic inference: is a formula entailed by a theory under evidence")
-    q.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
-    q.add_argument(
-        "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
-        help="evidence literals (or ground formulas), added as certain (repeatable)",
-    )
-    q.add_argument("--query", "-q", metavar="FORMULA", required=True, help="a ground formula, e.g. flies(Tweety)")
+    _theory_query_options(q)
     q.add_argument("--json", action="store_true", help="print JSON: entailed, consistency_level, drowned")
     q.set_defaults(run=_run_query)
     return parser
 
 
-def _model_options(p: argparse.ArgumentParser, with_db: bool = True) -> None:
+def _theory_query_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
+    p.add_argument(
+        "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
+        help="evidence literals (or ground formulas), added as certain (repeatable)",
+    )
+    p.add_argument("--query", "-q", metavar="FORMULA", required=True, help="a ground formula, e.g. flies(Tweety)")
+
+
+def _model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", metavar="FILE", help="a pracmln .db file: evidence and domain constants")
     p.add_argument(
         "--domain", metavar="NAME=C1,C2,...", action="append", default=[],
