@@ -17,12 +17,10 @@ __all__ = ["Explanation", "explain"]
 from dataclasses import dataclass
 from typing import Iterable
 
-from pysat.solvers import Solver
-
 from ..errors import BackendError
-from ..logic.cnf import VarPool, clausify
-from ..logic.formula import Formula, negate
+from ..logic.formula import Formula, literal, negate
 from ..possibilistic.reasoner import EvidenceItem
+from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
 
 
@@ -50,30 +48,6 @@ class Explanation:
     would_decide: tuple[tuple[PossibilisticFormula, bool], ...]
 
 
-class _Checker:
-    """One SAT solver over a set of formulas, each switchable by a selector literal."""
-
-    def __init__(self, theory: PossibilisticTheory, formulas: Iterable[PossibilisticFormula]) -> None:
-        self.theory = theory
-        self.pool = VarPool(theory.n_atoms)
-        self.solver = Solver(name="g3")
-        self.selector: dict[int, PossibilisticFormula] = {}
-        for pf in formulas:
-            s = self.pool.new()
-            self.selector[s] = pf
-            for clause in clausify(pf.formula, self.pool):
-                self.solver.add_clause([*clause, -s])
-
-    def guard(self, f: Formula) -> int:
-        g = self.pool.new()
-        for clause in clausify(f, self.pool):
-            self.solver.add_clause([*clause, -g])
-        return g
-
-    def close(self) -> None:
-        self.solver.delete()
-
-
 def explain(
     theory: PossibilisticTheory, evidence: Iterable[EvidenceItem], query: str | Formula
 ) -> Explanation:
@@ -86,61 +60,53 @@ def explain(
     with theory.reasoner() as reasoner:
         result = reasoner.query(evidence, q)
     level = result.consistency_level
-    active = [pf for pf in theory.formulas if pf.level >= level]
-    checker = _Checker(theory, list(active) + list(result.drowned))
-    try:
-        ev = [checker.guard(theory.formula(e) if isinstance(e, str) else _literal_formula(e, theory)) for e in evidence]
-        active_sel = [s for s, pf in checker.selector.items() if pf.level >= level]
+    candidates = list(theory.formulas)
+    with SelectorSolver(theory.n_atoms, [pf.formula for pf in candidates]) as sat:
+        ev = [sat.guard(_evidence_formula(e, theory)) for e in evidence]
+        active = [s for s, pf in zip(sat.selectors, candidates) if pf.level >= level]
+        yes, no = sat.guard(q), sat.guard(negate(q))
         rules: tuple[PossibilisticFormula, ...] = ()
         countermodel = None
         if result.entailed:
-            not_q = checker.guard(negate(q))
-            rules = _minimal(checker, active_sel, ev + [not_q])
+            chosen = _minimal(sat, active, ev + [no])
+            rules = tuple(pf for s, pf in zip(sat.selectors, candidates) if s in chosen)
         else:
-            not_q = checker.guard(negate(q))
-            checker.solver.solve(assumptions=active_sel + ev + [not_q])
-            model = checker.solver.get_model() or []
-            countermodel = tuple(lit for lit in model if abs(lit) <= theory.n_atoms)
+            sat.satisfiable(active + ev + [no])
+            countermodel = tuple(lit for lit in sat.model() if abs(lit) <= theory.n_atoms)
         conflicting, would_decide = [], []
-        yes, no = checker.guard(q), not_q
-        for s, pf in checker.selector.items():
+        for s, pf in zip(sat.selectors, candidates):
             if pf.level >= level:
                 continue
-            base = active_sel + ev + [s]
-            if not checker.solver.solve(assumptions=base):
+            base = active + ev + [s]
+            if not sat.satisfiable(base):
                 conflicting.append(pf)
             elif not result.entailed:
-                if not checker.solver.solve(assumptions=base + [no]):
+                if not sat.satisfiable(base + [no]):
                     would_decide.append((pf, True))
-                elif not checker.solver.solve(assumptions=base + [yes]):
+                elif not sat.satisfiable(base + [yes]):
                     would_decide.append((pf, False))
-    finally:
-        checker.close()
     return Explanation(
         q, evidence, result.entailed, level, rules, countermodel, result.drowned,
         tuple(conflicting), tuple(would_decide),
     )
 
 
-def _literal_formula(item: EvidenceItem, theory: PossibilisticTheory) -> Formula:
-    from ..logic.formula import literal
-
+def _evidence_formula(item: EvidenceItem, theory: PossibilisticTheory) -> Formula:
     return literal(theory.literal(item)) if isinstance(item, int) else theory.formula(item)
 
 
-def _minimal(checker: _Checker, selectors: list[int], background: list[int]) -> tuple[PossibilisticFormula, ...]:
-    """A minimal subset of ``selectors`` that is unsatisfiable with ``background``."""
-    solver = checker.solver
-    if solver.solve(assumptions=selectors + background):
+def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -> set[int]:
+    """A minimal subset of ``selectors`` unsatisfiable with ``background``: deletion-based,
+    each unsatisfiable call shrinking the candidates to its core."""
+    if sat.satisfiable(selectors + background):
         raise BackendError("SAT solver disagrees with itself: the entailed query has a countermodel")
-    core = set(solver.get_core() or selectors)
-    current = [s for s in selectors if s in core]
+    current = [s for s in selectors if s in sat.core()]
     i = 0
     while i < len(current):
         trial = current[:i] + current[i + 1 :]
-        if not solver.solve(assumptions=trial + background):
-            core = set(solver.get_core() or trial)
+        if not sat.satisfiable(trial + background):
+            core = sat.core()
             current = [s for s in trial if s in core]
         else:
             i += 1
-    return tuple(checker.selector[s] for s in current)
+    return set(current)

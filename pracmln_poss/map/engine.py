@@ -167,7 +167,10 @@ class MapEngine(ABC):
 
         :raises InconsistentEvidenceError: when the evidence contradicts the hard formulas.
         """
-        units, formulas = self.split_evidence(evidence)
+        return self._feasible(*self.split_evidence(evidence))
+
+    def _feasible(self, units: tuple[int, ...], formulas: tuple[Formula, ...]) -> Optimum:
+        """The optimum under the evidence, or the error saying why there is none."""
         found = self._solve(units, formulas)
         if found is None:
             self.base()  # a model-level inconsistency is reported as such
@@ -195,14 +198,9 @@ class MapEngine(ABC):
         that must flip at least one remaining candidate) removes what it flips.
         """
         units, formulas = self.split_evidence(evidence)
-        first = self._solve(units, formulas)
-        if first is None:
-            self.base()
-            raise InconsistentEvidenceError(
-                f"evidence {self._describe(units, formulas)} contradicts the hard formulas"
-            )
+        first = self._feasible(units, formulas)
         best = first.cost
-        settled = {a: v for a, v in self.fixed.items()}
+        settled = dict(self.fixed)
         settled.update({abs(u): u > 0 for u in units})
         candidates = {
             (a if first.world[a] else -a)
@@ -224,7 +222,7 @@ class MapEngine(ABC):
         """``(M, E) |-MAP query``: the query holds in every MAP world of the evidence."""
         units, formulas = self.split_evidence(evidence)
         q = self.mln.formula(query) if isinstance(query, str) else query
-        best = self.optimum(list(units) + list(formulas)).cost
+        best = self._feasible(units, formulas).cost
         if is_literal(q):
             lit = literal_of(q)
             counter = self._solve(units + (-lit,), formulas)

@@ -17,11 +17,9 @@ __all__ = ["FILTER_MODES", "FilterResult", "filter_redundant", "formula_length"]
 
 from dataclasses import dataclass
 
-from pysat.solvers import Solver
-
 from ..errors import UnknownNameError
-from ..logic.cnf import VarPool, clausify
 from ..logic.formula import Atom, Formula, negate, walk
+from .selectors import SelectorSolver
 from .theory import PossibilisticFormula, PossibilisticTheory
 
 FILTER_MODES = ("none", "conservative", "aggressive")
@@ -51,30 +49,23 @@ def filter_redundant(theory: PossibilisticTheory, mode: str = "aggressive", solv
         return FilterResult(theory, ())
     formulas = theory.formulas
     lengths = [formula_length(pf.formula) for pf in formulas]
-    pool = VarPool(theory.n_atoms)
-    active = [pool.new() for _ in formulas]
     kept = [True] * len(formulas)
     order = sorted(range(len(formulas)), key=lambda i: (formulas[i].level, -lengths[i], i))
     removed: list[PossibilisticFormula] = []
-    with Solver(name=solver) as sat:
-        for i, pf in enumerate(formulas):
-            for clause in clausify(pf.formula, pool):
-                sat.add_clause([*clause, -active[i]])
+    with SelectorSolver(theory.n_atoms, [pf.formula for pf in formulas], solver) as sat:
         for i in order:
             pf = formulas[i]
             support = [
-                active[j]
+                sat.selectors[j]
                 for j in range(len(formulas))
                 if j != i
                 and kept[j]
                 and formulas[j].level >= pf.level
                 and (mode == "aggressive" or lengths[j] <= lengths[i])
             ]
-            guard = pool.new()
-            for clause in clausify(negate(pf.formula), pool):
-                sat.add_clause([*clause, -guard])
-            if not sat.solve(assumptions=support + [guard]):
+            guard = sat.guard(negate(pf.formula))
+            if not sat.satisfiable(support + [guard]):
                 kept[i] = False
                 removed.append(pf)
-            sat.add_clause([-guard])
+            sat.retire(guard)
     return FilterResult(theory.with_formulas(pf for pf, k in zip(formulas, kept) if k), tuple(removed))
