@@ -1,0 +1,173 @@
+"""Interchangeable constants and evidence sets up to renaming."""
+
+from __future__ import annotations
+
+import itertools
+
+from pracmln_poss.grounding import ground
+from pracmln_poss.logic.syntax import parse_formula
+from pracmln_poss.map import open_engine
+from pracmln_poss.model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
+from pracmln_poss.transformations.evidence import literal_sets
+from pracmln_poss.transformations.symmetry import canonical, find_symmetry, representatives
+from pracmln_poss.weights import INF, Resolution
+
+
+def model(preds, domains, formulas, evidence=()):
+    r = Resolution()
+    return FirstOrderMLN(
+        predicates=tuple(Predicate(n, tuple(d)) for n, d in preds),
+        domains=tuple((k, tuple(v)) for k, v in domains.items()),
+        formulas=tuple(FormulaTemplate(parse_formula(t), INF if w is None else r.to_int(w), t) for t, w in formulas),
+        evidence=tuple(EvidenceLiteral(p, tuple(a), v) for p, a, v in evidence),
+        resolution=r,
+    )
+
+
+SMOKERS = dict(
+    preds=[("f", ["p", "p"]), ("s", ["p"]), ("c", ["p"])],
+    domains={"p": ["A", "B", "C"]},
+    formulas=[("!s(a) v !f(a, b) v s(b)", 10), ("!s(a) v c(a)", 10), ("!f(a, b) v f(b, a)", None), ("!f(a, a)", None)],
+)
+
+
+def test_all_persons_of_the_smokers_are_interchangeable():
+    m = model(**SMOKERS)
+    sym = find_symmetry(ground(m), m.domain_map)
+    assert sym.classes == (("A", "B", "C"),)
+
+
+def test_named_constants_and_evidence_stand_alone():
+    m = model(**{**SMOKERS, "formulas": SMOKERS["formulas"] + [("s(A)", 1)]})
+    assert find_symmetry(ground(m), m.domain_map).classes == (("A",), ("B", "C"))
+    m = model(**SMOKERS, evidence=[("s", ["C"], True)])
+    assert find_symmetry(ground(m), m.domain_map).classes == (("A", "B"), ("C",))
+
+
+def orbit_key(e, g, classes):
+    """Brute force: the smallest image of e under all renamings within classes."""
+    best = None
+    for perms in itertools.product(*(itertools.permutations(c) for c in classes)):
+        mapping = {}
+        for cls, perm in zip(classes, perms):
+            mapping.update(zip(cls, perm))
+        image = []
+        for l in e:
+            pred, _, rest = g.name(abs(l)).partition("(")
+            args = rest[:-1].split(",") if rest else []
+            a = g.atom(f"{pred}({','.join(mapping[x] for x in args)})" if args else pred)
+            image.append(a if l > 0 else -a)
+        image = tuple(sorted(image, key=lambda l: (abs(l), l)))
+        best = image if best is None or image < best else best
+    return best
+
+
+def test_representatives_cover_every_class_exactly_once():
+    m = model(**SMOKERS)
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map)
+    with open_engine(g) as engine:
+        free = [a for a in range(1, g.n_atoms + 1) if a not in engine.fixed]  # f(x, x) is fixed
+    assert len(free) == g.n_atoms - 3
+    for k in range(0, 4):
+        reps = list(representatives(sym, k, free))
+        keys = [orbit_key(e, g, sym.classes) for e in reps]
+        assert len(set(keys)) == len(keys)  # one per class
+        all_keys = {orbit_key(e, g, sym.classes) for e in literal_sets(len(free), k)
+                    for e in [tuple(free[abs(l) - 1] * (1 if l > 0 else -1) for l in e)]}
+        assert set(keys) == all_keys  # every class
+        assert all(canonical(e, sym) == e for e in reps)
+
+
+def cut_models(theory, level):
+    fs = [pf.formula for pf in theory.formulas if pf.level >= level]
+    from pracmln_poss.logic.formula import evaluate
+
+    return {
+        bits for bits in itertools.product((False, True), repeat=theory.n_atoms)
+        if all(evaluate(f, (False, *bits)) for f in fs)
+    }
+
+
+SMALL = [
+    dict(preds=[("s", ["p"]), ("c", ["p"])], domains={"p": ["A", "B", "C"]},
+         formulas=[("s(a) => c(a)", 2), ("s(a) ^ s(b) ^ a != b => !c(a)", 1), ("c(a)", -1)]),
+    dict(preds=[("f", ["p", "p"]), ("s", ["p"])], domains={"p": ["A", "B"]},
+         formulas=[("!s(a) v !f(a, b) v s(b)", 2), ("s(a)", -1), ("!f(a, a)", None)]),
+    dict(preds=[("r", ["p", "q"]), ("t", ["q"])], domains={"p": ["A", "B"], "q": ["X", "Y"]},
+         formulas=[("r(a, x) => t(x)", 1), ("t(x)", -2), ("r(A, x)", 1)]),
+]
+
+
+import pytest  # noqa: E402
+
+from pracmln_poss.transformations.defaults import defaults  # noqa: E402
+from pracmln_poss.transformations.lifted import ground_schemas, lifted_schemas  # noqa: E402
+
+
+@pytest.mark.parametrize("case", range(len(SMALL)))
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_grounded_lifted_schemas_equal_transformation_3(case, k):
+    m = model(**SMALL[case])
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map)
+    lifted = ground_schemas(g, sym, lifted_schemas(g, sym, k, long_blocking=True))
+    reference = defaults(g, k)
+    for level in sorted({pf.level for pf in reference.formulas} | {pf.level for pf in lifted.formulas}):
+        assert cut_models(lifted, level) == cut_models(reference, level), level
+
+
+@pytest.mark.parametrize("case", range(len(SMALL)))
+def test_short_blocking_rules_keep_proposition_2(case):
+    from pracmln_poss.insight.verify import verify
+
+    m = model(**SMALL[case])
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map)
+    for k in (1, 2):
+        theory = ground_schemas(g, sym, lifted_schemas(g, sym, k))
+        assert verify(theory, g, k).ok
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def first_order_mlns(draw):
+    """1-2 domains, unary and binary predicates, few ground atoms (brute force stays cheap)."""
+    two = draw(st.booleans())
+    domains = {"p": ["A", "B", "C"][: draw(st.integers(2, 3))]}
+    if two:
+        domains["q"] = ["X", "Y"]
+    preds = [("s", ["p"]), ("t", ["q" if two else "p"])]
+    if len(domains["p"]) == 2:
+        preds.append(("f", ["p", "p"]))
+    variables = {"p": ["a", "b"], "q": ["x"]}
+    literals = []
+    for name, doms in preds:
+        for combo in itertools.product(*(variables[d] for d in doms)):
+            literals.append(f"{name}({', '.join(combo)})")
+    formulas = []
+    for _ in range(draw(st.integers(1, 3))):
+        lits = draw(st.lists(st.sampled_from(literals), min_size=1, max_size=3, unique=True))
+        text = " v ".join(("!" if draw(st.booleans()) else "") + l for l in lits)
+        weight = draw(st.sampled_from([1, 1, 2, -1, -2, None]))
+        formulas.append((text, weight))
+    return model(preds, domains, formulas)
+
+
+@settings(max_examples=25, deadline=None)
+@given(first_order_mlns(), st.integers(1, 3))
+def test_random_first_order_mlns_grounded_lifted_equals_transformation_3(m, k):
+    g = ground(m)
+    from pracmln_poss.map.bruteforce import BruteForceEngine
+
+    with BruteForceEngine(g) as ref:
+        if not ref._worlds:
+            return
+    sym = find_symmetry(g, m.domain_map)
+    lifted = ground_schemas(g, sym, lifted_schemas(g, sym, k, long_blocking=True))
+    reference = defaults(g, k)
+    for level in sorted({pf.level for pf in reference.formulas} | {pf.level for pf in lifted.formulas}):
+        assert cut_models(lifted, level) == cut_models(reference, level), level
