@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
