@@ -127,8 +127,13 @@ def _model_options(p: argparse.ArgumentParser) -> None:
 
 
 def _load_ground(args: argparse.Namespace):
-    from .bridge.loader import load_model
     from .grounding import ground
+
+    return ground(_load(args).model)
+
+
+def _load(args: argparse.Namespace):
+    from .bridge.loader import load_model
 
     domains = {}
     for item in args.domain:
@@ -138,8 +143,7 @@ def _load_ground(args: argparse.Namespace):
             raise UsageError(f"--domain expects NAME=C1,C2,..., got {item!r}")
         domains[name.strip()] = values
     path = getattr(args, "model", None) or args.mln
-    loaded = load_model(path, args.db, grammar=args.grammar, resolution=Resolution(args.resolution), domains=domains)
-    return ground(loaded.model)
+    return load_model(path, args.db, grammar=args.grammar, resolution=Resolution(args.resolution), domains=domains)
 
 
 def _run_map(args: argparse.Namespace) -> int:
@@ -176,14 +180,30 @@ def _run_map(args: argparse.Namespace) -> int:
 
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import atomic_write, dumps
+    from .grounding import ground as ground_model
     from .possibilistic.filtering import filter_redundant
     from .transformations import transform
     from .transformations.evidence import literal_sets, read_family
 
-    gmln = _load_ground(args)
+    loaded = _load(args)
+    gmln = ground_model(loaded.model)
     options: dict[str, object] = {"backend": args.backend}
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
+    if args.method == "lifted":
+        if args.format != "text":
+            raise UsageError("lifted theories are written in the text format only (for now)")
+        from .formats.lifted_text import write_lifted_text
+        from .transformations.variabilize import filter_lifted
+
+        lifted_theory = transform(gmln, "lifted", k=args.k, domains=dict(loaded.model.domain_map),
+                                  backend=args.backend)
+        text = write_lifted_text(filter_lifted(lifted_theory, args.filter))
+        if args.output:
+            atomic_write(args.output, text)
+        else:
+            sys.stdout.write(text)
+        return 0
     if args.method == "defaults":
         options["k"] = args.k
     elif args.method == "selective":

@@ -17,6 +17,7 @@ from ..possibilistic.theory import PossibilisticTheory
 from ..sources import read_source
 from .json_format import from_json, to_json
 from .latex import to_latex
+from .lifted_text import is_lifted_text, read_lifted_text
 from .text import read_text, write_text
 
 FORMATS = ("text", "json", "latex")
@@ -34,9 +35,12 @@ def dumps(theory: PossibilisticTheory, fmt: str = "text") -> str:
 
 
 def loads(text: str, fmt: str | None = None, source: str | None = None) -> PossibilisticTheory:
-    """Read a theory in the text or JSON format (``None``: JSON if it starts with ``{``)."""
+    """Read a theory in the text or JSON format (``None``: JSON if it starts with ``{``);
+    a lifted text theory is grounded over its types."""
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "text"
+    if fmt == "text" and is_lifted_text(text):
+        return read_lifted_text(text, source).ground()
     if fmt == "json":
         return from_json(text, source)
     if fmt == "text":

@@ -1,7 +1,8 @@
 """The transformations of a ground MLN into a possibilistic theory, by name.
 
-``exhaustive`` (Transformation 1), ``selective`` (2) and ``defaults`` (3); see each
-module.  :func:`transform` is the common entry point.
+``exhaustive`` (Transformation 1), ``selective`` (2), ``defaults`` (3) and ``lifted``
+(4, in progress: it needs ``domains=`` and returns a lifted theory); see each module.
+:func:`transform` is the common entry point.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from ..ground_mln import GroundMLN
 from ..possibilistic.theory import PossibilisticTheory
 from .defaults import defaults
 from .exhaustive import exhaustive
+from .lifted import lifted
 from .selective import selective
 
-METHODS: dict[str, Callable[..., PossibilisticTheory]] = {
+METHODS: dict[str, Callable[..., Any]] = {
     "exhaustive": exhaustive,
     "selective": selective,
     "defaults": defaults,
+    "lifted": lifted,
 }
 
 

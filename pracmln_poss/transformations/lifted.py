@@ -12,7 +12,7 @@ command line come next.
 
 from __future__ import annotations
 
-__all__ = ["Schema", "lifted_schemas", "ground_schemas"]
+__all__ = ["Schema", "lifted", "lifted_schemas", "ground_schemas"]
 
 import bisect
 import itertools
@@ -142,3 +142,24 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
                 seen.add(key)
                 out.append(PossibilisticFormula(formula, s.level, describe(body, mln)))
     return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)
+
+
+def lifted(
+    mln: GroundMLN,
+    k: int = 1,
+    *,
+    domains: dict[str, tuple[str, ...]],
+    long_blocking: bool = False,
+    backend: str = "rc2",
+    progress=None,
+):
+    """Transformation 4: a :class:`~.variabilize.LiftedTheory` for evidence sets of at most
+    ``k`` literals, one per renaming class of interchangeable constants.
+
+    :param domains: the model's domains (constants per domain), for the symmetry test.
+    """
+    from .symmetry import find_symmetry
+    from .variabilize import lift
+
+    symmetry = find_symmetry(mln, domains)
+    return lift(mln, symmetry, lifted_schemas(mln, symmetry, k, long_blocking=long_blocking, backend=backend))

@@ -1,0 +1,192 @@
+"""First-order rules from rule schemas (the paper's ``variabilize``), and back to ground.
+
+Constants of an interchangeable class with several members become variables of that
+class's type; constants that stand alone stay constants.  Same-type variables get
+pairwise ``!=`` constraints, so that grounding a rule gives exactly the renamings of
+its schema.  A :class:`LiftedTheory` keeps the types with the rules and grounds back
+to a :class:`~pracmln_poss.possibilistic.PossibilisticTheory` over the MLN's atoms.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LiftedTheory", "variabilize", "lift", "filter_lifted"]
+
+import itertools
+from dataclasses import dataclass
+
+from ..ground_mln import GroundMLN
+from ..logic.formula import (
+    And, Constant, Equals, Formula, Implies, Not, Or, PredAtom, Truth, Variable, substitute_atoms, walk,
+)
+from ..atoms import intern_atoms
+from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..errors import ModelError
+from ..weights import INF, Resolution
+from .evidence import describe
+from .lifted import Schema
+from .symmetry import Symmetry, _split
+
+
+@dataclass(frozen=True)
+class LiftedTheory:
+    """First-order possibilistic rules over typed variables, with their types.
+
+    :ivar types: type name -> its constants (one type per interchangeable class of
+        two or more constants).
+    :ivar formulas: rules whose variables carry their type; certain formulas are ground.
+    :ivar atoms: the ground atoms the theory grounds over (the MLN's).
+    """
+
+    types: tuple[tuple[str, tuple[str, ...]], ...]
+    formulas: tuple[PossibilisticFormula, ...]
+    atoms: tuple[str, ...]
+    resolution: Resolution
+
+    def groundings(self, pf: PossibilisticFormula) -> list[Formula]:
+        """The ground instances of one rule over the theory's atoms (tautologies left out)."""
+        names = {n: i for i, n in enumerate(self.atoms, 1)}
+        types = dict(self.types)
+        variables = sorted(set(_variables(pf.formula)), key=lambda v: v.name)
+        out = []
+        for values in itertools.product(*(types[v.domain] for v in variables)):
+            binding = {v.name: c for v, c in zip(variables, values)}
+            grounded = substitute_atoms(intern_atoms(_bind(pf.formula, binding), names), lambda _a: None)
+            if len(names) != len(self.atoms):
+                raise ModelError(f"rule {pf.formula} mentions an atom outside the model")
+            if not (isinstance(grounded, Truth) and grounded.value):
+                out.append(grounded)
+        return out
+
+    def ground(self) -> PossibilisticTheory:
+        """Every grounding of every rule over its types (``!=`` respected): a ground theory."""
+        out: list[PossibilisticFormula] = []
+        seen: set[tuple] = set()
+        for pf in self.formulas:
+            for grounded in self.groundings(pf):
+                key = (grounded, pf.level)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(PossibilisticFormula(grounded, pf.level, pf.origin))
+        return PossibilisticTheory(self.atoms, tuple(out), self.resolution)
+
+
+def _variables(f: Formula):
+    for g in walk(f):
+        if isinstance(g, PredAtom):
+            yield from (t for t in g.args if isinstance(t, Variable))
+        elif isinstance(g, Equals):
+            yield from (t for t in (g.left, g.right) if isinstance(t, Variable))
+
+
+def _bind(f: Formula, binding: dict[str, str]) -> Formula:
+    def term(t):
+        return Constant(binding[t.name]) if isinstance(t, Variable) else t
+
+    if isinstance(f, PredAtom):
+        return PredAtom(f.pred, tuple(term(t) for t in f.args))
+    if isinstance(f, Equals):
+        return Equals(term(f.left), term(f.right))
+    if isinstance(f, Not):
+        return Not(_bind(f.arg, binding))
+    if isinstance(f, (And, Or)):
+        return type(f)(tuple(_bind(a, binding) for a in f.args))
+    if isinstance(f, Implies):
+        return Implies(_bind(f.left, binding), _bind(f.right, binding))
+    return f
+
+
+def _type_names(symmetry: Symmetry) -> dict[int, str]:
+    """A type name per class of two or more constants: the domain's name, numbered when
+    the domain splits into several such classes."""
+    domain_of = {c: d for d, consts in symmetry.domains for c in consts}
+    by_domain: dict[str, list[int]] = {}
+    for i, cls in enumerate(symmetry.classes):
+        if len(cls) > 1:
+            by_domain.setdefault(domain_of[cls[0]], []).append(i)
+    names = {}
+    for domain, classes in by_domain.items():
+        for n, i in enumerate(classes, 1):
+            names[i] = domain if len(classes) == 1 else f"{domain}{n}"
+    return names
+
+
+def variabilize(schema: Schema, symmetry: Symmetry, type_names: dict[int, str]) -> Formula:
+    """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema)."""
+    mln = symmetry.mln
+    types = symmetry.types
+    lits = schema.body + ((schema.conclusion,) if schema.conclusion is not None else ())
+    variable: dict[str, Variable] = {}
+    counters: dict[str, int] = {}
+    for lit in lits:
+        for c in _split(mln.name(abs(lit)))[1]:
+            cls = types[c]
+            if cls in type_names and c not in variable:
+                tname = type_names[cls]
+                counters[tname] = counters.get(tname, 0) + 1
+                variable[c] = Variable(f"{tname[0].lower()}{counters[tname]}", tname)
+
+    def atom(lit: int) -> Formula:
+        pred, args = _split(mln.name(abs(lit)))
+        a = PredAtom(pred, tuple(variable.get(c, Constant(c)) for c in args))
+        return a if lit > 0 else Not(a)
+
+    by_type: dict[str, list[Variable]] = {}
+    for v in variable.values():
+        by_type.setdefault(v.domain, []).append(v)
+    distinct = [Not(Equals(a, b)) for vs in by_type.values() for a, b in itertools.combinations(vs, 2)]
+    body = [atom(l) for l in schema.body]
+    if schema.conclusion is None:
+        clause = Or(tuple(Not(b) if not isinstance(b, Not) else b.arg for b in body)) if len(body) > 1 else (
+            Not(body[0]) if body and not isinstance(body[0], Not) else (body[0].arg if body else Truth(False)))
+        return Implies(_conj(distinct), clause) if distinct else clause
+    head = atom(schema.conclusion)
+    premise = body + distinct
+    return Implies(_conj(premise), head) if premise else head
+
+
+def _conj(parts: list[Formula]) -> Formula:
+    return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+
+def lift(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) -> LiftedTheory:
+    """The lifted theory of the schemas, the MLN's hard formulas certain (ground)."""
+    type_names = _type_names(symmetry)
+    formulas = [PossibilisticFormula(_named(wf.formula, mln), INF, wf.source) for wf in mln.hard]
+    for s in schemas:
+        origin = ("blocking " if s.conclusion is None else "") + describe(s.evidence, mln)
+        formulas.append(PossibilisticFormula(variabilize(s, symmetry, type_names), s.level, origin))
+    types = tuple(
+        (type_names[i], cls) for i, cls in enumerate(symmetry.classes) if i in type_names
+    )
+    return LiftedTheory(types, tuple(formulas), mln.atoms, mln.resolution)
+
+
+def _named(f: Formula, mln: GroundMLN) -> Formula:
+    """A ground formula with named atoms (PredAtom leaves) instead of ints."""
+    from ..atoms import map_leaves
+
+    def leaf(a):
+        pred, args = _split(mln.name(a.index))
+        return PredAtom(pred, tuple(Constant(c) for c in args))
+
+    return map_leaves(f, leaf)
+
+
+
+
+def filter_lifted(lt: LiftedTheory, mode: str) -> LiftedTheory:
+    """Redundancy filtering of first-order rules: a rule goes when one of its groundings
+    follows from the groundings of the other remaining rules (by symmetry, then all do)."""
+    from ..logic.formula import conjunction
+    from ..possibilistic.filtering import formula_length, redundant_order
+
+    groundings = [lt.groundings(pf) for pf in lt.formulas]
+    kept = redundant_order(
+        len(lt.atoms),
+        [pf.level for pf in lt.formulas],
+        [formula_length(pf.formula) for pf in lt.formulas],
+        [conjunction(g) for g in groundings],
+        [g[0] if g else Truth(True) for g in groundings],
+        mode,
+    )
+    return LiftedTheory(lt.types, tuple(pf for pf, k in zip(lt.formulas, kept) if k), lt.atoms, lt.resolution)
