@@ -37,9 +37,18 @@ def test_backends_agree_on_bundled_models(pracmln, case):
                 assert wcsp.consequences(ev) == rc2.consequences(ev)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(ground_mlns(max_atoms=4, max_formulas=4), literal_sets(4, max_size=2))
 def test_backends_agree_on_random_mlns(pracmln, mln, evidence):
+    from hypothesis import assume
+
+    from pracmln_poss.logic.formula import Atom, walk
+
+    # pracmln mishandles some formulas that mention an atom twice (see bridge/wcsp.py)
+    assume(all(
+        len([g for g in walk(wf.formula) if isinstance(g, Atom)]) == len({g for g in walk(wf.formula) if isinstance(g, Atom)})
+        for wf in mln.soft + mln.hard
+    ))
     # weights of whole user units: pracmln rescales weights to ints per problem
     # and cannot tell apart weights one resolution step (1e-6) apart
     mln = GroundMLN.create(

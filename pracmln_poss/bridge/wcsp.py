@@ -14,6 +14,7 @@ from __future__ import annotations
 __all__ = ["WCSPEngine"]
 
 import io
+import itertools
 from contextlib import redirect_stderr, redirect_stdout
 
 from pysat.solvers import Solver
@@ -21,7 +22,7 @@ from pysat.solvers import Solver
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool, clausify
-from ..logic.formula import And, Formula, Iff, Implies, Not, Or, atoms_of, evaluate
+from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
 from ..map.engine import MapEngine, Optimum, World
 from ..weights import INF
@@ -41,7 +42,7 @@ class WCSPEngine(MapEngine):
         self._name = lambda a: f"a{a}({_CONST})"
 
     def _text(self, f: Formula) -> str:
-        return format_formula(_without_repeats(f), self._name)
+        return format_formula(f, self._name)
 
     def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         pracmln = import_pracmln()
@@ -49,16 +50,21 @@ class WCSPEngine(MapEngine):
 
         mln = pracmln.MLN(logic="FirstOrderLogic", grammar="StandardGrammar")
         mln.update_domain({"obj": [_CONST]})
-        formulas = [wf.formula for wf in self.mln.soft + self.mln.hard] + list(extra)
+        step = float(self.mln.resolution.step)
+        weighted: list[tuple[Formula, float]] = []
+        for wf in self.mln.soft:
+            g = _for_pracmln(wf.formula)
+            if g is not None:
+                weighted.append((g, wf.weight * step))
+        for f in [wf.formula for wf in self.mln.hard] + list(extra):
+            g = _for_pracmln(f)
+            weighted.append((g if g is not None else f, INF))
         # pracmln drops predicates no formula uses, and then fails on them
-        used = set().union(*(atoms_of(f) for f in formulas)) if formulas else set()
+        used = set().union(*(atoms_of(f) for f, _ in weighted)) if weighted else set()
         for a in sorted(used):
             mln.predicate(pracmln.mln.mlnpreds.Predicate(f"a{a}", ["obj"]))
-        step = float(self.mln.resolution.step)
-        for wf in self.mln.soft:
-            mln.formula(self._text(wf.formula), weight=wf.weight * step)
-        for f in [wf.formula for wf in self.mln.hard] + list(extra):
-            mln.formula(self._text(f), weight=INF)
+        for f, weight in weighted:
+            mln.formula(self._text(f), weight=weight)
         db = pracmln.Database(mln)
         for u in units:
             if abs(u) in used:
@@ -109,17 +115,35 @@ class WCSPEngine(MapEngine):
             return sat.solve(assumptions=list(units))
 
 
-def _without_repeats(f: Formula) -> Formula:
-    """``f`` with repeated conjuncts/disjuncts removed (equivalent).
+def _for_pracmln(f: Formula) -> Formula | None:
+    """``f`` simplified (no repeated parts, no double negation), or None when it is a
+    contradiction pracmln would mishandle.
 
-    pracmln's WCSP conversion mishandles a conjunction that repeats an atom
-    (``a(O) ^ a(O)`` is treated as unsatisfiable), so it never sees one.
+    pracmln's WCSP conversion treats some formulas that mention an atom twice wrongly
+    (``a(O) ^ a(O)`` comes out unsatisfiable, ``!a(O) v a(O)`` not always true), so it
+    never sees repeated parts, nor tautologies and contradictions (a constant soft
+    formula costs every world the same: leaving it out changes no MAP world).  Other
+    formulas that repeat an atom are passed as they are: this backend is a cross-check.
     """
-    if isinstance(f, (And, Or)):
-        parts = tuple(dict.fromkeys(_without_repeats(a) for a in f.args))
-        return parts[0] if len(parts) == 1 else type(f)(parts)
-    if isinstance(f, Not):
-        return Not(_without_repeats(f.arg))
-    if isinstance(f, (Implies, Iff)):
-        return type(f)(_without_repeats(f.left), _without_repeats(f.right))
-    return f
+    g = substitute_atoms(f, lambda _atom: None)
+    if isinstance(g, Truth) or _constant(g):
+        return None
+    for node in walk(g):
+        if isinstance(node, And):
+            lits = [literal_of(a) for a in node.args if is_literal(a)]
+            if any(-l in lits for l in lits):
+                return None
+    return g
+
+
+def _constant(f: Formula, limit: int = 12) -> bool:
+    """Whether ``f`` (over at most ``limit`` atoms) has the same value in every world."""
+    atoms = sorted(atoms_of(f))
+    if len(atoms) > limit:
+        return False
+    values = set()
+    for bits in itertools.product((False, True), repeat=len(atoms)):
+        values.add(evaluate(f, dict(zip(atoms, bits))))
+        if len(values) == 2:
+            return False
+    return True
