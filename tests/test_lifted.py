@@ -79,6 +79,11 @@ def test_representatives_cover_every_class_exactly_once():
         assert all(canonical(e, sym) == e for e in reps)
 
 
+def assert_same_cuts(a, b):
+    for level in sorted({pf.level for pf in a.formulas} | {pf.level for pf in b.formulas}):
+        assert cut_models(a, level) == cut_models(b, level), level
+
+
 def cut_models(theory, level):
     fs = [pf.formula for pf in theory.formulas if pf.level >= level]
     from pracmln_poss.logic.formula import evaluate
@@ -113,8 +118,7 @@ def test_grounded_lifted_schemas_equal_transformation_3(case, k):
     sym = find_symmetry(g, m.domain_map)
     lifted = ground_schemas(g, sym, lifted_schemas(g, sym, k, long_blocking=True))
     reference = defaults(g, k)
-    for level in sorted({pf.level for pf in reference.formulas} | {pf.level for pf in lifted.formulas}):
-        assert cut_models(lifted, level) == cut_models(reference, level), level
+    assert_same_cuts(lifted, reference)
 
 
 @pytest.mark.parametrize("case", range(len(SMALL)))
@@ -169,8 +173,7 @@ def test_random_first_order_mlns_grounded_lifted_equals_transformation_3(m, k):
     sym = find_symmetry(g, m.domain_map)
     lifted = ground_schemas(g, sym, lifted_schemas(g, sym, k, long_blocking=True))
     reference = defaults(g, k)
-    for level in sorted({pf.level for pf in reference.formulas} | {pf.level for pf in lifted.formulas}):
-        assert cut_models(lifted, level) == cut_models(reference, level), level
+    assert_same_cuts(lifted, reference)
 
 
 @pytest.mark.parametrize("case", range(len(SMALL)))
@@ -184,8 +187,7 @@ def test_variabilized_rules_ground_back_to_the_schemas(case, k):
     schemas = lifted_schemas(g, sym, k, long_blocking=True)
     lifted = lift(g, sym, schemas).ground()
     reference = ground_schemas(g, sym, schemas)
-    for level in sorted({pf.level for pf in reference.formulas} | {pf.level for pf in lifted.formulas}):
-        assert cut_models(lifted, level) == cut_models(reference, level), level
+    assert_same_cuts(lifted, reference)
 
 
 def test_lifted_text_round_trip_grounds_to_the_same_theory():
@@ -203,8 +205,7 @@ def test_lifted_text_round_trip_grounds_to_the_same_theory():
     assert back.types == lt.types and back.atoms == lt.atoms
     grounded = loads(text)  # what query, explain, verify and show read
     reference = lt.ground()
-    for level in sorted({pf.level for pf in reference.formulas}):
-        assert cut_models(grounded, level) == cut_models(reference, level)
+    assert_same_cuts(grounded, reference)
 
 
 @pytest.mark.parametrize("filtering", ["none", "conservative", "aggressive"])

@@ -19,13 +19,13 @@ import re
 
 from .. import __version__
 from ..errors import FormulaSyntaxError, PossError, WeightError
-from ..logic.formula import And, Equals, Formula, Iff, Implies, Not, Or, PredAtom, Variable
+from ..logic.formula import Formula, Variable, map_terms
 from ..logic.syntax import format_formula, parse_formula
 from ..possibilistic.theory import PossibilisticFormula, parse_level
 from ..sources import numbered_lines
 from ..transformations.variabilize import LiftedTheory
-from ..weights import INF, Resolution, format_weight
-from .common import by_level
+from ..weights import Resolution
+from .common import by_level, level_sections
 
 _TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")
 _ORIGIN = re.compile(r"//\s*from:\s*(.*?)\s*$")
@@ -54,14 +54,7 @@ def write_lifted_text(lt: LiftedTheory) -> str:
     ]
     for name, constants in lt.types:
         lines.append(f"#type {name} {prefixes[name]} = {', '.join(constants)}")
-    for level, formulas in groups:
-        lines.append("")
-        lines.append("// certain (level 1)" if level == INF else f"// level lambda_{format_weight(level, lt.resolution)}")
-        for pf in formulas:
-            text = f"{format_weight(pf.level, lt.resolution)}  {format_formula(pf.formula)}"
-            if pf.origin:
-                text += f"  // from: {pf.origin}"
-            lines.append(text)
+    lines.extend(level_sections(groups, lt.resolution, format_formula))
     return "\n".join(lines) + "\n"
 
 
@@ -101,22 +94,9 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
 
 
 def _type_variables(f: Formula, prefix_of: dict[str, str]) -> Formula:
+    """Variables typed by their prefix (``p3`` is of the type declared with prefix ``p``)."""
+
     def term(t):
-        if isinstance(t, Variable):
-            prefix = t.name.rstrip("0123456789")
-            return Variable(t.name, prefix_of[prefix])
-        return t
+        return Variable(t.name, prefix_of[t.name.rstrip("0123456789")]) if isinstance(t, Variable) else t
 
-    if isinstance(f, PredAtom):
-        return PredAtom(f.pred, tuple(term(t) for t in f.args))
-    if isinstance(f, Equals):
-        return Equals(term(f.left), term(f.right))
-    if isinstance(f, Not):
-        return Not(_type_variables(f.arg, prefix_of))
-    if isinstance(f, (And, Or)):
-        return type(f)(tuple(_type_variables(a, prefix_of) for a in f.args))
-    if isinstance(f, (Implies, Iff)):
-        return type(f)(_type_variables(f.left, prefix_of), _type_variables(f.right, prefix_of))
-    return f
-
-
+    return map_terms(f, term)

@@ -33,8 +33,8 @@ from ..errors import FormulaSyntaxError, PossError, WeightError
 from ..logic.syntax import parse_formula
 from ..sources import numbered_lines
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
-from ..weights import INF, Resolution, format_weight
-from .common import by_level
+from ..weights import Resolution
+from .common import by_level, level_sections
 
 _ORIGIN = re.compile(r"//\s*from:\s*(.*?)\s*$")
 
@@ -48,17 +48,7 @@ def write_text(theory: PossibilisticTheory) -> str:
         f"#resolution {theory.resolution}",
         "#atoms " + " ".join(theory.atoms),
     ]
-    for level, formulas in groups:
-        lines.append("")
-        if level == INF:
-            lines.append("// certain (level 1)")
-        else:
-            lines.append(f"// level {theory.level_name(level)}")
-        for pf in formulas:
-            text = f"{format_weight(pf.level, theory.resolution)}  {theory.format(pf.formula)}"
-            if pf.origin:
-                text += f"  // from: {pf.origin}"
-            lines.append(text)
+    lines.extend(level_sections(groups, theory.resolution, theory.format))
     return "\n".join(lines) + "\n"
 
 

@@ -286,6 +286,23 @@ def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula
     raise TypeError(f"cannot simplify non-ground formula {f!r}")
 
 
+def map_terms(f: Formula, term: Callable[[Term], Term]) -> Formula:
+    """``f`` with every term of its atoms and equalities replaced by ``term(t)``."""
+    if isinstance(f, PredAtom):
+        return PredAtom(f.pred, tuple(term(t) for t in f.args))
+    if isinstance(f, Equals):
+        return Equals(term(f.left), term(f.right))
+    if isinstance(f, Not):
+        return Not(map_terms(f.arg, term))
+    if isinstance(f, (And, Or)):
+        return type(f)(tuple(map_terms(a, term) for a in f.args))
+    if isinstance(f, (Implies, Iff)):
+        return type(f)(map_terms(f.left, term), map_terms(f.right, term))
+    if isinstance(f, Exists):
+        return Exists(f.variables, map_terms(f.body, term))
+    return f
+
+
 def conjunction(parts: Iterable[Formula]) -> Formula:
     parts = tuple(parts)
     return parts[0] if len(parts) == 1 else (And(parts) if parts else TOP)
@@ -296,4 +313,4 @@ def disjunction(parts: Iterable[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else (Or(parts) if parts else BOTTOM)
 
 
-__all__ += ["conjunction", "disjunction"]
+__all__ += ["conjunction", "disjunction", "map_terms"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import (
-    And, Constant, Equals, Formula, Implies, Not, Or, PredAtom, Truth, Variable, substitute_atoms, walk,
+    And, Constant, Equals, Formula, Implies, Not, Or, PredAtom, Truth, Variable, map_terms, substitute_atoms, walk,
 )
 from ..atoms import intern_atoms
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
@@ -79,20 +79,7 @@ def _variables(f: Formula):
 
 
 def _bind(f: Formula, binding: dict[str, str]) -> Formula:
-    def term(t):
-        return Constant(binding[t.name]) if isinstance(t, Variable) else t
-
-    if isinstance(f, PredAtom):
-        return PredAtom(f.pred, tuple(term(t) for t in f.args))
-    if isinstance(f, Equals):
-        return Equals(term(f.left), term(f.right))
-    if isinstance(f, Not):
-        return Not(_bind(f.arg, binding))
-    if isinstance(f, (And, Or)):
-        return type(f)(tuple(_bind(a, binding) for a in f.args))
-    if isinstance(f, Implies):
-        return Implies(_bind(f.left, binding), _bind(f.right, binding))
-    return f
+    return map_terms(f, lambda t: Constant(binding[t.name]) if isinstance(t, Variable) else t)
 
 
 def _type_names(symmetry: Symmetry) -> dict[int, str]:
