@@ -101,6 +101,9 @@ SMALL = [
          formulas=[("!s(a) v !f(a, b) v s(b)", 2), ("s(a)", -1), ("!f(a, a)", None)]),
     dict(preds=[("r", ["p", "q"]), ("t", ["q"])], domains={"p": ["A", "B"], "q": ["X", "Y"]},
          formulas=[("r(a, x) => t(x)", 1), ("t(x)", -2), ("r(A, x)", 1)]),
+    # two types with the same initial: their variables must not collide
+    dict(preds=[("wrote", ["per", "pap"]), ("cat", ["pap"])], domains={"per": ["S", "J"], "pap": ["P", "Q"]},
+         formulas=[("wrote(a, x) ^ wrote(a, y) ^ cat(x) => cat(y)", 1), ("cat(x)", -1)]),
 ]
 
 
@@ -195,11 +198,12 @@ def test_lifted_text_round_trip_grounds_to_the_same_theory():
     from pracmln_poss.formats.lifted_text import read_lifted_text, write_lifted_text
     from pracmln_poss.transformations.variabilize import lift
 
-    m = model(**SMALL[1])
+    m = model(**SMALL[3])
     g = ground(m)
     sym = find_symmetry(g, m.domain_map)
     lt = lift(g, sym, lifted_schemas(g, sym, 2))
     text = write_lifted_text(lt)
+    assert "#type pap pa = P, Q" in text and "#type per pe = S, J" in text
     back = read_lifted_text(text)
     assert write_lifted_text(back) == text
     assert back.types == lt.types and back.atoms == lt.atoms
@@ -222,3 +226,10 @@ def test_convert_lifted_command_output_verifies(pracmln, capsys, tmp_path, filte
     assert "#type person p = Alice, Bob, Celine" in text and "p1 != p2" in text
     assert main(["verify", str(out), "--mln", str(PAPER / "smokers.mln"), *args, "-k", "2"]) == 0
     assert "verified" in capsys.readouterr().out
+
+
+def test_variable_prefixes_are_distinct_and_readable():
+    from pracmln_poss.transformations.variabilize import variable_prefixes
+
+    assert variable_prefixes(["person"]) == {"person": "p"}
+    assert variable_prefixes(["per", "pap", "cat1", "cat2"]) == {"cat1": "cat1_", "cat2": "cat2_", "pap": "pa", "per": "pe"}

@@ -23,11 +23,11 @@ from ..logic.formula import Formula, Variable, map_terms
 from ..logic.syntax import format_formula, parse_formula
 from ..possibilistic.theory import PossibilisticFormula, parse_level
 from ..sources import numbered_lines
-from ..transformations.variabilize import LiftedTheory
+from ..transformations.variabilize import LiftedTheory, variable_prefixes
 from ..weights import Resolution
 from .common import by_level, level_sections
 
-_TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")
+_TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")  # name, variable prefix, constants
 _ORIGIN = re.compile(r"//\s*from:\s*(.*?)\s*$")
 
 
@@ -35,17 +35,9 @@ def is_lifted_text(text: str) -> bool:
     return any(line.startswith("#type ") for line in text.splitlines())
 
 
-def _prefixes(lt: LiftedTheory) -> dict[str, str]:
-    out = {}
-    for name, _ in lt.types:
-        prefix = name[0].lower()
-        out[name] = prefix
-    return out
-
-
 def write_lifted_text(lt: LiftedTheory) -> str:
     """The lifted theory in the text format (deterministic)."""
-    prefixes = _prefixes(lt)
+    prefixes = variable_prefixes(name for name, _ in lt.types)
     groups = by_level(lt)  # type: ignore[arg-type]
     lines = [
         f"// pracmln_poss {__version__} lifted possibilistic theory: {len(lt.formulas)} rules in {len(groups)} levels",

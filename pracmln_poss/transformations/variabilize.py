@@ -9,10 +9,11 @@ to a :class:`~pracmln_poss.possibilistic.PossibilisticTheory` over the MLN's ato
 
 from __future__ import annotations
 
-__all__ = ["LiftedTheory", "variabilize", "lift", "filter_lifted"]
+__all__ = ["LiftedTheory", "variabilize", "lift", "filter_lifted", "variable_prefixes"]
 
 import itertools
 from dataclasses import dataclass
+from typing import Iterable
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import (
@@ -97,6 +98,25 @@ def _type_names(symmetry: Symmetry) -> dict[int, str]:
     return names
 
 
+def variable_prefixes(type_names: Iterable[str]) -> dict[str, str]:
+    """A distinct variable prefix per type: the shortest start of its name that no other
+    type shares and that does not end in a digit (else the name and ``_``), so that
+    ``p1``, ``pe2`` or ``cat1_3`` tell their type."""
+    names = sorted(set(type_names))
+    out = {}
+    for name in names:
+        lower = name.lower()
+        others = [n.lower() for n in names if n != name]
+        for length in range(1, len(lower) + 1):
+            prefix = lower[:length]
+            if not prefix[-1].isdigit() and not any(o.startswith(prefix) for o in others):
+                out[name] = prefix
+                break
+        else:
+            out[name] = lower + "_"
+    return out
+
+
 def variabilize(schema: Schema, symmetry: Symmetry, type_names: dict[int, str]) -> Formula:
     """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema)."""
     mln = symmetry.mln
@@ -104,13 +124,14 @@ def variabilize(schema: Schema, symmetry: Symmetry, type_names: dict[int, str]) 
     lits = schema.body + ((schema.conclusion,) if schema.conclusion is not None else ())
     variable: dict[str, Variable] = {}
     counters: dict[str, int] = {}
+    prefixes = variable_prefixes(type_names.values())
     for lit in lits:
         for c in _split(mln.name(abs(lit)))[1]:
             cls = types[c]
             if cls in type_names and c not in variable:
                 tname = type_names[cls]
                 counters[tname] = counters.get(tname, 0) + 1
-                variable[c] = Variable(f"{tname[0].lower()}{counters[tname]}", tname)
+                variable[c] = Variable(f"{prefixes[tname]}{counters[tname]}", tname)
 
     def atom(lit: int) -> Formula:
         pred, args = _split(mln.name(abs(lit)))
