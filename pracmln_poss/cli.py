@@ -179,7 +179,7 @@ def _run_map(args: argparse.Namespace) -> int:
 
 
 def _run_convert(args: argparse.Namespace) -> int:
-    from .formats import atomic_write, dumps
+    from .formats import dumps
     from .grounding import ground as ground_model
     from .possibilistic.filtering import filter_redundant
     from .transformations import transform
@@ -198,12 +198,7 @@ def _run_convert(args: argparse.Namespace) -> int:
 
         lifted_theory = transform(gmln, "lifted", k=args.k, domains=dict(loaded.model.domain_map),
                                   backend=args.backend)
-        text = write_lifted_text(filter_lifted(lifted_theory, args.filter))
-        if args.output:
-            atomic_write(args.output, text)
-        else:
-            sys.stdout.write(text)
-        return 0
+        return _emit(write_lifted_text(filter_lifted(lifted_theory, args.filter)), args.output)
     if args.method == "defaults":
         options["k"] = args.k
     elif args.method == "selective":
@@ -222,9 +217,15 @@ def _run_convert(args: argparse.Namespace) -> int:
         theory = result.theory
         if show:
             print(f"{PROG}: {args.filter} filtering removed {len(result.removed)} formula(s)", file=sys.stderr)
-    text = dumps(theory, args.format)
-    if args.output:
-        atomic_write(args.output, text)
+    return _emit(dumps(theory, args.format), args.output)
+
+
+def _emit(text: str, output: str | None) -> int:
+    """Write a converted theory to ``output`` (atomically) or to stdout."""
+    from .formats import atomic_write
+
+    if output:
+        atomic_write(output, text)
     else:
         sys.stdout.write(text)
     return 0

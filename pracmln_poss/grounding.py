@@ -32,6 +32,7 @@ from .logic.formula import (
     Variable,
     children,
     substitute_atoms,
+    variables_of,
     walk,
 )
 from .logic.syntax import atom_name
@@ -97,22 +98,12 @@ def infer_variable_domains(
                     raise ModelError(
                         f"variable {t.name} is used both as {old} and as {dom}", template.position
                     )
-    for v in _all_variables(template.formula):
+    for v in variables_of(template.formula):
         if v.name not in found:
             if v.domain is None:
                 raise ModelError(f"cannot tell the domain of variable {v.name}", template.position)
             found[v.name] = v.domain
     return found
-
-
-def _all_variables(f: Formula) -> Iterator[Variable]:
-    for g in walk(f):
-        if isinstance(g, PredAtom):
-            yield from (t for t in g.args if isinstance(t, Variable))
-        elif isinstance(g, Equals):
-            yield from (t for t in (g.left, g.right) if isinstance(t, Variable))
-        elif isinstance(g, Exists):
-            yield from g.variables
 
 
 def _free_variables(f: Formula) -> list[str]:

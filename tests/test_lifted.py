@@ -12,6 +12,8 @@ from pracmln_poss.transformations.evidence import literal_sets
 from pracmln_poss.transformations.symmetry import canonical, find_symmetry, representatives
 from pracmln_poss.weights import INF, Resolution
 
+from .reference import assert_same_cuts
+
 
 def model(preds, domains, formulas, evidence=()):
     r = Resolution()
@@ -77,21 +79,6 @@ def test_representatives_cover_every_class_exactly_once():
                     for e in [tuple(free[abs(l) - 1] * (1 if l > 0 else -1) for l in e)]}
         assert set(keys) == all_keys  # every class
         assert all(canonical(e, sym) == e for e in reps)
-
-
-def assert_same_cuts(a, b):
-    for level in sorted({pf.level for pf in a.formulas} | {pf.level for pf in b.formulas}):
-        assert cut_models(a, level) == cut_models(b, level), level
-
-
-def cut_models(theory, level):
-    fs = [pf.formula for pf in theory.formulas if pf.level >= level]
-    from pracmln_poss.logic.formula import evaluate
-
-    return {
-        bits for bits in itertools.product((False, True), repeat=theory.n_atoms)
-        if all(evaluate(f, (False, *bits)) for f in fs)
-    }
 
 
 SMALL = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import pytest
@@ -14,20 +13,9 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.weights import INF
 
+from .reference import cut_models as models
+from .reference import worlds
 from .strategies import formulas, literal_sets, theories
-
-
-def worlds(n):
-    for bits in itertools.product((False, True), repeat=n):
-        yield (False, *bits)
-
-
-def models(theory, level, evidence):
-    fs = [pf.formula for pf in theory.formulas if pf.level >= level]
-    return [
-        w for w in worlds(theory.n_atoms)
-        if all(w[abs(l)] == (l > 0) for l in evidence) and all(evaluate(f, w) for f in fs)
-    ]
 
 
 def reference_con(theory, evidence):

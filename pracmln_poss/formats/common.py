@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["by_level", "level_sections"]
+__all__ = ["by_level", "level_sections", "split_formula_line"]
 
+import re
 from typing import Callable
 
+from ..errors import FormulaSyntaxError, SourcePosition, WeightError
+
 from ..logic.formula import Formula
-from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
+from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory, parse_level
 from ..weights import INF, Resolution, format_weight
 
 
@@ -36,3 +39,22 @@ def level_sections(
                 text += f"  // from: {pf.origin}"
             lines.append(text)
     return lines
+
+
+_ORIGIN = re.compile(r"//\s*from:\s*(.*?)\s*$")
+
+
+def split_formula_line(
+    body: str, pos: SourcePosition, resolution: Resolution
+) -> tuple[Level, str, str | None]:
+    """``(level, formula text, origin)`` of a ``LEVEL  FORMULA  // from: ORIGIN`` line
+    (``body`` without comments, ``pos.text`` the original line)."""
+    level_text, _, formula_text = body.partition(" ")
+    if not formula_text.strip():
+        raise FormulaSyntaxError("expected 'LEVEL FORMULA'", pos)
+    try:
+        level = parse_level(level_text, resolution)
+    except WeightError:
+        raise WeightError(f"level {level_text!r} is not a number or 'inf'", pos) from None
+    origin = _ORIGIN.search(pos.text or "")
+    return level, formula_text, origin.group(1) if origin else None

@@ -18,17 +18,16 @@ __all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text"]
 import re
 
 from .. import __version__
-from ..errors import FormulaSyntaxError, PossError, WeightError
+from ..errors import FormulaSyntaxError, PossError
 from ..logic.formula import Formula, Variable, map_terms
 from ..logic.syntax import format_formula, parse_formula
-from ..possibilistic.theory import PossibilisticFormula, parse_level
+from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
 from ..transformations.variabilize import LiftedTheory, variable_prefixes
 from ..weights import Resolution
-from .common import by_level, level_sections
+from .common import by_level, level_sections, split_formula_line
 
 _TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")  # name, variable prefix, constants
-_ORIGIN = re.compile(r"//\s*from:\s*(.*?)\s*$")
 
 
 def is_lifted_text(text: str) -> bool:
@@ -70,18 +69,13 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
             else:
                 raise FormulaSyntaxError("unknown directive (known: #resolution, #atoms, #type)", pos)
             continue
-        level_text, _, formula_text = body.partition(" ")
-        try:
-            level = parse_level(level_text, resolution)
-        except WeightError:
-            raise WeightError(f"level {level_text!r} is not a number or 'inf'", pos) from None
+        level, formula_text, origin = split_formula_line(body, pos, resolution)
         tree = parse_formula(formula_text, position=pos)
         try:
             typed = _type_variables(tree, prefix_of)
         except KeyError as exc:
             raise PossError(f"variable {exc.args[0]} has no #type with its prefix", pos) from None
-        origin = _ORIGIN.search(pos.text or "")
-        formulas.append(PossibilisticFormula(typed, level, origin.group(1) if origin else None))
+        formulas.append(PossibilisticFormula(typed, level, origin))
     return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution)
 
 

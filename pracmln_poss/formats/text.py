@@ -25,18 +25,16 @@ from __future__ import annotations
 
 __all__ = ["write_text", "read_text"]
 
-import re
 
 from .. import __version__
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, WeightError
 from ..logic.syntax import parse_formula
 from ..sources import numbered_lines
-from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
+from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..weights import Resolution
-from .common import by_level, level_sections
+from .common import by_level, level_sections, split_formula_line
 
-_ORIGIN = re.compile(r"//\s*from:\s*(.*?)\s*$")
 
 
 def write_text(theory: PossibilisticTheory) -> str:
@@ -77,20 +75,12 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
             else:
                 raise FormulaSyntaxError(f"unknown directive {directive!r} (known: #resolution, #atoms)", pos)
             continue
-        level_text, _, formula_text = body.partition(" ")
-        if not formula_text.strip():
-            raise FormulaSyntaxError("expected 'LEVEL FORMULA'", pos)
-        try:
-            level = parse_level(level_text, resolution)
-        except WeightError:
-            raise WeightError(f"level {level_text!r} is not a number or 'inf'", pos) from None
+        level, formula_text, origin = split_formula_line(body, pos, resolution)
         tree = parse_formula(formula_text, ground=True, position=pos)
         try:
             ground = intern_atoms(tree, names)
         except PossError as exc:
             raise type(exc)(exc.message, pos) from None
-        origin_match = _ORIGIN.search(pos.text or "")
-        origin = origin_match.group(1) if origin_match else None
         formulas.append(PossibilisticFormula(ground, level, origin))
         seen_formula = True
     return PossibilisticTheory(tuple(names), tuple(formulas), resolution)

@@ -286,6 +286,17 @@ def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula
     raise TypeError(f"cannot simplify non-ground formula {f!r}")
 
 
+def variables_of(f: Formula) -> Iterator[Variable]:
+    """Every variable occurrence of ``f`` (EXIST-bound ones included), in order."""
+    for g in walk(f):
+        if isinstance(g, PredAtom):
+            yield from (t for t in g.args if isinstance(t, Variable))
+        elif isinstance(g, Equals):
+            yield from (t for t in (g.left, g.right) if isinstance(t, Variable))
+        elif isinstance(g, Exists):
+            yield from g.variables
+
+
 def map_terms(f: Formula, term: Callable[[Term], Term]) -> Formula:
     """``f`` with every term of its atoms and equalities replaced by ``term(t)``."""
     if isinstance(f, PredAtom):
@@ -313,4 +324,4 @@ def disjunction(parts: Iterable[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else (Or(parts) if parts else BOTTOM)
 
 
-__all__ += ["conjunction", "disjunction", "map_terms"]
+__all__ += ["conjunction", "disjunction", "map_terms", "variables_of"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 __all__ = ["Schema", "lifted", "lifted_schemas", "ground_schemas"]
 
 import bisect
-import itertools
 from dataclasses import dataclass
 
 from ..ground_mln import GroundMLN
@@ -25,7 +24,7 @@ from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticThe
 from ..weights import INF
 from .common import clause_against, conjunction_of, hard_part
 from .evidence import EvidenceSet, describe
-from .symmetry import Symmetry, _rename, _split, canonical, representatives
+from .symmetry import Symmetry, _rename, canonical, renamings, representatives
 
 
 @dataclass(frozen=True)
@@ -94,33 +93,12 @@ def _rule_key(evidence: EvidenceSet, conclusion: int, symmetry: Symmetry) -> tup
     evidence maps onto each other."""
     mln = symmetry.mln
     best = None
-    for mapping in _renamings(evidence + (conclusion,), symmetry):
+    for mapping in renamings(evidence + (conclusion,), symmetry):
         if tuple(sorted((_rename(l, mapping, mln) for l in evidence), key=abs)) != tuple(sorted(evidence, key=abs)):
             continue
         image = _rename(conclusion, mapping, mln)
         best = image if best is None or image < best else best
     return (evidence, best)
-
-
-def _renamings(lits: tuple[int, ...], symmetry: Symmetry):
-    """Every renaming of the constants of ``lits`` within their classes (injective)."""
-    mln = symmetry.mln
-    types = symmetry.types
-    used: dict[int, list[str]] = {}
-    for lit in lits:
-        for a in _split(mln.name(abs(lit)))[1]:
-            members = used.setdefault(types[a], [])
-            if a not in members:
-                members.append(a)
-    options = [
-        [dict(zip(members, targets)) for targets in itertools.permutations(symmetry.classes[cls], len(members))]
-        for cls, members in used.items()
-    ]
-    for choice in itertools.product(*options):
-        mapping: dict[str, str] = {}
-        for part in choice:
-            mapping.update(part)
-        yield mapping
 
 
 def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) -> PossibilisticTheory:
@@ -129,7 +107,7 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
     seen: set[tuple] = set()
     for s in schemas:
         lits = s.body + ((s.conclusion,) if s.conclusion is not None else ())
-        for mapping in _renamings(lits, symmetry):
+        for mapping in renamings(lits, symmetry):
             body = tuple(sorted((_rename(l, mapping, mln) for l in s.body), key=abs))
             if s.conclusion is None:
                 key = ("block", body, s.level)

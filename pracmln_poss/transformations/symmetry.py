@@ -14,12 +14,13 @@ class's representative of any set (the smallest image under renamings).
 
 from __future__ import annotations
 
-__all__ = ["Symmetry", "find_symmetry", "canonical", "representatives"]
+__all__ = ["Symmetry", "find_symmetry", "canonical", "representatives", "renamings", "used_constants"]
 
 import itertools
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterator
+from functools import cached_property
+from typing import Iterable, Iterator
 
 from ..ground_mln import GroundMLN, WeightedFormula
 from ..logic.formula import Atom, Formula
@@ -44,7 +45,7 @@ class Symmetry:
     domains: tuple[tuple[str, tuple[str, ...]], ...]
     classes: tuple[tuple[str, ...], ...]
 
-    @property
+    @cached_property
     def types(self) -> dict[str, int]:
         """Constant -> index of its class (constants of different domains never share one)."""
         return {c: i for i, cls in enumerate(self.classes) for c in cls}
@@ -85,30 +86,41 @@ def find_symmetry(mln: GroundMLN, domains: dict[str, tuple[str, ...]]) -> Symmet
     return Symmetry(mln, tuple(domains.items()), tuple(classes))
 
 
-def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
-    """The smallest image of ``evidence`` (as a sorted literal tuple) under renamings of
-    interchangeable constants: equal for two sets exactly when one renames the other."""
-    mln = symmetry.mln
+def used_constants(lits: Iterable[int], symmetry: Symmetry) -> dict[int, list[str]]:
+    """Class index -> the constants of that class the literals mention, in order of appearance."""
+    mln, types = symmetry.mln, symmetry.types
     used: dict[int, list[str]] = {}
-    types = symmetry.types
-    for lit in evidence:
+    for lit in lits:
         for a in _split(mln.name(abs(lit)))[1]:
             members = used.setdefault(types[a], [])
             if a not in members:
                 members.append(a)
+    return used
+
+
+def renamings(lits: tuple[int, ...], symmetry: Symmetry, onto_first: bool = False) -> Iterator[dict[str, str]]:
+    """Every injective renaming of the constants of ``lits`` within their classes; with
+    ``onto_first``, only those onto the first constants of each class (enough to reach the
+    smallest image)."""
     options = []
-    for cls, members in used.items():
-        targets = symmetry.classes[cls][: len(members)]
-        options.append([dict(zip(members, order)) for order in itertools.permutations(targets)])
-    best: EvidenceSet | None = None
+    for cls, members in used_constants(lits, symmetry).items():
+        pool = symmetry.classes[cls][: len(members)] if onto_first else symmetry.classes[cls]
+        options.append([dict(zip(members, targets)) for targets in itertools.permutations(pool, len(members))])
     for choice in itertools.product(*options):
         mapping: dict[str, str] = {}
         for part in choice:
             mapping.update(part)
-        image = tuple(sorted((_rename(lit, mapping, mln) for lit in evidence), key=lambda l: (abs(l), l)))
-        if best is None or image < best:
-            best = image
-    return best if best is not None else tuple(sorted(evidence, key=abs))
+        yield mapping
+
+
+def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
+    """The smallest image of ``evidence`` (as a sorted literal tuple) under renamings of
+    interchangeable constants: equal for two sets exactly when one renames the other."""
+    mln = symmetry.mln
+    return min(
+        tuple(sorted((_rename(lit, mapping, mln) for lit in evidence), key=lambda l: (abs(l), l)))
+        for mapping in renamings(evidence, symmetry, onto_first=True)
+    )
 
 
 def _rename(lit: int, mapping: dict[str, str], mln: GroundMLN) -> int:
@@ -137,10 +149,7 @@ def representatives(
         following: list[EvidenceSet] = []
         for rep in level:
             taken = {abs(l) for l in rep}
-            used: dict[int, set[str]] = {}
-            for lit in rep:
-                for a in _split(mln.name(abs(lit)))[1]:
-                    used.setdefault(types[a], set()).add(a)
+            used = {cls: set(members) for cls, members in used_constants(rep, symmetry).items()}
             for atom in atoms:
                 if atom in taken or not _fresh_ok(mln.name(atom), used, symmetry, types):
                     continue

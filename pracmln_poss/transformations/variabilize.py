@@ -17,7 +17,7 @@ from typing import Iterable
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import (
-    And, Constant, Equals, Formula, Implies, Not, Or, PredAtom, Truth, Variable, map_terms, substitute_atoms, walk,
+    And, Constant, Equals, Formula, Implies, Not, Or, PredAtom, Truth, Variable, map_terms, substitute_atoms, variables_of,
 )
 from ..atoms import intern_atoms
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
@@ -47,7 +47,7 @@ class LiftedTheory:
         """The ground instances of one rule over the theory's atoms (tautologies left out)."""
         names = {n: i for i, n in enumerate(self.atoms, 1)}
         types = dict(self.types)
-        variables = sorted(set(_variables(pf.formula)), key=lambda v: v.name)
+        variables = sorted(set(variables_of(pf.formula)), key=lambda v: v.name)
         out = []
         for values in itertools.product(*(types[v.domain] for v in variables)):
             binding = {v.name: c for v, c in zip(variables, values)}
@@ -69,14 +69,6 @@ class LiftedTheory:
                     seen.add(key)
                     out.append(PossibilisticFormula(grounded, pf.level, pf.origin))
         return PossibilisticTheory(self.atoms, tuple(out), self.resolution)
-
-
-def _variables(f: Formula):
-    for g in walk(f):
-        if isinstance(g, PredAtom):
-            yield from (t for t in g.args if isinstance(t, Variable))
-        elif isinstance(g, Equals):
-            yield from (t for t in (g.left, g.right) if isinstance(t, Variable))
 
 
 def _bind(f: Formula, binding: dict[str, str]) -> Formula:
