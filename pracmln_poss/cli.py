@@ -56,8 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
     c.add_argument("model", metavar="MODEL.mln", help="the MLN, in pracmln syntax")
     _model_options(c)
-    c.add_argument("--method", choices=METHODS, default="defaults", help="the transformation (default: defaults)")
-    c.add_argument("-k", type=int, default=1, help="largest evidence set size (defaults, selective; default 1)")
+    c.add_argument(
+        "--method", choices=METHODS, default=None,
+        help="the transformation (default: lifted for a first-order MLN, defaults for a propositional one)",
+    )
+    c.add_argument("-k", type=int, default=1, help="largest evidence set size (defaults, selective, lifted; default 1)")
+    c.add_argument(
+        "--blocking", choices=("short", "long"), default="short",
+        help="lifted: blocking rules not AND E (short, default) or not (AND E ^ AND X(E)) (long)",
+    )
     c.add_argument(
         "--family", default="all", metavar="all|positive|FILE",
         help="selective: all sets of at most k literals, only positive ones, or a file with "
@@ -182,42 +189,46 @@ def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .grounding import ground as ground_model
     from .possibilistic.filtering import filter_redundant
-    from .transformations import transform
+    from .transformations import default_method, transform
     from .transformations.evidence import literal_sets, read_family
 
     loaded = _load(args)
     gmln = ground_model(loaded.model)
+    method = args.method or default_method(loaded.model)
     options: dict[str, object] = {"backend": args.backend}
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
-    if args.method == "lifted":
-        if args.format != "text":
-            raise UsageError("lifted theories are written in the text format only (for now)")
-        from .formats.lifted_text import write_lifted_text
+    show = args.progress or (not args.quiet and sys.stderr.isatty())
+    if show:
+        options["progress"] = _print_progress
+    if method == "lifted":
         from .transformations.variabilize import filter_lifted
 
-        lifted_theory = transform(gmln, "lifted", k=args.k, domains=dict(loaded.model.domain_map),
-                                  backend=args.backend)
-        return _emit(write_lifted_text(filter_lifted(lifted_theory, args.filter)), args.output)
-    if args.method == "defaults":
+        lifted_theory = transform(loaded.model, "lifted", k=args.k, long_blocking=args.blocking == "long",
+                                  grounded=gmln, **options)
+        filtered = filter_lifted(lifted_theory, args.filter)
+        _report_filtering(show, args.filter, len(lifted_theory.formulas) - len(filtered.formulas))
+        return _emit(dumps(filtered, args.format), args.output)
+    if method == "defaults":
         options["k"] = args.k
-    elif args.method == "selective":
+    elif method == "selective":
         if args.family in ("all", "positive"):
             options["family"] = list(literal_sets(gmln.n_atoms, args.k, positive_only=args.family == "positive"))
         else:
             options["family"] = read_family(args.family, gmln)
     else:
         options["force"] = args.force
-    show = args.progress or (not args.quiet and sys.stderr.isatty())
-    if show:
-        options["progress"] = _print_progress
-    theory = transform(gmln, args.method, **options)
+    theory = transform(gmln, method, **options)
     if args.filter != "none":
         result = filter_redundant(theory, args.filter)
         theory = result.theory
-        if show:
-            print(f"{PROG}: {args.filter} filtering removed {len(result.removed)} formula(s)", file=sys.stderr)
+        _report_filtering(show, args.filter, len(result.removed))
     return _emit(dumps(theory, args.format), args.output)
+
+
+def _report_filtering(show: bool, mode: str, removed: int) -> None:
+    if show and mode != "none":
+        print(f"{PROG}: {mode} filtering removed {removed} formula(s)", file=sys.stderr)
 
 
 def _emit(text: str, output: str | None) -> int:

@@ -10,7 +10,7 @@ hard constraints, evidence becomes hard unit formulas.
 
 from __future__ import annotations
 
-__all__ = ["ground", "infer_variable_domains"]
+__all__ = ["ground", "infer_variable_domains", "template_source"]
 
 import itertools
 from typing import Callable, Iterator, Mapping
@@ -168,7 +168,7 @@ def _ground_template(
     build = _compile_template(template, table, types, preds)
     free = _free_variables(template.formula)
     ranges = [range(len(table.domains[types[v]])) for v in free]
-    source = f"{template.position}" if template.position else template.text
+    source = template_source(template)
     for combo in itertools.product(*ranges):
         g = substitute_atoms(build(dict(zip(free, combo))), lambda _a: None)
         if isinstance(g, Truth):
@@ -181,6 +181,11 @@ def _ground_template(
                 )
             continue
         yield WeightedFormula(g, template.weight, source)
+
+
+def template_source(template: FormulaTemplate) -> str:
+    """The ``source`` its ground formulas carry: the template's position, else its text."""
+    return f"{template.position}" if template.position else template.text
 
 
 def _compile_template(template, table, types, preds):

@@ -209,8 +209,9 @@ def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypat
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setitem(transform_module.METHODS, "defaults", interrupted)
-    target = tmp_path / "out.theory"
-    code, out, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "-o", target)
-    assert code == 130 and "interrupted" in err
-    assert list(tmp_path.iterdir()) == []
+    for method in ("defaults", "lifted"):
+        monkeypatch.setitem(transform_module.METHODS, method, interrupted)
+        target = tmp_path / "out.theory"
+        code, out, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "--method", method, "-o", target)
+        assert code == 130 and "interrupted" in err
+        assert list(tmp_path.iterdir()) == []

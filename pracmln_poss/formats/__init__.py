@@ -17,16 +17,17 @@ from ..possibilistic.theory import PossibilisticTheory
 from ..sources import read_source
 from .json_format import from_json, to_json
 from .latex import to_latex
-from .lifted_text import is_lifted_text, read_lifted_text
+from ..transformations.variabilize import LiftedTheory
+from .lifted_text import is_lifted_text, read_lifted_text, write_lifted_text
 from .text import read_text, write_text
 
 FORMATS = ("text", "json", "latex")
 
 
-def dumps(theory: PossibilisticTheory, fmt: str = "text") -> str:
-    """The theory in one of :data:`FORMATS`."""
+def dumps(theory: PossibilisticTheory | LiftedTheory, fmt: str = "text") -> str:
+    """The theory, ground or lifted, in one of :data:`FORMATS`."""
     if fmt == "text":
-        return write_text(theory)
+        return write_lifted_text(theory) if isinstance(theory, LiftedTheory) else write_text(theory)
     if fmt == "json":
         return to_json(theory)
     if fmt == "latex":
@@ -69,6 +70,6 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
-def save(theory: PossibilisticTheory, path: str | os.PathLike[str], fmt: str = "text") -> None:
+def save(theory: PossibilisticTheory | LiftedTheory, path: str | os.PathLike[str], fmt: str = "text") -> None:
     """Write the theory to ``path`` atomically."""
     atomic_write(path, dumps(theory, fmt))

@@ -17,11 +17,19 @@ Schema (version 1)::
 Levels are numbers in the model's weight units (the penalty ``x`` of ``lambda_x``) or
 ``"inf"`` for certain formulas; they are read back exactly (no float rounding).
 ``origin`` is optional.  Formulas are in pracmln syntax.
+
+A lifted (first-order) theory has one more key, ``types``, after ``atoms``::
+
+      "types": [{"name": "person", "variable_prefix": "p", "constants": ["Alice", "Bob"]}],
+
+and its formulas use variables named after their type's prefix (``p1``, ``p2``); two
+variables of a type stand for different constants only where ``p1 != p2`` is written.
+Reading such a file with :func:`from_json` grounds it; :func:`read_json` keeps it lifted.
 """
 
 from __future__ import annotations
 
-__all__ = ["to_json", "from_json", "FORMAT_NAME", "FORMAT_VERSION"]
+__all__ = ["to_json", "from_json", "read_json", "FORMAT_NAME", "FORMAT_VERSION"]
 
 import json
 from decimal import Decimal
@@ -31,14 +39,16 @@ from ..errors import FormulaSyntaxError, PossError, SourcePosition, WeightError
 from ..logic.syntax import parse_formula
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
 from ..weights import Resolution, weight_number
+from ..transformations.variabilize import LiftedTheory
 from .common import by_level
+from .lifted_text import type_variables
 
 FORMAT_NAME = "pracmln_poss-theory"
 FORMAT_VERSION = 1
 
 
-def to_json(theory: PossibilisticTheory) -> str:
-    """The theory as JSON text (deterministic)."""
+def to_json(theory: PossibilisticTheory | LiftedTheory) -> str:
+    """The theory, ground or lifted, as JSON text (deterministic)."""
     formulas = []
     for _level, group in by_level(theory):
         for pf in group:
@@ -49,19 +59,34 @@ def to_json(theory: PossibilisticTheory) -> str:
             if pf.origin:
                 item["origin"] = pf.origin
             formulas.append(item)
-    data = {
+    data: dict[str, object] = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "resolution": str(theory.resolution),
         "atoms": list(theory.atoms),
-        "levels": [weight_number(level, theory.resolution) for level in theory.levels()],
-        "formulas": formulas,
     }
+    if isinstance(theory, LiftedTheory):
+        prefixes = theory.prefixes()
+        data["types"] = [
+            {"name": name, "variable_prefix": prefixes[name], "constants": list(constants)}
+            for name, constants in theory.types
+        ]
+    data["levels"] = [weight_number(level, theory.resolution) for level in theory.levels()]
+    data["formulas"] = formulas
     return json.dumps(data, indent=2) + "\n"
 
 
 def from_json(text: str, source: str | None = None) -> PossibilisticTheory:
-    """Read a theory written by :func:`to_json`.
+    """Read a theory written by :func:`to_json`; a lifted one is grounded over its types.
+
+    :raises PossError: naming the file, and the JSON line or formula index at fault.
+    """
+    theory = read_json(text, source)
+    return theory.ground() if isinstance(theory, LiftedTheory) else theory
+
+
+def read_json(text: str, source: str | None = None) -> PossibilisticTheory | LiftedTheory:
+    """Read a theory written by :func:`to_json`, a lifted one as a :class:`LiftedTheory`.
 
     :raises PossError: naming the file, and the JSON line or formula index at fault.
     """
@@ -87,6 +112,8 @@ def from_json(text: str, source: str | None = None) -> PossibilisticTheory:
         if not isinstance(name, str):
             raise FormulaSyntaxError(f"atom names must be strings, got {name!r}", where)
         names.setdefault(name.replace(" ", ""), len(names) + 1)
+    lifted = "types" in data
+    types, prefix_of = _types(data["types"], SourcePosition(source, None, "types")) if lifted else ((), {})
     formulas = []
     for i, item in enumerate(data["formulas"]):
         pos = SourcePosition(source, None, f"formulas[{i}]")
@@ -99,11 +126,31 @@ def from_json(text: str, source: str | None = None) -> PossibilisticTheory:
             lvl = parse_level(level, resolution)
         except WeightError as exc:
             raise WeightError(exc.message, pos) from None
-        tree = parse_formula(item["formula"], ground=True, position=pos)
+        tree = parse_formula(item["formula"], ground=not lifted, position=pos)
         try:
-            ground = intern_atoms(tree, names)
+            formula = type_variables(tree, prefix_of) if lifted else intern_atoms(tree, names)
+        except KeyError as exc:
+            raise FormulaSyntaxError(f"variable {exc.args[0]} has no type with its prefix", pos) from None
         except PossError as exc:
             raise type(exc)(exc.message, pos) from None
         origin = item.get("origin")
-        formulas.append(PossibilisticFormula(ground, lvl, origin if isinstance(origin, str) else None))
+        formulas.append(PossibilisticFormula(formula, lvl, origin if isinstance(origin, str) else None))
+    if lifted:
+        return LiftedTheory(types, tuple(formulas), tuple(names), resolution)
     return PossibilisticTheory(tuple(names), tuple(formulas), resolution)
+
+
+def _types(items: object, where: SourcePosition) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], dict[str, str]]:
+    """The ``types`` list: (name, constants) pairs and prefix -> type name."""
+    shape = 'expected "types": [{"name": TEXT, "variable_prefix": TEXT, "constants": [TEXT, ...]}, ...]'
+    if not isinstance(items, list):
+        raise FormulaSyntaxError(shape, where)
+    types, prefix_of = [], {}
+    for item in items:
+        if not (isinstance(item, dict) and isinstance(item.get("name"), str)
+                and isinstance(item.get("variable_prefix"), str) and isinstance(item.get("constants"), list)
+                and all(isinstance(c, str) for c in item["constants"])):
+            raise FormulaSyntaxError(shape, where)
+        types.append((item["name"], tuple(item["constants"])))
+        prefix_of[item["variable_prefix"]] = item["name"]
+    return tuple(types), prefix_of

@@ -1,15 +1,17 @@
 """LaTeX listings of possibilistic theories, in the style of the paper (Section 5).
 
 One ``(formula, \\lambda_x)`` pair per line in an ``align*`` environment, grouped by
-level (a comment line between levels), certain formulas last with certainty 1.
+level (a comment line between levels), certain formulas last with certainty 1.  A
+lifted theory's rules keep their variables, with a comment line per type above.
 """
 
 from __future__ import annotations
 
 __all__ = ["to_latex"]
 
-from ..logic.formula import And, Atom, Formula, Iff, Implies, Not, Or, Truth
+from ..logic.formula import And, Atom, Equals, Formula, Iff, Implies, Not, Or, PredAtom, Truth
 from ..possibilistic.theory import PossibilisticTheory
+from ..transformations.variabilize import LiftedTheory
 from ..weights import INF, format_weight
 from .common import by_level
 
@@ -22,18 +24,29 @@ def _escape(text: str) -> str:
 
 def _atom(name: str) -> str:
     pred, paren, args = name.partition("(")
+    return _predicate(pred, args[:-1].split(",") if paren else [])
+
+
+def _predicate(pred: str, args: list[str]) -> str:
     out = r"\textit{" + _escape(pred) + "}"
-    if paren:
-        out += "(" + ", ".join(r"\textit{" + _escape(a) + "}" for a in args[:-1].split(",")) + ")"
+    if args:
+        out += "(" + ", ".join(r"\textit{" + _escape(a) + "}" for a in args) + ")"
     return out
 
 
 def latex_formula(f: Formula, name) -> str:
-    """A ground formula in LaTeX math (``\\neg``, ``\\wedge``, ``\\vee``, ``\\rightarrow``)."""
+    """A formula in LaTeX math (``\\neg``, ``\\wedge``, ``\\vee``, ``\\rightarrow``, ``\\neq``);
+    ``name`` names the atom ints of ground formulas."""
 
     def go(g: Formula, wrap: bool) -> str:
         if isinstance(g, Atom):
             return _atom(name(g.index))
+        if isinstance(g, PredAtom):
+            return _predicate(g.pred, [t.name for t in g.args])
+        if isinstance(g, Equals):
+            return r"\textit{" + _escape(g.left.name) + r"} = \textit{" + _escape(g.right.name) + "}"
+        if isinstance(g, Not) and isinstance(g.arg, Equals):
+            return r"\textit{" + _escape(g.arg.left.name) + r"} \neq \textit{" + _escape(g.arg.right.name) + "}"
         if isinstance(g, Truth):
             return r"\top" if g.value else r"\bot"
         if isinstance(g, Not):
@@ -51,15 +64,21 @@ def latex_formula(f: Formula, name) -> str:
     return go(f, False)
 
 
-def to_latex(theory: PossibilisticTheory) -> str:
-    """The theory as a LaTeX ``align*`` listing (deterministic)."""
-    lines = [r"\begin{align*}"]
+def to_latex(theory: PossibilisticTheory | LiftedTheory) -> str:
+    """The theory, ground or lifted, as a LaTeX ``align*`` listing (deterministic)."""
+    lines = []
+    if isinstance(theory, LiftedTheory):
+        prefixes = theory.prefixes()
+        for type_name, constants in theory.types:
+            lines.append(f"% type {type_name} (variables {prefixes[type_name]}1, {prefixes[type_name]}2, ...): "
+                         + ", ".join(constants))
+    lines.append(r"\begin{align*}")
     rows: list[str] = []
     for level, group in by_level(theory):
         weight = "1" if level == INF else r"\lambda_{" + format_weight(level, theory.resolution) + "}"
         rows.append(f"% level {theory.level_name(level)}")
         for pf in group:
-            rows.append(f"&({latex_formula(pf.formula, theory.name)}, {weight}) \\\\")
+            rows.append(f"&({latex_formula(pf.formula, getattr(theory, 'name', None))}, {weight}) \\\\")
     # no line break after the last row
     for i in range(len(rows) - 1, -1, -1):
         if rows[i].endswith(" \\\\"):

@@ -13,17 +13,17 @@ reads these too.
 
 from __future__ import annotations
 
-__all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text"]
+__all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text", "type_variables"]
 
 import re
 
 from .. import __version__
-from ..errors import FormulaSyntaxError, PossError
+from ..errors import FormulaSyntaxError
 from ..logic.formula import Formula, Variable, map_terms
 from ..logic.syntax import format_formula, parse_formula
 from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
-from ..transformations.variabilize import LiftedTheory, variable_prefixes
+from ..transformations.variabilize import LiftedTheory
 from ..weights import Resolution
 from .common import by_level, level_sections, split_formula_line
 
@@ -36,7 +36,7 @@ def is_lifted_text(text: str) -> bool:
 
 def write_lifted_text(lt: LiftedTheory) -> str:
     """The lifted theory in the text format (deterministic)."""
-    prefixes = variable_prefixes(name for name, _ in lt.types)
+    prefixes = lt.prefixes()
     groups = by_level(lt)  # type: ignore[arg-type]
     lines = [
         f"// pracmln_poss {__version__} lifted possibilistic theory: {len(lt.formulas)} rules in {len(groups)} levels",
@@ -72,17 +72,25 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
         level, formula_text, origin = split_formula_line(body, pos, resolution)
         tree = parse_formula(formula_text, position=pos)
         try:
-            typed = _type_variables(tree, prefix_of)
+            typed = type_variables(tree, prefix_of)
         except KeyError as exc:
-            raise PossError(f"variable {exc.args[0]} has no #type with its prefix", pos) from None
+            raise FormulaSyntaxError(f"variable {exc.args[0]} has no #type with its prefix", pos) from None
         formulas.append(PossibilisticFormula(typed, level, origin))
     return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution)
 
 
-def _type_variables(f: Formula, prefix_of: dict[str, str]) -> Formula:
-    """Variables typed by their prefix (``p3`` is of the type declared with prefix ``p``)."""
+def type_variables(f: Formula, prefix_of: dict[str, str]) -> Formula:
+    """Variables typed by their prefix (``p3`` is of the type declared with prefix ``p``).
+
+    :raises KeyError: naming a variable whose prefix is no type's.
+    """
 
     def term(t):
-        return Variable(t.name, prefix_of[t.name.rstrip("0123456789")]) if isinstance(t, Variable) else t
+        if not isinstance(t, Variable):
+            return t
+        prefix = t.name.rstrip("0123456789")
+        if prefix not in prefix_of:
+            raise KeyError(t.name)
+        return Variable(t.name, prefix_of[prefix])
 
     return map_terms(f, term)

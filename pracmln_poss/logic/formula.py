@@ -205,6 +205,31 @@ def evaluate(f: Formula, world: Sequence[bool] | Mapping[int, bool]) -> bool:
     raise TypeError(f"cannot evaluate non-ground formula {f!r}")
 
 
+def compile_ground(f: Formula) -> Callable[[Sequence[bool]], bool]:
+    """:func:`evaluate` for one formula as a Python function of the world (a sequence
+    of bools indexed by atom int): the search evaluates the same formulas millions of times."""
+    return eval("lambda v: " + _python(f), {"__builtins__": {}})  # noqa: S307 - source built from ints only
+
+
+def _python(f: Formula) -> str:
+    if isinstance(f, Atom):
+        return f"v[{int(f.index)}]"
+    if isinstance(f, Not):
+        return f"(not {_python(f.arg)})"
+    if isinstance(f, (And, Or)):
+        if not f.args:
+            return "True" if isinstance(f, And) else "False"
+        joiner = " and " if isinstance(f, And) else " or "
+        return "(" + joiner.join(_python(a) for a in f.args) + ")"
+    if isinstance(f, Implies):
+        return f"((not {_python(f.left)}) or {_python(f.right)})"
+    if isinstance(f, Iff):
+        return f"({_python(f.left)} == {_python(f.right)})"
+    if isinstance(f, Truth):
+        return "True" if f.value else "False"
+    raise TypeError(f"cannot evaluate non-ground formula {f!r}")
+
+
 def nnf(f: Formula, positive: bool = True) -> Formula:
     """Negation normal form of a ground formula (only And, Or, literals, Truth).
 
@@ -324,4 +349,4 @@ def disjunction(parts: Iterable[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else (Or(parts) if parts else BOTTOM)
 
 
-__all__ += ["conjunction", "disjunction", "map_terms", "variables_of"]
+__all__ += ["compile_ground", "conjunction", "disjunction", "map_terms", "variables_of"]

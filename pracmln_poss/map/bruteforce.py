@@ -13,6 +13,8 @@ import itertools
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
+from typing import Iterable
+
 from ..logic.formula import Formula, evaluate
 from ..weights import INF
 from .engine import Evidence, MapEngine, Optimum, World
@@ -64,7 +66,9 @@ class BruteForceEngine(MapEngine):
         world, cost = min(matching, key=lambda wc: wc[1])
         return Optimum(cost, world)
 
-    def consequences(self, evidence: Evidence = ()) -> frozenset[int]:
+    def consequences(
+        self, evidence: Evidence = (), known: Optimum | None = None, entailed: Iterable[int] = ()
+    ) -> frozenset[int]:
         worlds = self.map_worlds(evidence)
         if not worlds:
             self.optimum(evidence)  # raises the right error

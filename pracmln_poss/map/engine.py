@@ -13,7 +13,8 @@ __all__ = ["World", "Optimum", "MapEngine", "Evidence"]
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Union
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator, NoReturn, Union
 
 from ..errors import InconsistentEvidenceError, InconsistentModelError
 from ..ground_mln import GroundMLN
@@ -22,6 +23,7 @@ from ..logic.formula import (
     Or,
     Truth,
     atoms_of,
+    compile_ground,
     evaluate,
     is_literal,
     literal,
@@ -99,6 +101,7 @@ class MapEngine(ABC):
                 fixed[abs(lit)] = lit > 0
         self.fixed = fixed
         self._occurrences: dict[int, list[int]] | None = None
+        self._compiled: list[Callable[[list[bool]], bool]] | None = None
 
     # -- context management ------------------------------------------------------
 
@@ -117,6 +120,20 @@ class MapEngine(ABC):
     @abstractmethod
     def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         """An optimal world satisfying the hard formulas, ``units`` and ``extra``; None if none."""
+
+    @contextmanager
+    def _session(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Iterator[Callable[[tuple[int, ...]], Optimum | None]]:
+        """A solver for a run of calls under the same evidence, each adding one hard
+        clause (over atoms not fixed) to those before; ``solve(())`` adds none.
+        Backends that can keep their state between such calls override this."""
+        added: list[Formula] = []
+
+        def solve(clause: tuple[int, ...]) -> Optimum | None:
+            if clause:
+                added.append(Or(tuple(literal(l) for l in clause)))
+            return self._solve(units, extra + tuple(added))
+
+        yield solve
 
     def _solve(self, units: tuple[int, ...], extra: tuple[Formula, ...] = ()) -> Optimum | None:
         self.calls += 1
@@ -173,11 +190,19 @@ class MapEngine(ABC):
         """The optimum under the evidence, or the error saying why there is none."""
         found = self._solve(units, formulas)
         if found is None:
-            self.base()  # a model-level inconsistency is reported as such
-            raise InconsistentEvidenceError(
-                f"evidence {self._describe(units, formulas)} contradicts the hard formulas"
-            )
+            self._no_optimum(units, formulas)
         return found
+
+    def _no_optimum(self, units: tuple[int, ...], formulas: tuple[Formula, ...]) -> NoReturn:
+        """Raise the error saying why the evidence has no world."""
+        self.base()  # a model-level inconsistency is reported as such
+        raise InconsistentEvidenceError(
+            f"evidence {self._describe(units, formulas)} contradicts the hard formulas"
+        )
+
+    def find_optimum(self, evidence: Evidence = ()) -> Optimum | None:
+        """An optimal world of the evidence and its cost, or None when the evidence is impossible."""
+        return self._solve(*self.split_evidence(evidence))
 
     def penalty(self, evidence: Evidence = ()) -> int | float:
         """``pen(M, E)`` in int steps: the optimum with ``E`` minus the optimum without; ``INF`` if ``E`` is impossible."""
@@ -190,33 +215,42 @@ class MapEngine(ABC):
         """One most probable world satisfying the evidence."""
         return self.optimum(evidence).world
 
-    def consequences(self, evidence: Evidence = ()) -> frozenset[int]:
+    def consequences(
+        self, evidence: Evidence = (), known: Optimum | None = None, entailed: Iterable[int] = ()
+    ) -> frozenset[int]:
         """``X(E)``: the literals (over all atoms) true in every MAP world of the evidence.
+
+        :param known: an optimal world of the evidence, when the caller has one.
+        :param entailed: literals the caller knows to be in ``X(E)`` (not checked again).
 
         A backbone computation: candidates are the literals of one optimal world;
         every further optimal world found (by flipping one atom, or by a solver call
         that must flip at least one remaining candidate) removes what it flips.
         """
         units, formulas = self.split_evidence(evidence)
-        first = self._feasible(units, formulas)
-        best = first.cost
         settled = dict(self.fixed)
         settled.update({abs(u): u > 0 for u in units})
-        candidates = {
-            (a if first.world[a] else -a)
-            for a in range(1, self.mln.n_atoms + 1)
-            if a not in settled
-        }
-        self._drop_single_flips(first.world, best, candidates, units, formulas)
-        while candidates:
-            escape = Or(tuple(literal(-c) for c in sorted(candidates, key=abs)))
-            found = self._solve(units, formulas + (escape,))
-            if found is None or found.cost > best:
-                break
-            candidates -= {c for c in candidates if not found.world.satisfies(c)}
-            self._drop_single_flips(found.world, best, candidates, units, formulas)
+        with self._session(units, formulas) as solve:
+            first = known if known is not None else solve(())
+            if first is None:
+                self._no_optimum(units, formulas)
+            best = first.cost
+            entailed = frozenset(entailed)
+            candidates = {
+                (a if first.world[a] else -a)
+                for a in range(1, self.mln.n_atoms + 1)
+                if a not in settled
+            } - entailed
+            self._drop_single_flips(first.world, best, candidates, units, formulas)
+            while candidates:
+                # candidates only shrink, so each clause implies the ones added before
+                found = solve(tuple(-c for c in sorted(candidates, key=abs)))
+                if found is None or found.cost > best:
+                    break
+                candidates -= {c for c in candidates if not found.world.satisfies(c)}
+                self._drop_single_flips(found.world, best, candidates, units, formulas)
         fixed_lits = {a if v else -a for a, v in settled.items()}
-        return frozenset(fixed_lits | candidates)
+        return frozenset(fixed_lits | candidates | entailed)
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(M, E) |-MAP query``: the query holds in every MAP world of the evidence."""
@@ -246,6 +280,12 @@ class MapEngine(ABC):
             self._occurrences = occ
         return self._occurrences
 
+    def _checks(self) -> list[Callable[[list[bool]], bool]]:
+        """The formulas of ``soft + hard`` compiled (:func:`compile_ground`)."""
+        if self._compiled is None:
+            self._compiled = [compile_ground(wf.formula) for wf in self.mln.soft + self.mln.hard]
+        return self._compiled
+
     def _drop_single_flips(
         self,
         world: World,
@@ -257,6 +297,7 @@ class MapEngine(ABC):
         """Remove candidates whose atom can be flipped alone in ``world`` at no extra cost."""
         formulas_atoms = set().union(*(atoms_of(f) for f in formulas)) if formulas else set()
         everything = self.mln.soft + self.mln.hard
+        checks = self._checks()
         n_soft = len(self.mln.soft)
         occ = self._occurs()
         values = list(world.values)
@@ -266,10 +307,10 @@ class MapEngine(ABC):
                 continue  # would need re-checking the evidence formulas
             delta = 0
             feasible = True
-            before = [evaluate(everything[i].formula, values) for i in occ.get(a, ())]
+            before = [checks[i](values) for i in occ.get(a, ())]
             values[a] = not values[a]
             for i, was in zip(occ.get(a, ()), before):
-                now = evaluate(everything[i].formula, values)
+                now = checks[i](values)
                 if i >= n_soft:
                     if not now:
                         feasible = False

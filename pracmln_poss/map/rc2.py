@@ -10,6 +10,9 @@ from __future__ import annotations
 
 __all__ = ["RC2Engine"]
 
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
 from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
@@ -56,7 +59,8 @@ class RC2Engine(MapEngine):
         self._top = pool.top
         self._weighted = len({w for _, w in soft}) > 1
 
-    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+    def _wcnf(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> WCNF | None:
+        """The MaxSAT instance under extra hard constraints; None if they are trivially unsatisfiable."""
         fixed = self.fixed
         wcnf = WCNF()
         for u in units:
@@ -77,20 +81,56 @@ class RC2Engine(MapEngine):
             wcnf.append(list(clause))
         for clause, weight in self._soft:
             wcnf.append(list(clause), weight=weight)
+        return wcnf
+
+    def _rc2(self, wcnf: WCNF, incremental: bool = False) -> RC2:
+        if not self._weighted:
+            return RC2(wcnf, solver=self.solver, **self.rc2_options)
+        # hardening assumes the instance stays as it is; clauses added later could
+        # make it unsound, so an incremental solver goes without it
+        return RC2Stratified(wcnf, solver=self.solver, nohard=incremental, **self.rc2_options)
+
+    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        wcnf = self._wcnf(units, extra)
+        if wcnf is None:
+            return None
         if not wcnf.hard and not wcnf.soft:
-            model: list[int] | None = []
-            cost = 0
-        else:
-            solver_class = RC2Stratified if self._weighted else RC2
-            with solver_class(wcnf, solver=self.solver, **self.rc2_options) as rc2:
-                model = rc2.compute()
-                cost = rc2.cost
+            return self._optimum_of([], 0)
+        with self._rc2(wcnf) as rc2:
+            return self._optimum_of(rc2.compute(), rc2.cost)
+
+    def _optimum_of(self, model: list[int] | None, cost: int) -> Optimum | None:
         if model is None:
             return None
         values = [False] * (self.mln.n_atoms + 1)
         for lit in model:
             if 0 < abs(lit) <= self.mln.n_atoms:
                 values[abs(lit)] = lit > 0
-        for a, v in fixed.items():
+        for a, v in self.fixed.items():
             values[a] = v
         return Optimum(cost + self.offset, World(tuple(values)))
+
+    @contextmanager
+    def _session(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Iterator[Callable[[tuple[int, ...]], Optimum | None]]:
+        """One RC2 instance kept across the calls, hard clauses added on the fly (as
+        RC2's own enumeration does): cores found earlier stay valid."""
+        wcnf = self._wcnf(units, extra) if self._unsat_reason is None else None
+        if wcnf is None or (not wcnf.hard and not wcnf.soft):
+            with super()._session(units, extra) as solve:
+                yield solve
+            return
+        solvers: list[RC2] = []  # made at the first call: many sessions need none
+
+        def solve(clause: tuple[int, ...]) -> Optimum | None:
+            self.calls += 1
+            if not solvers:
+                solvers.append(self._rc2(wcnf, incremental=True))
+            if clause:
+                solvers[0].add_clause(list(clause))
+            return self._optimum_of(solvers[0].compute(), solvers[0].cost)
+
+        try:
+            yield solve
+        finally:
+            for rc2 in solvers:
+                rc2.delete()

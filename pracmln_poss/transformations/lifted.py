@@ -12,6 +12,8 @@ command line come next.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 __all__ = ["Schema", "lifted", "lifted_schemas", "ground_schemas"]
 
 import bisect
@@ -19,12 +21,18 @@ from dataclasses import dataclass
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Implies, literal
+from ..errors import ModelError
+from ..grounding import ground
+from ..model import FirstOrderMLN
 from ..map import open_engine
+from ..map.engine import MapEngine, Optimum, World
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
 from ..weights import INF
-from .common import clause_against, conjunction_of, hard_part
+from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import EvidenceSet, describe
-from .symmetry import Symmetry, _rename, canonical, renamings, representatives
+if TYPE_CHECKING:
+    from .variabilize import LiftedTheory
+from .symmetry import Symmetry, canonical, canonical_map, canonical_parts, rename, renamings, representatives
 
 
 @dataclass(frozen=True)
@@ -39,31 +47,53 @@ class Schema:
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: bool = False,
-                   backend: str = "rc2") -> list[Schema]:
+                   backend: str = "rc2", progress: Progress = None) -> list[Schema]:
     """The rules of Transformation 3 for one evidence set per renaming class."""
+    if k < 0:
+        raise ModelError(f"k must be at least 0, got {k}")
     out: list[Schema] = []
     with open_engine(mln, backend) as engine:
         fixed = engine.fixed
         free = [a for a in range(1, mln.n_atoms + 1) if a not in fixed]
         reps = list(representatives(symmetry, k, free))
-        penalty = {e: engine.penalty(list(e)) for e in reps}
+        optima = _optima(engine, symmetry, reps, Reporter(progress, "penalties of evidence classes", len(reps)))
+        base = optima[()].cost if optima[()] is not None else 0
+        penalty = {e: INF if o is None else o.cost - base for e, o in optima.items()}
 
         def pen(lits) -> Level:
             return penalty[canonical(tuple(lits), symmetry)]
 
         levels = sorted({p for p in penalty.values() if p != INF})
         backbone: dict[EvidenceSet, frozenset[int]] = {}
+        fixed_lits = frozenset(a if v else -a for a, v in fixed.items())
 
         def consequences(e: EvidenceSet) -> frozenset[int]:
+            """X(E); below size k read off the penalty table (x is entailed iff
+            pen(E + {not x}) > pen(E)), as in the ground Transformation 3."""
             if e not in backbone:
-                backbone[e] = engine.consequences(list(e))
+                if len(e) < k:
+                    taken = {abs(l) for l in e}
+                    rep, mapping = canonical_map(e, symmetry)
+                    world = optima[rep].world.values
+                    perm = symmetry.permute(symmetry.extend(mapping))  # e's atoms -> rep's
+                    # only literals of one MAP world can hold in all of them
+                    p = penalty[rep]
+                    backbone[e] = fixed_lits | frozenset(e) | frozenset(
+                        x for x in (a if world[perm[a]] else -a for a in free if a not in taken) if pen(e + (-x,)) > p
+                    )
+                else:
+                    # rational monotonicity: when pen(E) = pen(E - {y}), X(E) holds X(E - {y})
+                    known = [consequences(rest) for y, rest in _drop_each(e) if pen(rest) == pen(e)]
+                    backbone[e] = engine.consequences(list(e), known=optima[e], entailed=frozenset().union(*known))
             return backbone[e]
 
-        for e in reps:
+        report = Reporter(progress, "rules of evidence classes", len(reps))
+        for done, e in enumerate(reps, 1):
+            report(done, len(out), len(e))
             p = penalty[e]
             if p == INF:
                 continue
-            smaller = [(y, tuple(l for l in e if l != y)) for y in e]
+            smaller = _drop_each(e)
             if any(pen(rest + (-y,)) > pen(rest) for y, rest in smaller):
                 continue  # cautious monotonicity: E - {y} already entails y
             x = consequences(e)
@@ -85,20 +115,55 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking:
                 if long_blocking:
                     body = tuple(sorted(set(e) | {lit for lit in x if abs(lit) not in fixed}, key=abs))
                 out.append(Schema(e, None, body, below))
+        report(len(reps), len(out), final=True)
     return out
+
+
+def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
+    """Each literal of ``e`` with the rest of ``e``."""
+    return [(y, tuple(l for l in e if l != y)) for y in e]
+
+
+def _optima(engine: MapEngine, symmetry: Symmetry, reps: list[EvidenceSet], report: Reporter) -> dict[EvidenceSet, Optimum | None]:
+    """An optimal world of every representative (None when it is impossible), smallest first.
+
+    Most need no solver call: if a renaming of an optimal world of ``E - {y}`` satisfies
+    ``y``, it is optimal for ``E`` too (``pen(E) >= pen(E - {y})``); if ``E - {y}`` is
+    impossible, so is ``E``.
+    """
+    optima: dict[EvidenceSet, Optimum | None] = {}
+    for done, e in enumerate(reps, 1):
+        report(done, 0, len(e))
+        optima[e] = _inherited(e, optima, symmetry) if e else None
+        if optima[e] is None and not _impossible_part(e, optima, symmetry):
+            optima[e] = engine.find_optimum(list(e))
+    if optima[()] is None:
+        engine.base()  # raises: the hard formulas are unsatisfiable
+    return optima
+
+
+def _inherited(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], symmetry: Symmetry) -> Optimum | None:
+    for y in e:
+        rest, mapping = canonical_map(tuple(l for l in e if l != y), symmetry)
+        known = optima[rest]
+        if known is None:
+            continue
+        mapping = symmetry.extend(mapping)
+        if known.world.satisfies(rename(y, mapping, symmetry)):
+            perm = symmetry.permute(mapping)
+            values = known.world.values
+            return Optimum(known.cost, World((False,) + tuple(values[perm[a]] for a in range(1, len(values)))))
+    return None
+
+
+def _impossible_part(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], symmetry: Symmetry) -> bool:
+    return any(optima[canonical(tuple(l for l in e if l != y), symmetry)] is None for y in e)
 
 
 def _rule_key(evidence: EvidenceSet, conclusion: int, symmetry: Symmetry) -> tuple:
     """Equal for two conclusions of the same evidence set that a renaming fixing the
     evidence maps onto each other."""
-    mln = symmetry.mln
-    best = None
-    for mapping in renamings(evidence + (conclusion,), symmetry):
-        if tuple(sorted((_rename(l, mapping, mln) for l in evidence), key=abs)) != tuple(sorted(evidence, key=abs)):
-            continue
-        image = _rename(conclusion, mapping, mln)
-        best = image if best is None or image < best else best
-    return (evidence, best)
+    return canonical_parts((evidence, (conclusion,)), symmetry)
 
 
 def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) -> PossibilisticTheory:
@@ -108,12 +173,12 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
     for s in schemas:
         lits = s.body + ((s.conclusion,) if s.conclusion is not None else ())
         for mapping in renamings(lits, symmetry):
-            body = tuple(sorted((_rename(l, mapping, mln) for l in s.body), key=abs))
+            body = tuple(sorted((rename(l, mapping, symmetry) for l in s.body), key=abs))
             if s.conclusion is None:
                 key = ("block", body, s.level)
                 formula = clause_against(body)
             else:
-                head = _rename(s.conclusion, mapping, mln)
+                head = rename(s.conclusion, mapping, symmetry)
                 key = ("rule", body, head, s.level)
                 formula = Implies(conjunction_of(body), literal(head)) if body else literal(head)
             if key not in seen:
@@ -123,21 +188,27 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
 
 
 def lifted(
-    mln: GroundMLN,
+    model: FirstOrderMLN,
     k: int = 1,
     *,
-    domains: dict[str, tuple[str, ...]],
     long_blocking: bool = False,
     backend: str = "rc2",
-    progress=None,
-):
-    """Transformation 4: a :class:`~.variabilize.LiftedTheory` for evidence sets of at most
-    ``k`` literals, one per renaming class of interchangeable constants.
+    progress: Progress = None,
+    grounded: GroundMLN | None = None,
+) -> "LiftedTheory":
+    """Transformation 4: a :class:`~.variabilize.LiftedTheory` of the first-order ``model``
+    for evidence sets of at most ``k`` literals, one per renaming class of
+    interchangeable constants.
 
-    :param domains: the model's domains (constants per domain), for the symmetry test.
+    :param long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
+    :param grounded: ``ground(model)``, when the caller has it already.
     """
     from .symmetry import find_symmetry
     from .variabilize import lift
 
-    symmetry = find_symmetry(mln, domains)
-    return lift(mln, symmetry, lifted_schemas(mln, symmetry, k, long_blocking=long_blocking, backend=backend))
+    if not isinstance(model, FirstOrderMLN):
+        raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
+    mln = grounded if grounded is not None else ground(model)
+    symmetry = find_symmetry(mln, dict(model.domain_map))
+    schemas = lifted_schemas(mln, symmetry, k, long_blocking=long_blocking, backend=backend, progress=progress)
+    return lift(mln, symmetry, schemas, model)

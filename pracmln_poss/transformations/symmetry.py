@@ -14,7 +14,7 @@ class's representative of any set (the smallest image under renamings).
 
 from __future__ import annotations
 
-__all__ = ["Symmetry", "find_symmetry", "canonical", "representatives", "renamings", "used_constants"]
+__all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "renamings", "rename", "used_constants"]
 
 import itertools
 from collections import Counter
@@ -46,17 +46,55 @@ class Symmetry:
     classes: tuple[tuple[str, ...], ...]
 
     @cached_property
+    def atom_info(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Per atom int (index 0 unused), its predicate and arguments."""
+        return [("", ())] + [_split(name) for name in self.mln.atoms]
+
+    @cached_property
+    def atom_index(self) -> dict[tuple[str, tuple[str, ...]], int]:
+        """(predicate, arguments) -> atom int."""
+        return {key: i for i, key in enumerate(self.atom_info) if i}
+
+    @cached_property
+    def uses(self) -> list[list[tuple[str, tuple]]]:
+        """Per atom int, its renamable constants with how the atom uses each: the
+        predicate and, per argument, that constant, a fixed constant, or another of a class."""
+        types, classes = self.types, self.classes
+        out: list[list[tuple[str, tuple]]] = []
+        for pred, args in self.atom_info:
+            out.append([
+                (c, (pred, tuple((0,) if a == c else (1, a) if len(classes[types[a]]) < 2 else (2, types[a]) for a in args)))
+                for c in dict.fromkeys(args) if len(classes[types[c]]) > 1
+            ])
+        return out
+
+    @cached_property
+    def memo(self) -> dict[EvidenceSet, tuple[EvidenceSet, dict[str, str]]]:
+        """Canonical images (and renamings onto them) computed so far: the search asks often."""
+        return {}
+
+    @cached_property
     def types(self) -> dict[str, int]:
         """Constant -> index of its class (constants of different domains never share one)."""
         return {c: i for i, cls in enumerate(self.classes) for c in cls}
 
     def permute(self, mapping: dict[str, str]) -> list[int]:
-        """The atom permutation (index -> index, 0 unused) induced by a constant renaming."""
-        out = [0] * (self.mln.n_atoms + 1)
-        for i, name in enumerate(self.mln.atoms, 1):
-            pred, args = _split(name)
-            renamed = f"{pred}({','.join(mapping.get(a, a) for a in args)})" if args else pred
-            out[i] = self.mln.atom(renamed)
+        """The atom permutation (index -> index, 0 unused) induced by a constant renaming
+        (a permutation of constants; constants it leaves out stay)."""
+        info, index = self.atom_info, self.atom_index
+        return [0] + [index[pred, tuple(mapping.get(a, a) for a in args)] for pred, args in info[1:]]
+
+    def extend(self, mapping: dict[str, str]) -> dict[str, str]:
+        """An injective renaming within classes completed to a permutation of every
+        class it touches (the unused constants onto the unused ones, in order)."""
+        out = dict(mapping)
+        types = self.types
+        for cls in {types[c] for c in mapping}:
+            members = self.classes[cls]
+            images = set(out[c] for c in members if c in out)
+            free_targets = [c for c in members if c not in images]
+            for c, t in zip([c for c in members if c not in out], free_targets):
+                out[c] = t
         return out
 
 
@@ -88,10 +126,10 @@ def find_symmetry(mln: GroundMLN, domains: dict[str, tuple[str, ...]]) -> Symmet
 
 def used_constants(lits: Iterable[int], symmetry: Symmetry) -> dict[int, list[str]]:
     """Class index -> the constants of that class the literals mention, in order of appearance."""
-    mln, types = symmetry.mln, symmetry.types
+    info, types = symmetry.atom_info, symmetry.types
     used: dict[int, list[str]] = {}
     for lit in lits:
-        for a in _split(mln.name(abs(lit)))[1]:
+        for a in info[abs(lit)][1]:
             members = used.setdefault(types[a], [])
             if a not in members:
                 members.append(a)
@@ -114,19 +152,86 @@ def renamings(lits: tuple[int, ...], symmetry: Symmetry, onto_first: bool = Fals
 
 
 def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
-    """The smallest image of ``evidence`` (as a sorted literal tuple) under renamings of
-    interchangeable constants: equal for two sets exactly when one renames the other."""
-    mln = symmetry.mln
-    return min(
-        tuple(sorted((_rename(lit, mapping, mln) for lit in evidence), key=lambda l: (abs(l), l)))
-        for mapping in renamings(evidence, symmetry, onto_first=True)
-    )
+    """The representative of ``evidence``'s renaming class (a sorted literal tuple): equal
+    for two sets exactly when a renaming of interchangeable constants maps one onto the other."""
+    return canonical_map(evidence, symmetry)[0]
 
 
-def _rename(lit: int, mapping: dict[str, str], mln: GroundMLN) -> int:
-    pred, args = _split(mln.name(abs(lit)))
-    name = f"{pred}({','.join(mapping.get(a, a) for a in args)})" if args else pred
-    a = mln.atom(name)
+def canonical_map(evidence: EvidenceSet, symmetry: Symmetry) -> tuple[EvidenceSet, dict[str, str]]:
+    """:func:`canonical` and a renaming of the constants of ``evidence`` that maps it onto it."""
+    key = tuple(sorted(evidence, key=_lit_order))
+    memo = symmetry.memo
+    found = memo.get(key)
+    if found is None:
+        image, mapping = _canonical((key,), symmetry)
+        found = memo[key] = (image[0], mapping)
+    return found
+
+
+def canonical_parts(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[tuple[int, ...], ...]:
+    """The canonical image of several literal sets renamed together (e.g. a rule's
+    evidence and its conclusion): equal for two tuples exactly when one renaming maps
+    each part of one onto the same part of the other.
+
+    Cheap invariants first: each renamable constant gets a fingerprint (how the literals
+    use it), constants are ordered by fingerprint onto the first members of their class,
+    and only constants with equal fingerprints are permuted among themselves; the
+    smallest image over those renamings is the canonical one.  Isomorphic inputs have
+    matching fingerprints, hence the same candidate images and the same minimum.
+    """
+    return _canonical(parts, symmetry)[0]
+
+
+def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[tuple[tuple[int, ...], ...], dict[str, str]]:
+    """:func:`canonical_parts` with the renaming that gives it."""
+    info, types, classes, uses = symmetry.atom_info, symmetry.types, symmetry.classes, symmetry.uses
+    prints: dict[str, list[tuple]] = {}
+    for p, part in enumerate(parts):
+        for lit in part:
+            for c, use in uses[abs(lit)]:
+                prints.setdefault(c, []).append((p, lit > 0, use))
+    by_class: dict[int, list[tuple[tuple, str]]] = {}
+    for c, uses in prints.items():
+        by_class.setdefault(types[c], []).append((tuple(sorted(uses)), c))
+    blocks: list[list[tuple[list[str], tuple[str, ...]]]] = []
+    for cls, members in by_class.items():
+        members.sort()
+        slots = classes[cls]
+        start = 0
+        while start < len(members):
+            end = start
+            while end < len(members) and members[end][0] == members[start][0]:
+                end += 1
+            group = [c for _, c in members[start:end]]
+            blocks.append([(group, perm) for perm in itertools.permutations(slots[start:end])])
+            start = end
+    index = symmetry.atom_index
+    best, best_mapping = None, {}
+    for choice in itertools.product(*blocks):
+        mapping = {c: t for group, perm in choice for c, t in zip(group, perm)}
+        image = []
+        for part in parts:
+            renamed = []
+            for lit in part:
+                pred, args = info[abs(lit)]
+                a = index[pred, tuple(mapping.get(x, x) for x in args)]
+                renamed.append(a if lit > 0 else -a)
+            renamed.sort(key=_lit_order)
+            image.append(tuple(renamed))
+        image = tuple(image)
+        if best is None or image < best:
+            best, best_mapping = image, mapping
+    return best, best_mapping
+
+
+def _lit_order(lit: int) -> tuple[int, int]:
+    return abs(lit), lit
+
+
+def rename(lit: int, mapping: dict[str, str], symmetry: Symmetry) -> int:
+    """The literal with its constants renamed by ``mapping``."""
+    pred, args = symmetry.atom_info[abs(lit)]
+    a = symmetry.atom_index[pred, tuple(mapping.get(x, x) for x in args)]
     return a if lit > 0 else -a
 
 
@@ -151,7 +256,7 @@ def representatives(
             taken = {abs(l) for l in rep}
             used = {cls: set(members) for cls, members in used_constants(rep, symmetry).items()}
             for atom in atoms:
-                if atom in taken or not _fresh_ok(mln.name(atom), used, symmetry, types):
+                if atom in taken or not _fresh_ok(symmetry.atom_info[atom][1], used, symmetry, types):
                     continue
                 for lit in (atom, -atom):
                     image = canonical(tuple(rep) + (lit,), symmetry)
@@ -163,10 +268,10 @@ def representatives(
         level = following
 
 
-def _fresh_ok(name: str, used: dict[int, set[str]], symmetry: Symmetry, types: dict[str, int]) -> bool:
+def _fresh_ok(args: tuple[str, ...], used: dict[int, set[str]], symmetry: Symmetry, types: dict[str, int]) -> bool:
     """Whether the atom's constants outside ``used`` are the first unused ones of their class."""
     new: dict[int, list[str]] = {}
-    for a in _split(name)[1]:
+    for a in args:
         if a not in used.get(types[a], set()) and a not in new.setdefault(types[a], []):
             new[types[a]].append(a)
     for cls, constants in new.items():

@@ -16,11 +16,15 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..ground_mln import GroundMLN
+from ..grounding import infer_variable_domains, template_source
 from ..logic.formula import (
-    And, Constant, Equals, Formula, Implies, Not, Or, PredAtom, Truth, Variable, map_terms, substitute_atoms, variables_of,
+    And, Constant, Equals, Exists, Formula, Implies, Not, Or, PredAtom, Truth, Variable, map_terms, substitute_atoms,
+    variables_of, walk,
 )
+from ..model import FirstOrderMLN
 from ..atoms import intern_atoms
-from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..logic.syntax import format_formula
+from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
 from ..errors import ModelError
 from ..weights import INF, Resolution
 from .evidence import describe
@@ -58,6 +62,18 @@ class LiftedTheory:
                 out.append(grounded)
         return out
 
+    def levels(self) -> tuple[Level, ...]:
+        """The distinct levels, ascending (``INF`` last)."""
+        return tuple(sorted({pf.level for pf in self.formulas}))
+
+    def format(self, f: Formula) -> str:
+        """A rule in pracmln syntax."""
+        return format_formula(f)
+
+    def prefixes(self) -> dict[str, str]:
+        """Type name -> the prefix of its variables (:func:`variable_prefixes`)."""
+        return variable_prefixes(name for name, _ in self.types)
+
     def ground(self) -> PossibilisticTheory:
         """Every grounding of every rule over its types (``!=`` respected): a ground theory."""
         out: list[PossibilisticFormula] = []
@@ -76,8 +92,10 @@ def _bind(f: Formula, binding: dict[str, str]) -> Formula:
 
 
 def _type_names(symmetry: Symmetry) -> dict[int, str]:
-    """A type name per class of two or more constants: the domain's name, numbered when
-    the domain splits into several such classes."""
+    """A type name per class of two or more constants: the domain's name when the class
+    is the whole domain, else the domain's name numbered (the domain's name stays free
+    for first-order hard rules, which range over the whole domain)."""
+    domains = dict(symmetry.domains)
     domain_of = {c: d for d, consts in symmetry.domains for c in consts}
     by_domain: dict[str, list[int]] = {}
     for i, cls in enumerate(symmetry.classes):
@@ -86,7 +104,8 @@ def _type_names(symmetry: Symmetry) -> dict[int, str]:
     names = {}
     for domain, classes in by_domain.items():
         for n, i in enumerate(classes, 1):
-            names[i] = domain if len(classes) == 1 else f"{domain}{n}"
+            whole = set(symmetry.classes[i]) == set(domains[domain])
+            names[i] = domain if whole else f"{domain}{n}"
     return names
 
 
@@ -148,17 +167,51 @@ def _conj(parts: list[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
-def lift(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) -> LiftedTheory:
-    """The lifted theory of the schemas, the MLN's hard formulas certain (ground)."""
+def lift(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema], model: FirstOrderMLN | None = None) -> LiftedTheory:
+    """The lifted theory of the schemas with the MLN's hard formulas, certain.
+
+    With the first-order ``model``, its hard formulas are written first-order over
+    variables of their domains (as in the MLN); otherwise, and for those with ``EXIST``,
+    functional constraints and evidence, ground.
+    """
     type_names = _type_names(symmetry)
-    formulas = [PossibilisticFormula(_named(wf.formula, mln), INF, wf.source) for wf in mln.hard]
+    class_types = [(type_names[i], cls) for i, cls in enumerate(symmetry.classes) if i in type_names]
+    hard, domain_types = _hard_rules(mln, model, [name for name, _ in class_types])
+    formulas = list(hard)
     for s in schemas:
         origin = ("blocking " if s.conclusion is None else "") + describe(s.evidence, mln)
         formulas.append(PossibilisticFormula(variabilize(s, symmetry, type_names), s.level, origin))
-    types = tuple(
-        (type_names[i], cls) for i, cls in enumerate(symmetry.classes) if i in type_names
-    )
-    return LiftedTheory(types, tuple(formulas), mln.atoms, mln.resolution)
+    types = dict(class_types)
+    types.update(domain_types)
+    return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), mln.atoms, mln.resolution)
+
+
+def _hard_rules(
+    mln: GroundMLN, model: FirstOrderMLN | None, class_types: list[str]
+) -> tuple[list[PossibilisticFormula], dict[str, tuple[str, ...]]]:
+    """The certain rules, and the domain types the first-order ones use."""
+    liftable = [] if model is None else [
+        t for t in model.formulas if t.weight == INF and not any(isinstance(g, Exists) for g in walk(t.formula))
+    ]
+    domains = {} if model is None else model.domain_map
+    variable_types = [infer_variable_domains(t, model.predicate_map) for t in liftable] if model else []
+    used = {d: domains[d] for types in variable_types for d in types.values()}
+    prefixes = variable_prefixes([*class_types, *used])
+    out = []
+    for template, types in zip(liftable, variable_types):
+        counters: dict[str, int] = {}
+        renamed: dict[str, Variable] = {}
+        for v in variables_of(template.formula):
+            if v.name not in renamed:
+                domain = types[v.name]
+                counters[domain] = counters.get(domain, 0) + 1
+                renamed[v.name] = Variable(f"{prefixes[domain]}{counters[domain]}", domain)
+        formula = map_terms(template.formula, lambda t: renamed[t.name] if isinstance(t, Variable) else t)
+        out.append(PossibilisticFormula(formula, INF, template_source(template)))
+    lifted_sources = {template_source(t) for t in liftable}
+    out.extend(PossibilisticFormula(_named(wf.formula, mln), INF, wf.source)
+               for wf in mln.hard if wf.source not in lifted_sources)
+    return out, used
 
 
 def _named(f: Formula, mln: GroundMLN) -> Formula:
@@ -175,18 +228,27 @@ def _named(f: Formula, mln: GroundMLN) -> Formula:
 
 
 def filter_lifted(lt: LiftedTheory, mode: str) -> LiftedTheory:
-    """Redundancy filtering of first-order rules: a rule goes when one of its groundings
-    follows from the groundings of the other remaining rules (by symmetry, then all do)."""
+    """Redundancy filtering of first-order rules: a rule goes when its groundings follow
+    from the groundings of the other remaining rules.
+
+    For the rules of evidence classes (finite levels) one grounding is tested: their
+    variables range over interchangeable constants and are pairwise distinct, so their
+    groundings are images of each other under symmetries of the theory, and one follows
+    exactly when all do.  Certain rules (the MLN's hard formulas, over whole domains and
+    without ``!=``) are tested with all their groundings.
+    """
     from ..logic.formula import conjunction
     from ..possibilistic.filtering import formula_length, redundant_order
 
+    if mode == "none":
+        return lt  # other modes are checked by redundant_order
     groundings = [lt.groundings(pf) for pf in lt.formulas]
     kept = redundant_order(
         len(lt.atoms),
         [pf.level for pf in lt.formulas],
         [formula_length(pf.formula) for pf in lt.formulas],
         [conjunction(g) for g in groundings],
-        [g[0] if g else Truth(True) for g in groundings],
+        [conjunction(g) if pf.level == INF else g[0] if g else Truth(True) for pf, g in zip(lt.formulas, groundings)],
         mode,
     )
     return LiftedTheory(lt.types, tuple(pf for pf, k in zip(lt.formulas, kept) if k), lt.atoms, lt.resolution)
