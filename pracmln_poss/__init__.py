@@ -6,7 +6,7 @@ works on plain data; :mod:`pracmln_poss.bridge` is the only part that imports
 pracmln, and only when called.
 
 Importing this package has one side effect: pracmln's ``MLN`` gets a
-``to_possibilistic(db=None, method="defaults", k=..., filter=...)`` method, at once if
+``to_possibilistic(db=None, method=None, k=..., filter=...)`` method, at once if
 pracmln is already imported, else when it is (see :mod:`pracmln_poss.bridge.plugin`).
 """
 
@@ -32,6 +32,7 @@ from .weights import INF, Resolution
 
 
 from .transformations import METHODS, transform
+from .transformations.variabilize import LiftedTheory, filter_lifted
 from .bridge.plugin import install as _install_plugin
 
 _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported
@@ -42,9 +43,17 @@ def load(mln_path: str, db_path: str | None = None, **options: object) -> Ground
 
     Options are those of :func:`pracmln_poss.bridge.loader.load_model`.
     """
+    return ground(load_first_order(mln_path, db_path, **options))
+
+
+def load_first_order(mln_path: str, db_path: str | None = None, **options: object) -> FirstOrderMLN:
+    """Load an ``.mln`` (and ``.db``) file through pracmln, first-order (for ``lifted``).
+
+    Options are those of :func:`pracmln_poss.bridge.loader.load_model`.
+    """
     from .bridge.loader import load_model
 
-    return ground(load_model(mln_path, db_path, **options).model)  # type: ignore[arg-type]
+    return load_model(mln_path, db_path, **options).model  # type: ignore[arg-type]
 
 
 __all__ = [
@@ -53,6 +62,7 @@ __all__ = [
     "FirstOrderMLN",
     "GroundMLN",
     "INF",
+    "LiftedTheory",
     "InconsistentEvidenceError",
     "InconsistentModelError",
     "METHODS",
@@ -67,9 +77,11 @@ __all__ = [
     "WeightedFormula",
     "World",
     "dumps",
+    "filter_lifted",
     "filter_redundant",
     "ground",
     "load",
+    "load_first_order",
     "load_theory",
     "loads",
     "open_engine",

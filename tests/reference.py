@@ -31,3 +31,28 @@ def assert_same_cuts(a, b):
     """Every cut of ``a`` and ``b`` (at the levels of either, and the certain one) has the same models."""
     for level in sorted({pf.level for pf in a.formulas} | {pf.level for pf in b.formulas} | {INF}):
         assert cut_models(a, level) == cut_models(b, level), level
+
+
+def assert_same_cuts_sat(a, b, solver="g3"):
+    """As :func:`assert_same_cuts` for theories too big to enumerate: at every level, each
+    cut entails every formula of the other's cut (one SAT call per formula, PySAT directly)."""
+    from pysat.solvers import Solver
+
+    from pracmln_poss.logic.cnf import VarPool, clausify
+    from pracmln_poss.logic.formula import negate
+
+    assert a.atoms == b.atoms
+    for level in sorted({pf.level for pf in a.formulas} | {pf.level for pf in b.formulas} | {INF}):
+        for x, y in ((a, b), (b, a)):
+            pool = VarPool(x.n_atoms)
+            with Solver(name=solver) as sat:
+                for pf in x.formulas:
+                    if pf.level >= level:
+                        for clause in clausify(pf.formula, pool):
+                            sat.add_clause(list(clause))
+                for pf in y.formulas:
+                    if pf.level >= level:
+                        guard = pool.new()
+                        for clause in clausify(negate(pf.formula), pool):
+                            sat.add_clause([*clause, -guard])
+                        assert not sat.solve(assumptions=[guard]), (level, pf)

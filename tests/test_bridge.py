@@ -249,7 +249,7 @@ def test_to_possibilistic_is_added_to_pracmln_mln(pracmln):
         assert "pracmln" not in sys.modules   # importing the plugin does not import pracmln
         import pracmln                         # and a plain import works on Python 3.11
         mln = pracmln.MLN.load("tests/data/paper/example5-defaults.mln", grammar="StandardGrammar")
-        theory = mln.to_possibilistic(k=1, omit_redundant_blocking=False)
+        theory = mln.to_possibilistic(method="defaults", k=1, omit_redundant_blocking=False)
         print(len(theory), theory.levels())
         db = pracmln.Database(mln)
         db["a(T)"] = 0.0
@@ -270,3 +270,17 @@ def test_to_possibilistic_when_pracmln_was_imported_first(pracmln):
     theory = mln.to_possibilistic(method="defaults", k=1)
     assert theory.entails(["antarcticBird(Tweety)"], "flies(Tweety)")
     assert pracmln_poss.METHODS
+
+
+def test_to_possibilistic_lifted_is_the_default_for_first_order_mlns(pracmln):
+    from pracmln_poss.bridge.plugin import install
+    from pracmln_poss.transformations.variabilize import LiftedTheory
+
+    install()
+    mln = pracmln.MLN.load(str(PAPER / "smokers.mln"), grammar="StandardGrammar")
+    theory = mln.to_possibilistic(k=2, domains={"person": ["Ann", "Bob", "Cy"]}, filter="aggressive")
+    assert isinstance(theory, LiftedTheory) and theory.types == (("person", ("Ann", "Bob", "Cy")),)
+    # ground evidence and queries against the first-order theory
+    assert theory.entails(["s(Ann)", "f(Ann,Bob)"], "s(Bob)")
+    assert not theory.entails(["s(Ann)", "f(Ann,Bob)", "!c(Bob)"], "s(Bob)")
+    assert len(theory.ground()) >= len(theory)

@@ -198,7 +198,9 @@ def test_convert_selective_family_file(pracmln, capsys, tmp_path):
 
 def test_convert_progress_and_exhaustive_refusal(pracmln, capsys):
     code, _, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "-k", "1", "--progress")
-    assert code == 0 and "rules so far" in err
+    assert code == 0 and "rules of evidence classes: 5/5" in err  # lifted, the default
+    code, _, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "--method", "defaults", "--progress")
+    assert code == 0 and "rules of evidence sets" in err
     code, _, err = run(capsys, "convert", PAPER / "cora.mln", "--method", "exhaustive")
     assert code == 2 and "refused above 16" in err
 

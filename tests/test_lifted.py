@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 from pracmln_poss.grounding import ground
 from pracmln_poss.logic.syntax import parse_formula
@@ -180,6 +181,27 @@ def test_variabilized_rules_ground_back_to_the_schemas(case, k):
     assert_same_cuts(lifted, reference)
 
 
+def test_lifted_text_round_trip_with_a_split_domain_and_first_order_hard_rules():
+    """A domain split into a named constant and a class (type q1) whose hard rule ranges
+    over the whole domain (type q): the variables of both read back with their types."""
+    from pracmln_poss.formats import dumps, loads
+    from pracmln_poss.formats.json_format import read_json
+    from pracmln_poss.formats.lifted_text import read_lifted_text
+    from pracmln_poss.transformations import transform
+
+    m = model(
+        preds=[("r", ["p", "q"]), ("t", ["q"])], domains={"p": ["A", "B"], "q": ["X", "Y", "Z"]},
+        formulas=[("r(a, x) => t(x)", 1), ("t(X)", -2), ("!t(x) v !t(y) v x = y", None)],
+    )
+    lt = transform(m, "lifted", k=2)
+    assert dict(lt.types) == {"p": ("A", "B"), "q": ("X", "Y", "Z"), "q1": ("Y", "Z")}
+    assert lt.prefixes() == {"p": "p", "q": "q_", "q1": "q1_"}
+    text = dumps(lt)
+    assert "inf  !t(q_1) v !t(q_2) v q_1 = q_2" in text and "q1_1" in text
+    assert read_lifted_text(text) == lt and read_json(dumps(lt, "json")) == lt
+    assert_same_cuts(loads(text), defaults(ground(m), 2))
+
+
 def test_lifted_text_round_trip_grounds_to_the_same_theory():
     from pracmln_poss.formats import loads
     from pracmln_poss.formats.lifted_text import read_lifted_text, write_lifted_text
@@ -220,3 +242,45 @@ def test_variable_prefixes_are_distinct_and_readable():
 
     assert variable_prefixes(["person"]) == {"person": "p"}
     assert variable_prefixes(["per", "pap", "cat1", "cat2"]) == {"cat1": "cat1_", "cat2": "cat2_", "pap": "pa", "per": "pe"}
+
+
+def test_lifted_json_and_latex(pracmln, capsys, tmp_path):
+    """JSON keeps the types and reads back to the same theory; LaTeX shows variables and types."""
+    from pracmln_poss.cli import main
+    from pracmln_poss.formats import dumps, load_theory
+    from pracmln_poss.formats.json_format import read_json
+    from pracmln_poss.formats.lifted_text import read_lifted_text
+
+    from .conftest import PAPER
+
+    args = [str(PAPER / "smokers.mln"), "--domain", "person=Alice,Bob,Celine", "-k", "2", "--quiet"]
+    text_file, json_file = tmp_path / "s.theory", tmp_path / "s.json"
+    assert main(["convert", *args, "-o", str(text_file)]) == 0  # lifted is the default here
+    assert main(["convert", *args, "--format", "json", "-o", str(json_file)]) == 0
+    data = json.loads(json_file.read_text())
+    assert data["types"] == [{"name": "person", "variable_prefix": "p", "constants": ["Alice", "Bob", "Celine"]}]
+    assert "!f(p1,p2) v f(p2,p1)" in [f["formula"] for f in data["formulas"]]  # hard rules first-order
+    lifted = read_json(json_file.read_text())
+    assert lifted == read_lifted_text(text_file.read_text())
+    assert dumps(lifted, "json") == json_file.read_text()
+    assert_same_cuts(load_theory(json_file), load_theory(text_file))
+    assert main(["query", str(json_file), "-e", "s(Alice)", "f(Alice,Bob)", "-q", "s(Bob)"]) == 0
+    assert "entailed" in capsys.readouterr().out
+    assert main(["convert", *args, "--format", "latex"]) == 0
+    latex = capsys.readouterr().out
+    assert latex.startswith("% type person (variables p1, p2, ...): Alice, Bob, Celine\n\\begin{align*}")
+    assert r"\textit{p1} \neq \textit{p2}" in latex and r"\textit{f}(\textit{p1}, \textit{p2})" in latex
+
+
+def test_lifted_needs_the_first_order_model():
+    from pracmln_poss.errors import ModelError
+    from pracmln_poss.transformations import default_method, transform
+
+    m = model(**SMOKERS)
+    assert default_method(m) == "lifted" and default_method(ground(m)) == "defaults"
+    with pytest.raises(ModelError, match="first-order model"):
+        transform(ground(m), "lifted")
+    lt = transform(m, k=1)
+    assert lt.types == (("p", ("A", "B", "C")),)
+    assert [lt.format(pf.formula) for pf in lt.formulas if pf.level == INF] == ["!f(p1,p2) v f(p2,p1)", "!f(p1,p1)"]
+    assert_same_cuts(lt.ground(), defaults(ground(m), 1))

@@ -23,7 +23,7 @@ from ..weights import Resolution
 def to_possibilistic(
     self: Any,
     db: Any = None,
-    method: str = "defaults",
+    method: str | None = None,
     *,
     filter: str = "none",
     domains: Mapping[str, Sequence[str]] | None = None,
@@ -33,19 +33,25 @@ def to_possibilistic(
     """Convert this pracmln MLN into a possibilistic logic theory.
 
     :param db: a pracmln ``Database`` whose evidence becomes certain (optional).
-    :param method: ``defaults`` (default), ``selective`` or ``exhaustive``.
+    :param method: ``lifted`` (the default for first-order MLNs), ``defaults`` (the
+        default for propositional ones), ``selective`` or ``exhaustive``.
     :param filter: ``none``, ``conservative`` or ``aggressive`` redundancy filtering.
     :param domains: domains replacing those of the model (``{"person": ["A", "B"]}``).
-    :param options: passed to the transformation (``k=2``, ``family=[...]``, ``progress=...``).
-    :returns: a :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.
+    :param options: passed to the transformation (``k=2``, ``family=[...]``,
+        ``long_blocking=True``, ``progress=...``).
+    :returns: a :class:`~pracmln_poss.transformations.variabilize.LiftedTheory` (lifted;
+        ``.ground()`` gives the ground theory) or a
+        :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.
     """
-    from ..grounding import ground
     from ..possibilistic.filtering import filter_redundant
     from ..transformations import transform
+    from ..transformations.variabilize import LiftedTheory, filter_lifted
     from .loader import from_pracmln
 
     model = from_pracmln(self, db, resolution=Resolution.of(resolution), domains=domains)
-    theory = transform(ground(model), method, **options)
+    theory = transform(model, method, **options)
+    if isinstance(theory, LiftedTheory):
+        return filter_lifted(theory, filter)
     return filter_redundant(theory, filter).theory
 
 

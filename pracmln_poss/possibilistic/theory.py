@@ -12,7 +12,7 @@ the edges).  Reasoning (consistency level, entailment, necessity, drowning) is i
 
 from __future__ import annotations
 
-__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Level", "parse_level"]
+__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Level", "parse_level", "level_name"]
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -45,6 +45,11 @@ class PossibilisticFormula:
     formula: Formula
     level: Level
     origin: str | None = None
+
+
+def level_name(level: Level, resolution: Resolution) -> str:
+    """``lambda_2.5`` style name of a level, in user units (``1 (certain)`` for ``INF``)."""
+    return "1 (certain)" if level == INF else f"lambda_{format_weight(level, resolution)}"
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,7 @@ class PossibilisticTheory(NamedAtoms):
 
     def level_name(self, level: Level) -> str:
         """``lambda_2.5`` style name of a level, in user units."""
-        return "1 (certain)" if level == INF else f"lambda_{format_weight(level, self.resolution)}"
+        return level_name(level, self.resolution)
 
     def reasoner(self, solver: str = "g3") -> "Reasoner":
         """A new incremental SAT reasoner over this theory; use it as a context manager."""

@@ -1,38 +1,42 @@
-"""Transformation 4 (lifted), first part: the search over evidence sets up to renaming.
+"""Transformation 4 (lifted): the search over evidence sets up to renaming.
 
-Work in progress (issue 6): rules are computed for one evidence set per renaming class
-of interchangeable constants (:mod:`.symmetry`) and kept as *schemas*: a
-representative evidence set with one concluded literal, or a blocking rule.
-:func:`ground_schemas` expands them over every renaming, giving the ground theory of
-Transformation 3 (with ``long_blocking=True`` exactly its rules, one conclusion per
-rule; with the default short blocking rule ``not AND E`` the one the paper
-recommends).  Variabilisation into first-order rules, their file formats and the
-command line come next.
+Rules are computed for one evidence set per renaming class of interchangeable
+constants (:mod:`.symmetry`) and kept as *schemas*: a representative evidence set with
+one concluded literal, or a blocking rule (short ``not AND E`` by default, as the paper
+recommends; long ``not (AND E ^ AND X(E))`` with ``long_blocking``).
+:func:`ground_schemas` expands them over every renaming (with ``long_blocking`` exactly
+the rules of Transformation 3, one conclusion per rule); :mod:`.variabilize` writes
+them first-order.  :func:`lifted` does both.
+
+Most of the work is MAP inference, and most of it is avoided: an optimal world of
+``E - {y}`` that satisfies ``y`` (renamed) is optimal for ``E``; below size ``k``,
+``X(E)`` is read off the table of penalties; at size ``k`` the backbone starts from a
+known optimum and skips what rational monotonicity already gives.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 __all__ = ["Schema", "lifted", "lifted_schemas", "ground_schemas"]
 
 import bisect
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..ground_mln import GroundMLN
-from ..logic.formula import Implies, literal
 from ..errors import ModelError
+from ..ground_mln import GroundMLN
 from ..grounding import ground
-from ..model import FirstOrderMLN
+from ..logic.formula import Implies, literal
 from ..map import open_engine
 from ..map.engine import MapEngine, Optimum, World
+from ..model import FirstOrderMLN
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
 from ..weights import INF
 from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import EvidenceSet, describe
+from .symmetry import Symmetry, canonical, canonical_map, canonical_parts, rename, renamings, representatives
+
 if TYPE_CHECKING:
     from .variabilize import LiftedTheory
-from .symmetry import Symmetry, canonical, canonical_map, canonical_parts, rename, renamings, representatives
 
 
 @dataclass(frozen=True)
@@ -74,12 +78,11 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking:
                 if len(e) < k:
                     taken = {abs(l) for l in e}
                     rep, mapping = canonical_map(e, symmetry)
-                    world = optima[rep].world.values
-                    perm = symmetry.permute(symmetry.extend(mapping))  # e's atoms -> rep's
+                    world = _renamed_world(optima[rep].world, symmetry.permute(symmetry.extend(mapping)))
                     # only literals of one MAP world can hold in all of them
                     p = penalty[rep]
                     backbone[e] = fixed_lits | frozenset(e) | frozenset(
-                        x for x in (a if world[perm[a]] else -a for a in free if a not in taken) if pen(e + (-x,)) > p
+                        x for x in (a if world[a] else -a for a in free if a not in taken) if pen(e + (-x,)) > p
                     )
                 else:
                     # rational monotonicity: when pen(E) = pen(E - {y}), X(E) holds X(E - {y})
@@ -137,6 +140,7 @@ def _optima(engine: MapEngine, symmetry: Symmetry, reps: list[EvidenceSet], repo
         optima[e] = _inherited(e, optima, symmetry) if e else None
         if optima[e] is None and not _impossible_part(e, optima, symmetry):
             optima[e] = engine.find_optimum(list(e))
+    report(len(reps), 0, final=True)
     if optima[()] is None:
         engine.base()  # raises: the hard formulas are unsatisfiable
     return optima
@@ -150,10 +154,16 @@ def _inherited(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], symmet
             continue
         mapping = symmetry.extend(mapping)
         if known.world.satisfies(rename(y, mapping, symmetry)):
-            perm = symmetry.permute(mapping)
-            values = known.world.values
-            return Optimum(known.cost, World((False,) + tuple(values[perm[a]] for a in range(1, len(values)))))
+            return Optimum(known.cost, _renamed_world(known.world, symmetry.permute(mapping)))
     return None
+
+
+def _renamed_world(world: World, perm: list[int]) -> World:
+    """The world whose atom ``a`` has the value of atom ``perm[a]`` in ``world``: for
+    ``perm`` mapping a set onto its representative, the representative's optimum turned
+    into one of the set."""
+    values = world.values
+    return World((False,) + tuple(values[perm[a]] for a in range(1, len(values))))
 
 
 def _impossible_part(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], symmetry: Symmetry) -> bool:

@@ -13,19 +13,20 @@ __all__ = ["LiftedTheory", "variabilize", "lift", "filter_lifted", "variable_pre
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from ..ground_mln import GroundMLN
 from ..grounding import infer_variable_domains, template_source
 from ..logic.formula import (
-    And, Constant, Equals, Exists, Formula, Implies, Not, Or, PredAtom, Truth, Variable, map_terms, substitute_atoms,
-    variables_of, walk,
+    And, Constant, Equals, Exists, Formula, Implies, Not, Or, PredAtom, Truth, Variable, conjunction, map_terms,
+    substitute_atoms, variables_of, walk,
 )
-from ..model import FirstOrderMLN
+from ..model import FirstOrderMLN, FormulaTemplate
 from ..atoms import intern_atoms
 from ..logic.syntax import format_formula
-from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
-from ..errors import ModelError
+from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory, level_name
+from ..errors import ModelError, UnknownNameError
 from ..weights import INF, Resolution
 from .evidence import describe
 from .lifted import Schema
@@ -62,6 +63,37 @@ class LiftedTheory:
                 out.append(grounded)
         return out
 
+    def __len__(self) -> int:
+        return len(self.formulas)
+
+    @cached_property
+    def grounded(self) -> PossibilisticTheory:
+        """:meth:`ground`, computed once (for queries)."""
+        return self.ground()
+
+    def entails(self, evidence: Iterable[object], query: str | Formula) -> bool:
+        """Possibilistic entailment of a ground query from ground evidence (on the grounding)."""
+        return self.grounded.entails(evidence, query)
+
+    def consistency_level(self, evidence: Iterable[object] = ()) -> Level:
+        """``con(T, E)`` of the grounding."""
+        return self.grounded.consistency_level(evidence)
+
+    def necessity(self, rule: str | Formula) -> Level | None:
+        """The highest level whose cut entails every grounding of ``rule`` (a formula over
+        this theory's typed variables, e.g. ``s(p1) ^ f(p1,p2) ^ p1 != p2 => s(p2)``, or a
+        ground one); None if no cut does."""
+        if isinstance(rule, str):
+            from ..formats.lifted_text import type_variables
+            from ..logic.syntax import parse_formula
+
+            prefix_of = {prefix: name for name, prefix in self.prefixes().items()}
+            try:
+                rule = type_variables(parse_formula(rule), prefix_of)
+            except KeyError as exc:
+                raise UnknownNameError(f"variable {exc.args[0]} has no type with its prefix") from None
+        return self.grounded.necessity(conjunction(self.groundings(PossibilisticFormula(rule, INF, None))))
+
     def levels(self) -> tuple[Level, ...]:
         """The distinct levels, ascending (``INF`` last)."""
         return tuple(sorted({pf.level for pf in self.formulas}))
@@ -69,6 +101,10 @@ class LiftedTheory:
     def format(self, f: Formula) -> str:
         """A rule in pracmln syntax."""
         return format_formula(f)
+
+    def level_name(self, level: Level) -> str:
+        """``lambda_2.5`` style name of a level, in user units."""
+        return level_name(level, self.resolution)
 
     def prefixes(self) -> dict[str, str]:
         """Type name -> the prefix of its variables (:func:`variable_prefixes`)."""
@@ -128,16 +164,21 @@ def variable_prefixes(type_names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def variabilize(schema: Schema, symmetry: Symmetry, type_names: dict[int, str]) -> Formula:
-    """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema)."""
-    mln = symmetry.mln
+def variabilize(
+    schema: Schema, symmetry: Symmetry, type_names: dict[int, str], prefixes: dict[str, str] | None = None
+) -> Formula:
+    """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema).
+
+    :param prefixes: type name -> variable prefix, over all the theory's types (default:
+        :func:`variable_prefixes` of ``type_names``).
+    """
     types = symmetry.types
     lits = schema.body + ((schema.conclusion,) if schema.conclusion is not None else ())
     variable: dict[str, Variable] = {}
     counters: dict[str, int] = {}
-    prefixes = variable_prefixes(type_names.values())
+    prefixes = prefixes if prefixes is not None else variable_prefixes(type_names.values())
     for lit in lits:
-        for c in _split(mln.name(abs(lit)))[1]:
+        for c in symmetry.atom_info[abs(lit)][1]:
             cls = types[c]
             if cls in type_names and c not in variable:
                 tname = type_names[cls]
@@ -145,7 +186,7 @@ def variabilize(schema: Schema, symmetry: Symmetry, type_names: dict[int, str]) 
                 variable[c] = Variable(f"{prefixes[tname]}{counters[tname]}", tname)
 
     def atom(lit: int) -> Formula:
-        pred, args = _split(mln.name(abs(lit)))
+        pred, args = symmetry.atom_info[abs(lit)]
         a = PredAtom(pred, tuple(variable.get(c, Constant(c)) for c in args))
         return a if lit > 0 else Not(a)
 
@@ -176,29 +217,38 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema], model: First
     """
     type_names = _type_names(symmetry)
     class_types = [(type_names[i], cls) for i, cls in enumerate(symmetry.classes) if i in type_names]
-    hard, domain_types = _hard_rules(mln, model, [name for name, _ in class_types])
-    formulas = list(hard)
-    for s in schemas:
-        origin = ("blocking " if s.conclusion is None else "") + describe(s.evidence, mln)
-        formulas.append(PossibilisticFormula(variabilize(s, symmetry, type_names), s.level, origin))
+    liftable = _liftable_hard(model)
+    domain_types = {d: model.domain_map[d] for _, types in liftable for d in types.values()} if model else {}
     types = dict(class_types)
     types.update(domain_types)
+    prefixes = variable_prefixes(types)
+    formulas = _hard_rules(mln, liftable, prefixes)
+    for s in schemas:
+        origin = ("blocking " if s.conclusion is None else "") + describe(s.evidence, mln)
+        formulas.append(PossibilisticFormula(variabilize(s, symmetry, type_names, prefixes), s.level, origin))
+    formulas.sort(key=lambda pf: pf.level)  # stable: the order the file formats write
     return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), mln.atoms, mln.resolution)
 
 
-def _hard_rules(
-    mln: GroundMLN, model: FirstOrderMLN | None, class_types: list[str]
-) -> tuple[list[PossibilisticFormula], dict[str, tuple[str, ...]]]:
-    """The certain rules, and the domain types the first-order ones use."""
-    liftable = [] if model is None else [
-        t for t in model.formulas if t.weight == INF and not any(isinstance(g, Exists) for g in walk(t.formula))
+def _liftable_hard(model: FirstOrderMLN | None) -> list[tuple[FormulaTemplate, dict[str, str]]]:
+    """The hard formulas of ``model`` that can be written first-order (no ``EXIST``), with
+    the domain of each variable."""
+    if model is None:
+        return []
+    return [
+        (t, infer_variable_domains(t, model.predicate_map))
+        for t in model.formulas
+        if t.weight == INF and not any(isinstance(g, Exists) for g in walk(t.formula))
     ]
-    domains = {} if model is None else model.domain_map
-    variable_types = [infer_variable_domains(t, model.predicate_map) for t in liftable] if model else []
-    used = {d: domains[d] for types in variable_types for d in types.values()}
-    prefixes = variable_prefixes([*class_types, *used])
+
+
+def _hard_rules(
+    mln: GroundMLN, liftable: list[tuple[FormulaTemplate, dict[str, str]]], prefixes: dict[str, str]
+) -> list[PossibilisticFormula]:
+    """The certain rules: the liftable hard formulas over variables of their domains, the
+    other hard formulas of the ground MLN (functional constraints, evidence) ground."""
     out = []
-    for template, types in zip(liftable, variable_types):
+    for template, types in liftable:
         counters: dict[str, int] = {}
         renamed: dict[str, Variable] = {}
         for v in variables_of(template.formula):
@@ -208,10 +258,10 @@ def _hard_rules(
                 renamed[v.name] = Variable(f"{prefixes[domain]}{counters[domain]}", domain)
         formula = map_terms(template.formula, lambda t: renamed[t.name] if isinstance(t, Variable) else t)
         out.append(PossibilisticFormula(formula, INF, template_source(template)))
-    lifted_sources = {template_source(t) for t in liftable}
+    lifted_sources = {template_source(t) for t, _ in liftable}
     out.extend(PossibilisticFormula(_named(wf.formula, mln), INF, wf.source)
                for wf in mln.hard if wf.source not in lifted_sources)
-    return out, used
+    return out
 
 
 def _named(f: Formula, mln: GroundMLN) -> Formula:
@@ -237,7 +287,6 @@ def filter_lifted(lt: LiftedTheory, mode: str) -> LiftedTheory:
     exactly when all do.  Certain rules (the MLN's hard formulas, over whole domains and
     without ``!=``) are tested with all their groundings.
     """
-    from ..logic.formula import conjunction
     from ..possibilistic.filtering import formula_length, redundant_order
 
     if mode == "none":
@@ -248,7 +297,7 @@ def filter_lifted(lt: LiftedTheory, mode: str) -> LiftedTheory:
         [pf.level for pf in lt.formulas],
         [formula_length(pf.formula) for pf in lt.formulas],
         [conjunction(g) for g in groundings],
-        [conjunction(g) if pf.level == INF else g[0] if g else Truth(True) for pf, g in zip(lt.formulas, groundings)],
+        [conjunction(g) if pf.level == INF or not g else g[0] for pf, g in zip(lt.formulas, groundings)],
         mode,
     )
     return LiftedTheory(lt.types, tuple(pf for pf, k in zip(lt.formulas, kept) if k), lt.atoms, lt.resolution)
