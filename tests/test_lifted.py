@@ -161,8 +161,10 @@ def test_random_first_order_mlns_grounded_lifted_equals_transformation_3(m, k):
     with BruteForceEngine(g) as ref:
         if not ref._worlds:
             return
-    sym = find_symmetry(g, m.domain_map)
-    lifted = ground_schemas(g, sym, lifted_schemas(g, sym, k, long_blocking=True))
+    # the whole pipeline: search, variabilize (hard rules first-order), ground back
+    from pracmln_poss.transformations import transform
+
+    lifted = transform(m, "lifted", k=k, long_blocking=True).ground()
     reference = defaults(g, k)
     assert_same_cuts(lifted, reference)
 
