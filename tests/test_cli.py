@@ -217,3 +217,17 @@ def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypat
         code, out, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "--method", method, "-o", target)
         assert code == 130 and "interrupted" in err
         assert list(tmp_path.iterdir()) == []
+
+
+def test_lifted_output_is_byte_identical_across_hash_seeds(pracmln):
+    """Set and dict orders must not leak into the output: two processes, two hash seeds."""
+    import os
+
+    command = [sys.executable, "-m", "pracmln_poss.cli", "convert", str(PAPER / "cora.mln"),
+               "--domain", "pap=A,B", "--domain", "per=S,T", "-k", "2", "--filter", "conservative", "--quiet"]
+    outputs = [
+        subprocess.run(command, capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    ]
+    assert outputs[0] == outputs[1] and outputs[0].startswith("// pracmln_poss")

@@ -286,3 +286,25 @@ def test_lifted_needs_the_first_order_model():
     assert lt.types == (("p", ("A", "B", "C")),)
     assert [lt.format(pf.formula) for pf in lt.formulas if pf.level == INF] == ["!f(p1,p2) v f(p2,p1)", "!f(p1,p1)"]
     assert_same_cuts(lt.ground(), defaults(ground(m), 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_canonical_form_is_a_renaming_invariant(data):
+    """canonical(pi(E)) == canonical(E) for every renaming pi, and canonical(E) renames E."""
+    m = model(preds=[("f", ["p", "p"]), ("r", ["p", "q"]), ("s", ["p"])],
+              domains={"p": ["A", "B", "C", "D"], "q": ["X", "Y", "Z"]},
+              formulas=[("!s(a) v !f(a, b) v s(b)", 1), ("r(a, x) => s(a)", 1), ("r(a, X)", 2)])
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map)
+    assert sym.classes == (("A", "B", "C", "D"), ("X",), ("Y", "Z"))
+    atoms = st.integers(1, g.n_atoms)
+    e = tuple(data.draw(st.lists(st.builds(lambda a, pos: a if pos else -a, atoms, st.booleans()),
+                                 max_size=4, unique_by=abs)))
+    perm = {}
+    for cls in sym.classes:
+        perm.update(zip(cls, data.draw(st.permutations(cls))))
+    renamed = tuple(g.atom(f"{pred}({','.join(perm[c] for c in args)})") * (1 if l > 0 else -1)
+                    for l in e for pred, args in [sym.atom_info[abs(l)]])
+    assert canonical(renamed, sym) == canonical(e, sym)
+    assert orbit_key(e, g, sym.classes) == orbit_key(canonical(e, sym), g, sym.classes)  # same class

@@ -10,6 +10,7 @@ from pracmln_poss.errors import InconsistentEvidenceError, InconsistentModelErro
 from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.bruteforce import BruteForceEngine
+from pracmln_poss.map.engine import Optimum
 from pracmln_poss.map.rc2 import RC2Engine
 from pracmln_poss.weights import INF
 
@@ -44,6 +45,10 @@ def test_rc2_agrees_with_brute_force(data):
         assert rc2.optimum(evidence).cost == ref.optimum(evidence).cost
         assert rc2.consequences(evidence) == ref.consequences(evidence)
         assert rc2.entails(evidence, query) == ref.entails(evidence, query)
+        # with the caller's hints: any MAP world to start from, part of X(E) already known
+        known = Optimum(rc2.optimum(evidence).cost, data.draw(st.sampled_from(worlds)))
+        entailed = data.draw(st.sets(st.sampled_from(sorted(ref.consequences(evidence) | {0})))) - {0}
+        assert rc2.consequences(evidence, known=known, entailed=entailed) == ref.consequences(evidence)
 
 
 @settings(max_examples=100, deadline=None)

@@ -11,10 +11,10 @@ __all__ = ["BruteForceEngine", "MAX_ATOMS"]
 
 import itertools
 
-from ..errors import ModelError
-from ..ground_mln import GroundMLN
 from typing import Iterable
 
+from ..errors import ModelError
+from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, evaluate
 from ..weights import INF
 from .engine import Evidence, MapEngine, Optimum, World
@@ -69,6 +69,7 @@ class BruteForceEngine(MapEngine):
     def consequences(
         self, evidence: Evidence = (), known: Optimum | None = None, entailed: Iterable[int] = ()
     ) -> frozenset[int]:
+        """``X(E)`` by definition (the caller's hints are not needed, hence not used)."""
         worlds = self.map_worlds(evidence)
         if not worlds:
             self.optimum(evidence)  # raises the right error

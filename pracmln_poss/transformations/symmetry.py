@@ -9,7 +9,9 @@ formulas or evidence usually stand alone, and the test finds that by itself.
 Evidence sets that differ only by a renaming of interchangeable constants have the
 same penalty and consequences (renamed).  :func:`representatives` enumerates one
 evidence set per such class, of every size up to ``k``; :func:`canonical` gives the
-class's representative of any set (the smallest image under renamings).
+class's representative of any set: constants are ordered by a fingerprint of how the
+literals use them (cheap invariants), and the smallest image over the renamings that the
+fingerprints leave open is taken (the exact isomorphism test).
 """
 
 from __future__ import annotations
