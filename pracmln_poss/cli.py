@@ -359,14 +359,19 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 def _run_show(args: argparse.Namespace) -> int:
     from .formats import load_theory
-    from .insight.show import off_target_rules, overturned_readings, show_text
+    from .insight.show import lifted_flags, off_target_rules, overturned_readings, show_text
+    from .transformations.variabilize import LiftedTheory
 
-    theory = load_theory(args.theory)
+    theory = load_theory(args.theory, ground=False)
+    # warnings are found on the grounding; a lifted theory shows them on its rules
+    ground, sources = theory.ground_with_sources() if isinstance(theory, LiftedTheory) else (theory, None)
     flags = []
     if args.mln:
-        flags.extend(overturned_readings(theory, _load_ground(args)))
+        flags.extend(overturned_readings(ground, _load_ground(args)))
     if args.query_preds:
-        flags.extend(off_target_rules(theory, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
+        flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
+    if sources is not None:
+        flags = lifted_flags(flags, ground, sources, theory)
     sys.stdout.write(show_text(theory, flags))
     return 0
 

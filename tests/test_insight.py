@@ -188,3 +188,34 @@ def test_explain_and_verify_and_show_commands(pracmln, capsys, tmp_path):
     assert main(["show", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "--query-preds", "flies"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("level lambda_0") and "flagged" in out
+
+
+def test_show_keeps_a_lifted_theory_first_order(pracmln, capsys, tmp_path):
+    from pracmln_poss.formats import load_theory
+    from pracmln_poss.insight.show import render_lifted_rule
+
+    theory_file = tmp_path / "smokers.theory"
+    domain = ["--domain", "person=Ann,Bob,Cy"]
+    assert main(["convert", str(PAPER / "smokers.mln"), *domain, "-k", "2", "-o", str(theory_file)]) == 0
+    lifted = load_theory(theory_file, ground=False)
+    rules = {render_lifted_rule(pf.formula, lifted) for pf in lifted.formulas}
+    assert "if f(p1,p2) and s(p1) then s(p2)  (p1 != p2)" in rules
+    assert "if f(p1,p2) then f(p2,p1)" in rules  # the hard rule, over all pairs
+    capsys.readouterr()
+    assert main(["show", str(theory_file), "--query-preds", "s,c", "--mln", str(PAPER / "smokers.mln"), *domain]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("type person (variables p1, p2, ...): Ann, Bob, Cy\n")
+    assert "  if f(p1,p2) and s(p1) then s(p2)  (p1 != p2)\n" in out
+    assert "concludes about f, not a query predicate" in out
+    # flags are moved to the lifted rules: each message at most once per rule
+    notes: dict[int, list[str]] = {}
+    rule_line = -1
+    for number, line in enumerate(out.splitlines()):
+        if line.startswith("    ! "):
+            notes.setdefault(rule_line, []).append(line)
+        elif line.startswith("  "):
+            rule_line = number
+    assert all(len(n) == len(set(n)) for n in notes.values())
+    flagged = len(notes)
+    assert out.splitlines()[-1] == f"{len(lifted)} rules in {len(lifted.levels())} levels; {flagged} flagged"
+    assert flagged > 0

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import UnknownNameError
 from ..possibilistic.theory import PossibilisticTheory
 from ..sources import read_source
-from .json_format import from_json, to_json
+from .json_format import read_json, to_json
 from .latex import to_latex
 from ..transformations.variabilize import LiftedTheory
 from .lifted_text import is_lifted_text, read_lifted_text, write_lifted_text
@@ -35,23 +35,31 @@ def dumps(theory: PossibilisticTheory | LiftedTheory, fmt: str = "text") -> str:
     raise UnknownNameError(f"unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
 
 
-def loads(text: str, fmt: str | None = None, source: str | None = None) -> PossibilisticTheory:
-    """Read a theory in the text or JSON format (``None``: JSON if it starts with ``{``);
-    a lifted text theory is grounded over its types."""
+def loads(
+    text: str, fmt: str | None = None, source: str | None = None, ground: bool = True
+) -> PossibilisticTheory | LiftedTheory:
+    """Read a theory in the text or JSON format (``None``: JSON if it starts with ``{``).
+
+    :param ground: ground a lifted theory over its types (a
+        :class:`~pracmln_poss.possibilistic.PossibilisticTheory`); False keeps it a
+        :class:`LiftedTheory`.
+    """
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "text"
     if fmt == "text" and is_lifted_text(text):
-        return read_lifted_text(text, source).ground()
-    if fmt == "json":
-        return from_json(text, source)
-    if fmt == "text":
-        return read_text(text, source)
-    raise UnknownNameError(f"cannot read format {fmt!r}; readable: text, json")
+        theory = read_lifted_text(text, source)
+    elif fmt == "json":
+        theory = read_json(text, source)
+    elif fmt == "text":
+        theory = read_text(text, source)
+    else:
+        raise UnknownNameError(f"cannot read format {fmt!r}; readable: text, json")
+    return theory.ground() if ground and isinstance(theory, LiftedTheory) else theory
 
 
-def load_theory(path: str | os.PathLike[str]) -> PossibilisticTheory:
-    """Read a theory file (text or JSON, told apart by content)."""
-    return loads(read_source(path, "theory file"), None, os.fspath(path))
+def load_theory(path: str | os.PathLike[str], ground: bool = True) -> PossibilisticTheory | LiftedTheory:
+    """Read a theory file (text or JSON, told apart by content); see :func:`loads`."""
+    return loads(read_source(path, "theory file"), None, os.fspath(path), ground)
 
 
 def atomic_write(path: str | os.PathLike[str], text: str) -> None:

@@ -11,15 +11,20 @@ predicates are flagged (the paper's CORA rule gamma, about authorship).
 
 from __future__ import annotations
 
-__all__ = ["render_rule", "Flag", "overturned_readings", "off_target_rules", "show_text"]
+__all__ = ["render_rule", "render_lifted_rule", "Flag", "overturned_readings", "off_target_rules", "lifted_flags", "show_text"]
 
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..errors import InconsistentEvidenceError
 from ..ground_mln import GroundMLN
-from ..logic.formula import And, Atom, Formula, Implies, Not, Or, atoms_of, conjunction, disjunction, is_literal, literal_of
+from ..atoms import map_leaves
+from ..logic.formula import (
+    And, Atom, Equals, Formula, Implies, Not, Or, atoms_of, conjunction, disjunction, is_literal, literal_of,
+)
+from ..logic.syntax import format_formula
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..transformations.variabilize import LiftedTheory
 from ..weights import INF, format_weight
 from .explain import explain
 
@@ -67,6 +72,28 @@ def render_rule(f: Formula, theory: PossibilisticTheory) -> str:
             return "never " + " and ".join(name(-l) for l in lits)
         return "by default " + " or ".join(map(name, lits))
     return theory.format(f)
+
+
+def render_lifted_rule(f: Formula, theory: LiftedTheory) -> str:
+    """A first-order rule as the default rule it states, its ``!=`` constraints last:
+    "if s(p1) and f(p1,p2) then s(p2)  (p1 != p2)"."""
+    distinct, core = _split_distinct(f)
+    names: dict[str, int] = {}
+    numbered = map_leaves(core, lambda a: Atom(names.setdefault(format_formula(a), len(names) + 1)))
+    text = render_rule(numbered, PossibilisticTheory(tuple(names), (), theory.resolution))
+    return text + (f"  ({', '.join(format_formula(d) for d in distinct)})" if distinct else "")
+
+
+def _split_distinct(f: Formula) -> tuple[list[Formula], Formula]:
+    """The ``v != w`` conjuncts of a rule's premise, and the rule without them."""
+    if not isinstance(f, Implies):
+        return [], f
+    parts = list(f.left.args) if isinstance(f.left, And) else [f.left]
+    distinct = [p for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals)]
+    rest = [p for p in parts if p not in distinct]
+    if not distinct:
+        return [], f
+    return distinct, (Implies(conjunction(rest), f.right) if rest else f.right)
 
 
 @dataclass(frozen=True)
@@ -144,19 +171,42 @@ def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) ->
     return flags
 
 
-def show_text(theory: PossibilisticTheory, flags: Iterable[Flag] = ()) -> str:
-    """The theory per level, as rules, certain ones last, with per-level counts and flags."""
+def lifted_flags(flags: Iterable[Flag], ground: PossibilisticTheory, sources: Sequence[int],
+                 lifted: LiftedTheory) -> list[Flag]:
+    """Flags found on the grounding of a lifted theory moved to the rules they ground
+    (each message once per rule)."""
+    index = {id(pf): i for i, pf in enumerate(ground.formulas)}
+    out: list[Flag] = []
+    seen: set[tuple[int, str]] = set()
+    for flag in flags:
+        rule = sources[index[id(flag.rule)]]
+        if (rule, flag.message) not in seen:
+            seen.add((rule, flag.message))
+            out.append(Flag(lifted.formulas[rule], flag.message))
+    return out
+
+
+def show_text(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag] = ()) -> str:
+    """The theory per level, as rules, certain ones last, with per-level counts and flags
+    (a lifted theory's rules first-order, with their ``!=`` constraints and types)."""
     from ..formats.common import by_level
 
     notes: dict[int, list[str]] = {}
     for flag in flags:
         notes.setdefault(id(flag.rule), []).append(flag.message)
+    lifted = isinstance(theory, LiftedTheory)
     lines = []
+    if lifted:
+        prefixes = theory.prefixes()
+        for name, constants in theory.types:
+            lines.append(f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}")
+        lines.append("")
     for level, group in by_level(theory):
         title = "certain" if level == INF else f"level {theory.level_name(level)}"
         lines.append(f"{title} ({len(group)} rule{'s' if len(group) != 1 else ''})")
         for pf in group:
-            lines.append(f"  {render_rule(pf.formula, theory)}")
+            text = render_lifted_rule(pf.formula, theory) if lifted else render_rule(pf.formula, theory)
+            lines.append(f"  {text}")
             for note in notes.get(id(pf), []):
                 lines.append(f"    ! {note}")
         lines.append("")

@@ -112,15 +112,22 @@ class LiftedTheory:
 
     def ground(self) -> PossibilisticTheory:
         """Every grounding of every rule over its types (``!=`` respected): a ground theory."""
+        return self.ground_with_sources()[0]
+
+    def ground_with_sources(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
+        """:meth:`ground`, and per ground formula the index of the rule it grounds (the
+        first one, when several rules share a grounding at the same level)."""
         out: list[PossibilisticFormula] = []
+        sources: list[int] = []
         seen: set[tuple] = set()
-        for pf in self.formulas:
+        for i, pf in enumerate(self.formulas):
             for grounded in self.groundings(pf):
                 key = (grounded, pf.level)
                 if key not in seen:
                     seen.add(key)
                     out.append(PossibilisticFormula(grounded, pf.level, pf.origin))
-        return PossibilisticTheory(self.atoms, tuple(out), self.resolution)
+                    sources.append(i)
+        return PossibilisticTheory(self.atoms, tuple(out), self.resolution), tuple(sources)
 
 
 def _bind(f: Formula, binding: dict[str, str]) -> Formula:
