@@ -223,8 +223,9 @@ def test_lifted_text_round_trip_grounds_to_the_same_theory():
     assert_same_cuts(grounded, reference)
 
 
-@pytest.mark.parametrize("filtering", ["none", "conservative", "aggressive"])
-def test_convert_lifted_command_output_verifies(pracmln, capsys, tmp_path, filtering):
+@pytest.mark.parametrize("filtering, blocking", [("none", "short"), ("conservative", "short"),
+                                                ("aggressive", "short"), ("none", "long")])
+def test_convert_lifted_command_output_verifies(pracmln, capsys, tmp_path, filtering, blocking):
     from pracmln_poss.cli import main
 
     from .conftest import PAPER
@@ -232,7 +233,7 @@ def test_convert_lifted_command_output_verifies(pracmln, capsys, tmp_path, filte
     out = tmp_path / "smokers.theory"
     args = ["--domain", "person=Alice,Bob,Celine"]
     assert main(["convert", str(PAPER / "smokers.mln"), *args, "--method", "lifted", "-k", "2",
-                 "--filter", filtering, "-o", str(out)]) == 0
+                 "--filter", filtering, "--blocking", blocking, "-o", str(out)]) == 0
     text = out.read_text()
     assert "#type person p = Alice, Bob, Celine" in text and "p1 != p2" in text
     assert main(["verify", str(out), "--mln", str(PAPER / "smokers.mln"), *args, "-k", "2"]) == 0
@@ -308,3 +309,19 @@ def test_canonical_form_is_a_renaming_invariant(data):
                     for l in e for pred, args in [sym.atom_info[abs(l)]])
     assert canonical(renamed, sym) == canonical(e, sym)
     assert orbit_key(e, g, sym.classes) == orbit_key(canonical(e, sym), g, sym.classes)  # same class
+
+
+def test_convert_long_blocking_rules(pracmln, capsys):
+    """--blocking long writes not (AND E ^ AND X(E)); the default short form not AND E."""
+    from pracmln_poss.cli import main
+
+    from .conftest import PAPER
+
+    outputs = {}
+    for blocking in ("short", "long"):
+        assert main(["convert", str(PAPER / "birds-jetpack.mln"), "-k", "2", "--blocking", blocking]) == 0
+        outputs[blocking] = [l for l in capsys.readouterr().out.splitlines() if "from: blocking {bird(Tweety), !flies" in l]
+    assert outputs["short"] == ["1  !bird(Tweety) v flies(Tweety)  // from: blocking {bird(Tweety), !flies(Tweety)}"]
+    assert outputs["long"] == [
+        "1  !bird(Tweety) v flies(Tweety) v hasJetPack(Tweety)  // from: blocking {bird(Tweety), !flies(Tweety)}"
+    ]  # X({bird, !flies}) adds hasJetPack: the paper's listing has this rule
