@@ -106,7 +106,8 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking:
                     head -= consequences(rest)
             seen: set[tuple] = set()
             for lit in sorted(head, key=lambda l: (abs(l), l)):
-                key = _rule_key(e, lit, symmetry)
+                # one conclusion per class of those a renaming fixing E maps onto each other
+                key = canonical_parts((e, (lit,)), symmetry)
                 if key not in seen:
                     seen.add(key)
                     out.append(Schema(e, lit, e, p))
@@ -137,25 +138,30 @@ def _optima(engine: MapEngine, symmetry: Symmetry, reps: list[EvidenceSet], repo
     optima: dict[EvidenceSet, Optimum | None] = {}
     for done, e in enumerate(reps, 1):
         report(done, 0, len(e))
-        optima[e] = _inherited(e, optima, symmetry) if e else None
-        if optima[e] is None and not _impossible_part(e, optima, symmetry):
-            optima[e] = engine.find_optimum(list(e))
+        decided, found = _from_subsets(e, optima, symmetry)
+        optima[e] = found if decided else engine.find_optimum(list(e))
     report(len(reps), 0, final=True)
     if optima[()] is None:
         engine.base()  # raises: the hard formulas are unsatisfiable
     return optima
 
 
-def _inherited(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], symmetry: Symmetry) -> Optimum | None:
+def _from_subsets(
+    e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], symmetry: Symmetry
+) -> tuple[bool, Optimum | None]:
+    """``(True, None)`` when some ``E - {y}`` is impossible, ``(True, optimum)`` when a
+    renamed optimum of some ``E - {y}`` satisfies ``y``, else ``(False, None)``."""
+    inherited = None
     for y in e:
         rest, mapping = canonical_map(tuple(l for l in e if l != y), symmetry)
         known = optima[rest]
         if known is None:
-            continue
-        mapping = symmetry.extend(mapping)
-        if known.world.satisfies(rename(y, mapping, symmetry)):
-            return Optimum(known.cost, _renamed_world(known.world, symmetry.permute(mapping)))
-    return None
+            return True, None
+        if inherited is None:
+            mapping = symmetry.extend(mapping)
+            if known.world.satisfies(rename(y, mapping, symmetry)):
+                inherited = Optimum(known.cost, _renamed_world(known.world, symmetry.permute(mapping)))
+    return inherited is not None, inherited
 
 
 def _renamed_world(world: World, perm: list[int]) -> World:
@@ -164,16 +170,6 @@ def _renamed_world(world: World, perm: list[int]) -> World:
     into one of the set."""
     values = world.values
     return World((False,) + tuple(values[perm[a]] for a in range(1, len(values))))
-
-
-def _impossible_part(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], symmetry: Symmetry) -> bool:
-    return any(optima[canonical(tuple(l for l in e if l != y), symmetry)] is None for y in e)
-
-
-def _rule_key(evidence: EvidenceSet, conclusion: int, symmetry: Symmetry) -> tuple:
-    """Equal for two conclusions of the same evidence set that a renaming fixing the
-    evidence maps onto each other."""
-    return canonical_parts((evidence, (conclusion,)), symmetry)
 
 
 def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) -> PossibilisticTheory:

@@ -83,8 +83,7 @@ class Symmetry:
     def permute(self, mapping: dict[str, str]) -> list[int]:
         """The atom permutation (index -> index, 0 unused) induced by a constant renaming
         (a permutation of constants; constants it leaves out stay)."""
-        info, index = self.atom_info, self.atom_index
-        return [0] + [index[pred, tuple(mapping.get(a, a) for a in args)] for pred, args in info[1:]]
+        return [0] + [rename(a, mapping, self) for a in range(1, self.mln.n_atoms + 1)]
 
     def extend(self, mapping: dict[str, str]) -> dict[str, str]:
         """An injective renaming within classes completed to a permutation of every
@@ -207,7 +206,7 @@ def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[
             group = [c for _, c in members[start:end]]
             blocks.append([(group, perm) for perm in itertools.permutations(slots[start:end])])
             start = end
-    index = symmetry.atom_index
+    index = symmetry.atom_index  # rename() inlined below: this loop is the search's hottest
     best, best_mapping = None, {}
     for choice in itertools.product(*blocks):
         mapping = {c: t for group, perm in choice for c, t in zip(group, perm)}
