@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import subprocess
@@ -41,3 +42,41 @@ def test_every_error_derives_from_the_root_and_a_builtin():
         if issubclass(cls, Exception) and cls is not errors.PossError:
             assert issubclass(cls, errors.PossError), cls
             assert any(b in cls.__mro__ for b in (ValueError, KeyError, RuntimeError, ImportError)), cls
+
+
+def _bootstrap():
+    spec = importlib.util.spec_from_file_location("bootstrap", ROOT / "tools" / "bootstrap.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bootstrap_refuses_unsupported_pythons_in_one_line():
+    bootstrap = _bootstrap()
+    assert bootstrap.supported_message(sys.version_info) is None
+    for version in ((3, 10, 13), (3, 14, 0), (3, 6, 15)):
+        message = bootstrap.supported_message(version)
+        assert "3.11, 3.12, 3.13" in message and "%d.%d.%d" % version in message
+        assert "\n" not in message
+
+
+def test_bootstrap_stays_readable_by_old_pythons():
+    """Old interpreters must reach the refusal, not a syntax error: no f-strings,
+    annotations or ``from __future__ import annotations`` in the script."""
+    import ast
+
+    tree = ast.parse((ROOT / "tools" / "bootstrap.py").read_text())
+    for node in ast.walk(tree):
+        assert not isinstance(node, ast.JoinedStr), node.lineno
+        assert not (isinstance(node, ast.ImportFrom) and node.module == "__future__"), node.lineno
+        if isinstance(node, ast.FunctionDef):
+            assert node.returns is None and all(a.annotation is None for a in node.args.args), node.name
+
+
+def test_supported_pythons_agree_across_setup_tox_and_bootstrap():
+    setup = (ROOT / "setup.cfg").read_text()
+    tox = (ROOT / "tox.ini").read_text()
+    for major, minor in _bootstrap().SUPPORTED:
+        assert f"Programming Language :: Python :: {major}.{minor}" in setup
+        assert f"py{major}{minor}" in tox
+    assert "python_requires = >=3.11, <3.14" in setup

@@ -1,17 +1,24 @@
-"""Importing pracmln 1.2.4 on Python 3.11, with or without tkinter.
+"""Importing pracmln 1.2.4 on Python 3.11 to 3.13, with or without tkinter.
 
-pracmln's package ``__init__`` imports its Tk GUIs.  On Python >= 3.10,
-``pracmln.mlnquery`` imports ``StringVar`` from ``tkinter.filedialog``, which no longer
-re-exports it; on Pythons built without tkinter the import fails outright.  We
-never touch pracmln's files: before the first import we give ``tkinter.filedialog``
-the missing name, or, where tkinter is absent, register inert stand-in modules
-that satisfy the GUI imports (the GUIs are never used by this package).
+pracmln and its dependency dnutils are unmaintained and fail to import on current
+Pythons; we never touch their installed files, we prepare the interpreter before the
+first import instead:
+
+- pracmln's package ``__init__`` imports its Tk GUIs.  On Python >= 3.10,
+  ``pracmln.mlnquery`` imports ``StringVar`` from ``tkinter.filedialog``, which no
+  longer re-exports it: we give ``tkinter.filedialog`` the missing name.  On Pythons
+  built without tkinter the import fails outright: we register inert stand-in modules
+  that satisfy the GUI imports (the GUIs are never used by this package).
+- dnutils 0.3.14 (its latest release) carries a copy of Python 3.6's ``threading``
+  that reads ``_thread._set_sentinel``, removed in Python 3.13: we provide it
+  (:func:`_set_sentinel`), with the meaning it had.
 """
 
 from __future__ import annotations
 
-__all__ = ["import_pracmln", "pracmln_available"]
+__all__ = ["import_pracmln", "pracmln_available", "prepare_import"]
 
+import _thread
 import importlib
 import sys
 import types
@@ -72,13 +79,47 @@ def _prepare_tkinter() -> None:
         tkinter.filedialog.StringVar = tkinter.StringVar  # type: ignore[attr-defined]
 
 
+class _Releaser:
+    """Releases a thread's sentinel lock when the thread's local data is freed."""
+
+    def __init__(self, lock: object) -> None:
+        self.lock = lock
+
+    def __del__(self) -> None:
+        if self.lock.locked():  # type: ignore[attr-defined]
+            self.lock.release()  # type: ignore[attr-defined]
+
+
+_THREAD_DATA = _thread._local()
+
+
+def _set_sentinel() -> object:
+    """Python < 3.13's ``_thread._set_sentinel``: a new lock that is released when the
+    calling thread ends.  The interpreter frees a thread's ``_thread._local`` data when
+    the thread state goes away, which is when it released the old sentinel."""
+    lock = _thread.allocate_lock()
+    _THREAD_DATA.releaser = _Releaser(lock)
+    return lock
+
+
+def _prepare_dnutils() -> None:
+    if not hasattr(_thread, "_set_sentinel"):
+        _thread._set_sentinel = _set_sentinel  # type: ignore[attr-defined]
+
+
+def prepare_import() -> None:
+    """Make the interpreter ready for ``import pracmln`` (idempotent)."""
+    _prepare_tkinter()
+    _prepare_dnutils()
+
+
 @lru_cache(maxsize=None)
 def import_pracmln() -> types.ModuleType:
     """Import and return the :mod:`pracmln` package.
 
     :raises DependencyError: when pracmln is not installed or fails to import.
     """
-    _prepare_tkinter()
+    prepare_import()
     try:
         # not under redirect_stdout: pracmln binds sys.stdout.buffer as a default
         # argument at import time

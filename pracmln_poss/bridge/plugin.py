@@ -4,7 +4,7 @@
 side effect.  It does not import pracmln (that takes seconds): if pracmln is already
 imported the method is added at once, otherwise an import hook adds it when
 ``pracmln.mln.base`` is first imported, and also applies the Python 3.11 / tkinter
-fixes of :mod:`.compat` before pracmln's own ``__init__`` runs, so that a plain
+and Python 3.13 fixes of :mod:`.compat` before pracmln's own ``__init__`` runs, so that a plain
 ``import pracmln`` works after ``import pracmln_poss``.
 """
 
@@ -60,15 +60,15 @@ def _patch(base_module: Any) -> None:
 
 
 class _PracmlnHook(importlib.abc.MetaPathFinder):
-    """Prepares tkinter before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
+    """Prepares the interpreter (:func:`.compat.prepare_import`) before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None):
         if name not in ("pracmln", "pracmln.mln.base"):
             return None
         if name == "pracmln":
-            from .compat import _prepare_tkinter
+            from .compat import prepare_import
 
-            _prepare_tkinter()
+            prepare_import()
             return None
         sys.meta_path.remove(self)
         try:
