@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -9,6 +10,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from pracmln_poss.bridge.database import read_database
 from pracmln_poss.bridge.loader import load_model
@@ -35,9 +38,9 @@ def _ids(case):
     return mln.stem + (f"+{db.stem}" if db else "")
 
 
-def _pracmln_scores(pracmln, loaded, db_path):
+def _pracmln_scores(pracmln, mln_path, db_path):
     """pracmln's own grounding: a function from an atom->bool dict to (score, hard ok)."""
-    mln = loaded.mln
+    mln = load_model(mln_path, reader="pracmln").mln
     db = pracmln.Database.load(mln, str(db_path))[0] if db_path else pracmln.Database(mln)
     mrf = mln.ground(db)
     grounded = list(mrf.itergroundings())
@@ -64,7 +67,7 @@ def test_grounding_agrees_with_pracmln(pracmln, case):
     mln_path, db_path = case
     loaded = load_model(mln_path, db_path)
     g = ground(loaded.model)
-    score, pracmln_atoms = _pracmln_scores(pracmln, loaded, db_path)
+    score, pracmln_atoms = _pracmln_scores(pracmln, mln_path, db_path)
     assert pracmln_atoms <= set(g.atoms)
     rng = random.Random(1)
     step = float(g.resolution.step)
@@ -85,6 +88,20 @@ def test_grounding_agrees_with_pracmln(pracmln, case):
         # our cost is a constant minus pracmln's score: their differences agree
         for (c1, s1), (c2, s2) in zip(samples, samples[1:]):
             assert (c1 - c2) * step == pytest.approx(s2 - s1, abs=1e-5 * (len(g.soft) + 1))
+
+
+def _without_texts(model):
+    """The model with the formulas' display texts blanked (pracmln prints them its own way)."""
+    return dataclasses.replace(model, formulas=tuple(dataclasses.replace(f, text="") for f in model.formulas))
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_native_reader_reads_models_as_pracmln_does(pracmln, case):
+    mln_path, db_path = case
+    native = load_model(mln_path, db_path, reader="native")
+    reference = load_model(mln_path, db_path, reader="pracmln")
+    assert native.mln is None and reference.mln is not None
+    assert _without_texts(native.model) == _without_texts(reference.model)
 
 
 def _respect_functional_arguments(model, g, values, rng, fixed):
@@ -111,7 +128,7 @@ def _respect_functional_arguments(model, g, values, rng, fixed):
 @pytest.mark.parametrize("case", [c for c in CASES if c[1]], ids=_ids)
 def test_database_reader_agrees_with_pracmln(pracmln, case):
     mln_path, db_path = case
-    loaded = load_model(mln_path)
+    loaded = load_model(mln_path, reader="pracmln")
     db = pracmln.Database.load(loaded.mln, str(db_path))[0]
     _domains, evidence = read_database(db_path)
     ours = {f"{e.pred}({','.join(e.args)})": e.value for e in evidence}
@@ -312,3 +329,64 @@ def test_to_possibilistic_lifted_is_the_default_for_first_order_mlns(pracmln):
     assert theory.entails(["s(Ann)", "f(Ann,Bob)"], "s(Bob)")
     assert not theory.entails(["s(Ann)", "f(Ann,Bob)", "!c(Bob)"], "s(Bob)")
     assert len(theory.ground()) >= len(theory)
+
+
+_CONSTANTS = ["A", "B", "Cc", "D1"]
+
+
+@st.composite
+def _model_texts(draw):
+    """Random model files in both grammars: domains declared or not, functional
+    arguments, constants named in formulas, numeric and expression weights, hard
+    formulas, comments and blank lines."""
+    prac = draw(st.booleans())
+    var = (lambda name: "?" + name) if prac else (lambda name: name)
+    const = (lambda name: name.lower() + "k") if prac else (lambda name: name)
+    lines = []
+    domains = draw(st.lists(st.sampled_from(["t", "u", "w"]), min_size=1, max_size=3, unique=True))
+    for d in domains:
+        if draw(st.booleans()):
+            lines.append(f"{d} = {{{', '.join(const(c) for c in draw(st.lists(st.sampled_from(_CONSTANTS), min_size=1, unique=True)))}}}")
+    preds = {}
+    for name in draw(st.lists(st.sampled_from(["p", "q", "rel", "Zed"]), min_size=1, max_size=4, unique=True)):
+        args = draw(st.lists(st.sampled_from(domains), min_size=1, max_size=2))
+        mark = draw(st.sampled_from(["", "", "!", "?"])) if len(args) == 2 else ""
+        preds[name] = args
+        lines.append(f"{name}({', '.join(args[:-1] + [args[-1] + mark])})")
+        if draw(st.booleans()):
+            lines.append("// a comment")
+    names = sorted(preds)
+    for _ in range(draw(st.integers(0, 5))):
+        atoms = []
+        for _ in range(draw(st.integers(1, 3))):
+            p = draw(st.sampled_from(names))
+            args = [var(f"x{preds[p].index(d)}{d}") if draw(st.booleans()) else const(draw(st.sampled_from(_CONSTANTS)))
+                    for d in preds[p]]
+            atoms.append(("!" if draw(st.booleans()) else "") + f"{p}({','.join(args)})")
+        op = draw(st.sampled_from([" ^ ", " v ", " => "]))
+        body = op.join(atoms) if op != " => " or len(atoms) < 2 else f"{atoms[0]} => ({' ^ '.join(atoms[1:])})"
+        weight = draw(st.sampled_from(["1.5", "-0.25", "2", "log(0.9/0.1)", "logx(0.2)", ".", "0", "1e-3"]))
+        lines.append(f"{body}." if weight == "." else f"{weight} {body}")
+        if draw(st.booleans()):
+            lines.append("")
+    return "\n".join(lines) + "\n", "PRACGrammar" if prac else "StandardGrammar"
+
+
+@settings(max_examples=60)
+@given(_model_texts())
+def test_native_reader_agrees_with_pracmln_on_random_models(pracmln, tmp_path_factory, case):
+    text, grammar = case
+    path = tmp_path_factory.mktemp("models") / "m.mln"
+    path.write_text(text)
+    try:
+        reference = load_model(path, grammar=grammar, reader="pracmln").model
+    except PossError:
+        reference = None
+    event("pracmln reads it" if reference is not None else "pracmln refuses it")
+    if reference is None:
+        with pytest.raises(PossError):
+            load_model(path, grammar=grammar)
+        return
+    native = load_model(path, grammar=grammar)
+    assert native.mln is None, "the native reader should have read this model"
+    assert _without_texts(native.model) == _without_texts(reference)

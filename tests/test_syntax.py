@@ -1,9 +1,10 @@
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from pracmln_poss.errors import FormulaSyntaxError, PossError
 from pracmln_poss.logic.formula import And, Constant, Equals, Exists, Implies, Not, Or, PredAtom, Variable
-from pracmln_poss.logic.syntax import format_formula, parse_formula, parse_literal
+from pracmln_poss.logic.syntax import MAX_DEPTH, format_formula, parse_formula, parse_literal
 
 from .strategies import formulas
 
@@ -61,3 +62,48 @@ def test_printed_formulas_read_back_under_both_grammars(f):
 def _named(f):
     from pracmln_poss.atoms import map_leaves
     return map_leaves(f, lambda a: A(f"p{a.index}"))
+
+
+_TOKENS = ["a", "b(x)", "c(X, ?y)", "v(x)", "v (x)", "p", "Tweety", "x", "?z", "!", "^", " v ", "=>", "<=>",
+           "(", ")", "=", "!=", "=/=", ",", "EXIST y", "EXIST y, ?w", "TRUE", "FALSE", '"q r"', "q(A,B)", "p()"]
+
+
+@given(st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=8), st.sampled_from(["", " ", "  "]))
+def test_parser_reads_every_text_as_the_pyparsing_grammar_does(tokens, joiner):
+    """The hand-written parser against the pyparsing grammar it replaced
+    (tests/reference_syntax.py): same tree, or both refuse the text."""
+    from .reference_syntax import parse as reference
+
+    text = joiner.join(tokens)
+    for grammar in ("StandardGrammar", "PRACGrammar"):
+        for ground in (False, True):
+            expected = reference(text, grammar, ground)
+            try:
+                got = parse_formula(text, grammar, ground=ground)
+            except FormulaSyntaxError:
+                got = None
+            assert got == expected, (text, grammar, ground)
+
+
+@pytest.mark.parametrize("text", ["!" * 1000 + "a", "(" * 1000 + "a" + ")" * 1000, "!(" * 600 + "a" + ")" * 600])
+def test_deep_nesting_is_a_clear_error_not_a_recursion_error(text):
+    with pytest.raises(FormulaSyntaxError, match=f"deeper than {MAX_DEPTH} levels"):
+        parse_formula(text)
+
+
+def test_nesting_up_to_the_limit_reads():
+    depth = MAX_DEPTH - 1
+    assert parse_formula("(" * depth + "a" + ")" * depth) == A("a")
+    f = parse_formula("!" * MAX_DEPTH + "a")
+    for _ in range(MAX_DEPTH):
+        assert isinstance(f, Not)
+        f = f.arg
+    assert f == A("a")
+
+
+def test_parsing_leaves_pyparsing_as_it_was():
+    """Importing the package must not switch on pyparsing's packrat cache (it slows
+    pracmln's own parser 2.5x in the user's process)."""
+    import pyparsing as pp
+
+    assert not pp.ParserElement._packratEnabled

@@ -1,20 +1,26 @@
-"""From pracmln to plain data: ``.mln`` (+ ``.db``) -> pracmln ``MLN`` -> :class:`FirstOrderMLN`.
+"""From files to plain data: ``.mln`` (+ ``.db``) -> :class:`FirstOrderMLN`.
 
-pracmln parses the model (both of its grammars, ``#include``, template variables,
-predicate groups); we feed it one declaration at a time so that every error and
-every formula carries its file and line.  Formulas are then translated node by node
-into our own trees, and weights evaluated exactly (no ``eval``).
+A model is read by :mod:`.mln_file` when it keeps to the constructs that reader knows
+(those of learned models: it is about a hundred times faster than pracmln's parser),
+and otherwise by pracmln (both of its grammars, ``#include``, template variables,
+predicate groups), in one call and in time linear in the file; :class:`_LineTracker`
+follows the lines pracmln reads, so that every error and every formula carries its
+file and line.  pracmln's formulas are translated node by node into our own trees.
+Either way, domains are merged with the database's and weights evaluated exactly (no
+``eval``) in :func:`_assemble`.
 """
 
 from __future__ import annotations
 
-__all__ = ["LoadedModel", "load_model", "from_pracmln"]
+__all__ = ["LoadedModel", "READERS", "load_model", "from_pracmln"]
 
+import bisect
 import io
-from contextlib import redirect_stderr
+import re
+from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..errors import (
     FormulaSyntaxError,
@@ -42,46 +48,144 @@ from ..model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
 from .compat import import_pracmln
 from ..logic.syntax import strip_comments
+from ..sources import read_source
 from .database import read_database
+from .mln_file import ParsedFormula, ParsedModel, read_mln
 from .weights import evaluate_weight
 
 
 @dataclass(frozen=True)
 class LoadedModel:
-    """A model as pracmln holds it (``mln``) and as we do (``model``)."""
+    """A model as we hold it (``model``) and as pracmln does (``mln``: pracmln's ``MLN``
+    when pracmln read the file, else None)."""
 
     mln: Any
     model: FirstOrderMLN
 
 
-def _chunks(text: str) -> list[tuple[int, str]]:
-    """Split a model into pieces pracmln can parse alone, each with its first line number.
+class _LineTracker:
+    """Which line of the model file pracmln is reading, told by the texts it parses.
 
-    ``#fixweight``/``#unique`` go with the line they modify, ``#group`` blocks stay whole.
+    pracmln parses a whole model in one call (once per line would be quadratic: each
+    call revisits every formula read so far).  It hands each line, or the part of it
+    after the weight, or the line without its final ``.``, to its grammar; every such
+    text is indexed here by line, so that each parse is placed in O(log n) and every
+    formula and error gets its file position.  Lines of ``#include`` files are placed on
+    the ``#include`` line.
     """
-    out: list[tuple[int, str]] = []
-    pending: list[str] = []
-    start = 0
-    in_group = False
-    for number, line in enumerate(strip_comments(text).splitlines(), 1):
-        s = line.strip()
-        if not s:
-            continue
-        if not pending:
-            start = number
-        pending.append(s)
-        if s == "#group" or (s.startswith("//") and "<group>" in s):
-            in_group = True
-            continue
-        if s == "#group.":
-            in_group = False
-        if in_group or s.startswith("#fixweight") or s.startswith("#unique"):
-            continue
-        out.append((start, "\n".join(pending)))
-        pending = []
-    if pending:
-        out.append((start, "\n".join(pending)))
-    return out
+
+    def __init__(self, name: str, raw: str) -> None:
+        self.name = name
+        self.raw_lines = raw.split("\n")
+        self.lines = [line.strip() for line in strip_comments(raw).split("\n")]
+        self.keys: dict[str, list[int]] = {}
+        for i, line in enumerate(self.lines):
+            if not line:
+                continue
+            keys = {line, line[:-1].strip() if line.endswith(".") else line}
+            space = line.find(" ")
+            if space > 0:
+                keys.add(line[space:].strip())
+            for key in keys:
+                self.keys.setdefault(key, []).append(i)
+        self.next = 0  # the first line not consumed yet
+        self.current: int | None = None  # the line being parsed
+        self.include_depth = 0
+
+    def find(self, text: str) -> int | None:
+        """The line being parsed when pracmln parses ``text``."""
+        if self.include_depth:
+            return self.current
+        found = self.keys.get(str(text).strip())
+        if found:
+            i = bisect.bisect_left(found, self.next)
+            if i < len(found):
+                self.current = found[i]
+        return self.current
+
+    def consumed(self, line: int | None) -> None:
+        if line is not None and not self.include_depth:
+            self.next = max(self.next, line + 1)
+
+    def enter_include(self) -> None:
+        if not self.include_depth:
+            for i in range(self.next, len(self.lines)):
+                if self.lines[i].startswith("#include"):
+                    self.current = i
+                    break
+        self.include_depth += 1
+
+    def leave_include(self) -> None:
+        self.include_depth -= 1
+        if not self.include_depth:
+            self.consumed(self.current)
+
+    def position(self, line: int | None = None) -> SourcePosition:
+        line = self.current if line is None else line
+        if line is None:
+            return SourcePosition(self.name)
+        return SourcePosition(self.name, line + 1, self.raw_lines[line])
+
+
+@contextmanager
+def _tracking(
+    mln: Any, base: Any, tracker: _LineTracker
+) -> Iterator[tuple[Any, list[SourcePosition], dict[str, SourcePosition]]]:
+    """Instrument one pracmln ``MLN`` (and its module's recursive ``parse_mln``, for
+    ``#include``) to record each formula's and predicate's position while it parses;
+    yields pracmln's own ``parse_mln`` for the outer call."""
+    logic = mln.logic
+    formula_pos: list[SourcePosition] = []
+    pred_pos: dict[str, SourcePosition] = {}
+    parse_domain, parse_predicate, parse_formula = logic.parse_domain, logic.parse_predicate, logic.parse_formula
+    add_formula, recurse = mln.formula, base.parse_mln
+
+    def domain(line: str) -> Any:
+        at = tracker.find(line)
+        result = parse_domain(line)
+        if result is not None:
+            tracker.consumed(at)
+        return result
+
+    def predicate(line: str) -> Any:
+        at = tracker.find(line)
+        result = parse_predicate(line)
+        pred_pos.setdefault(str(result[0]), tracker.position(at))
+        tracker.consumed(at)
+        return result
+
+    def formula_text(text: str) -> Any:
+        at = tracker.find(text)
+        try:
+            return parse_formula(text)
+        finally:
+            tracker.consumed(at)
+
+    def formula(f: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(f, int):
+            formula_pos.append(tracker.position())
+        return add_formula(f, *args, **kwargs)
+
+    def include(*args: Any, **kwargs: Any) -> Any:
+        tracker.enter_include()
+        try:
+            return recurse(*args, **kwargs)
+        finally:
+            tracker.leave_include()
+
+    logic.parse_domain, logic.parse_predicate, logic.parse_formula = domain, predicate, formula_text
+    mln.formula = formula
+    base.parse_mln = include
+    try:
+        yield recurse, formula_pos, pred_pos
+    finally:
+        base.parse_mln = recurse
+        for attr in ("parse_domain", "parse_predicate", "parse_formula"):
+            del logic.__dict__[attr]
+        del mln.__dict__["formula"]
+
+
+READERS = ("auto", "native", "pracmln")
 
 
 def load_model(
@@ -91,62 +195,113 @@ def load_model(
     grammar: str = "StandardGrammar",
     resolution: Resolution | None = None,
     domains: Mapping[str, Sequence[str]] | None = None,
+    reader: str = "auto",
 ) -> LoadedModel:
-    """Load an ``.mln`` file (and optionally a ``.db``) through pracmln.
+    """Load an ``.mln`` file (and optionally a ``.db``).
 
     :param domains: domains that replace those of the files (``{"person": ["A", "B"]}``).
+    :param reader: ``native`` reads the file with :mod:`.mln_file` (fast, the constructs
+        of learned models), ``pracmln`` with pracmln's parser (everything pracmln reads);
+        ``auto`` (the default) tries the first and falls back to the second.
+        ``LoadedModel.mln`` is pracmln's ``MLN`` only from the ``pracmln`` reader.
     :raises PossError: with file, line and text for anything we cannot read.
     """
     if grammar not in GRAMMARS:
         raise ModelError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
-    pracmln = import_pracmln()
-    from pracmln.mln.base import parse_mln
-
+    if reader not in READERS:
+        raise ModelError(f"unknown reader {reader!r}; valid: {', '.join(READERS)}")
     name = str(mln_path)
-    try:
-        raw = Path(mln_path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelError(f"cannot read model file: {exc.strerror}", SourcePosition(name)) from None
-    lines = raw.splitlines()
-    mln = pracmln.MLN(logic="FirstOrderLogic", grammar=grammar)
-    formula_pos: list[SourcePosition] = []
-    pred_pos: dict[str, SourcePosition] = {}
-    searchpaths = [str(Path(mln_path).parent or ".")]
-    for number, chunk in _chunks(raw):
-        pos = SourcePosition(name, number, lines[number - 1])
-        if chunk.startswith("#fuzzy"):
-            raise UnsupportedInputError("fuzzy predicates are not supported (MAP over Boolean worlds only)", pos)
-        before_f = len(mln.formulas)
-        before_p = {p.name for p in mln.predicates}
-        try:
-            with redirect_stderr(io.StringIO()):  # pracmln prints tracebacks of its own
-                parse_mln(chunk, searchpaths=searchpaths, logic="FirstOrderLogic", grammar=grammar, mln=mln)
-        except PossError:
-            raise
-        except Exception as exc:  # pracmln raises bare Exceptions of many kinds
-            detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            if "undefined" in detail.lower():  # e.g. "Predicate q is undefined."
-                raise ModelError(detail, pos) from None
-            raise FormulaSyntaxError(f"pracmln cannot parse this line: {detail}", pos) from None
-        formula_pos.extend([pos] * (len(mln.formulas) - before_f))
-        for p in mln.predicates:
-            if p.name not in before_p:
-                pred_pos[p.name] = pos
+    raw = read_source(mln_path, "model file")
+    for i, line in enumerate(strip_comments(raw).split("\n")):
+        if line.strip().startswith("#fuzzy"):
+            raise UnsupportedInputError(
+                "fuzzy predicates are not supported (MAP over Boolean worlds only)",
+                SourcePosition(name, i + 1, raw.split("\n")[i]),
+            )
+    parsed = read_mln(raw, name, grammar) if reader != "pracmln" else None
+    mln = None
+    if parsed is None:
+        if reader == "native":
+            raise UnsupportedInputError(
+                "this model uses constructs the native reader leaves to pracmln (reader='pracmln')",
+                SourcePosition(name),
+            )
+        mln, parsed = _parse_with_pracmln(raw, name, grammar, Path(mln_path))
     db_domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
     if db_path is not None:
         db_domains, evidence = read_database(db_path, grammar)
-    model = from_pracmln(
-        mln,
-        resolution=resolution,
-        source=name,
-        formula_positions=formula_pos,
-        predicate_positions=pred_pos,
-        extra_domains=db_domains,
-        evidence=evidence,
-        domains=domains,
+    model = _assemble(
+        parsed, resolution=resolution, source=name, extra_domains=db_domains, evidence=evidence,
+        domains=domains, expand=_template_expander(mln) if mln is not None else None,
     )
     return LoadedModel(mln, model)
+
+
+def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path) -> tuple[Any, ParsedModel]:
+    """pracmln's ``MLN`` of the file, and the file as plain data."""
+    pracmln = import_pracmln()
+    import pracmln.mln.base as base
+
+    tracker = _LineTracker(name, raw)
+    mln = pracmln.MLN(logic="FirstOrderLogic", grammar=grammar)
+    text = "\n".join(tracker.lines)
+    try:
+        with _tracking(mln, base, tracker) as (parse_mln, formula_pos, pred_pos):
+            if text.strip():
+                with redirect_stderr(io.StringIO()):  # pracmln prints tracebacks of its own
+                    parse_mln(text, searchpaths=[str(path.parent or ".")], logic="FirstOrderLogic",
+                              grammar=grammar, mln=mln)
+    except PossError:
+        raise
+    except Exception as exc:  # pracmln raises bare Exceptions of many kinds
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        pos = tracker.position()
+        if "undefined" in detail.lower():  # e.g. "Predicate q is undefined."
+            raise ModelError(detail, pos) from None
+        raise FormulaSyntaxError(f"pracmln cannot parse this line: {detail}", pos) from None
+    return mln, _parsed_from_pracmln(mln, formula_pos, pred_pos)
+
+
+def _parsed_from_pracmln(
+    mln: Any, formula_positions: Sequence[SourcePosition] = (), predicate_positions: Mapping[str, SourcePosition] | None = None
+) -> ParsedModel:
+    import_pracmln()
+    from pracmln.mln.mlnpreds import FunctionalPredicate, FuzzyPredicate, SoftFunctionalPredicate
+
+    pred_pos = predicate_positions or {}
+    out = ParsedModel(domains={d: list(cs) for d, cs in mln.domains.items()},
+                      variables=dict(getattr(mln, "vars", {}) or {}))
+    for p in mln.predicates:
+        pos = pred_pos.get(p.name)
+        if isinstance(p, FuzzyPredicate) or p.name in getattr(mln, "fuzzypreds", ()):
+            raise UnsupportedInputError(f"fuzzy predicate {p.name} is not supported", pos)
+        functional = p.mutex if isinstance(p, FunctionalPredicate) else None
+        soft = isinstance(p, SoftFunctionalPredicate)
+        out.predicates.append(Predicate(p.name, tuple(p.argdoms), functional, soft, pos))
+    translate = _Translator(mln)
+    for i, (f, weight) in enumerate(zip(mln.formulas, mln.weights)):
+        pos = formula_positions[i] if i < len(formula_positions) else SourcePosition()
+        # template formulas stay pracmln objects until the domains are known
+        tree = f if f.template_variables() else translate(f, pos)
+        out.formulas.append(ParsedFormula(tree, weight, _formula_text(f), pos))
+    return out
+
+
+def _template_expander(mln: Any) -> Callable[[ParsedFormula, Mapping[str, Sequence[str]]], list[ParsedFormula]]:
+    """Expands pracmln template formulas (``+x``) over the final domains."""
+    translate = _Translator(mln)
+
+    def expand(item: ParsedFormula, domains: Mapping[str, Sequence[str]]) -> list[ParsedFormula]:
+        if not hasattr(item.formula, "template_variants"):
+            return [item]
+        mln.domains.update({d: list(cs) for d, cs in domains.items()})
+        return [
+            ParsedFormula(translate(v, item.position), item.weight, _formula_text(v), item.position)
+            for v in item.formula.template_variants()
+        ]
+
+    return expand
 
 
 def from_pracmln(
@@ -155,38 +310,38 @@ def from_pracmln(
     *,
     resolution: Resolution | None = None,
     source: str | None = None,
-    formula_positions: Sequence[SourcePosition] = (),
-    predicate_positions: Mapping[str, SourcePosition] | None = None,
-    extra_domains: Sequence[tuple[str, tuple[str, ...], SourcePosition]] = (),
-    evidence: Sequence[EvidenceLiteral] = (),
     domains: Mapping[str, Sequence[str]] | None = None,
 ) -> FirstOrderMLN:
     """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`FirstOrderMLN`."""
-    import_pracmln()
-    from pracmln.mln.mlnpreds import FunctionalPredicate, FuzzyPredicate, SoftFunctionalPredicate
+    parsed = _parsed_from_pracmln(mln)
+    extra: list[tuple[str, tuple[str, ...], SourcePosition]] = []
+    evidence: list[EvidenceLiteral] = []
+    if db is not None:
+        extra = [(d, tuple(cs), SourcePosition()) for d, cs in db.domains.items()]
+        evidence = _db_evidence(db)
+    return _assemble(parsed, resolution=resolution, source=source, extra_domains=extra, evidence=evidence,
+                     domains=domains, expand=_template_expander(mln))
 
+
+def _assemble(
+    parsed: ParsedModel,
+    *,
+    resolution: Resolution | None,
+    source: str | None,
+    extra_domains: Sequence[tuple[str, tuple[str, ...], SourcePosition]],
+    evidence: Sequence[EvidenceLiteral],
+    domains: Mapping[str, Sequence[str]] | None,
+    expand: Callable[[ParsedFormula, Mapping[str, Sequence[str]]], list[ParsedFormula]] | None,
+) -> FirstOrderMLN:
+    """The model with its domains merged (the model's, then those of the database, then
+    the constants its evidence uses, then the caller's replacements) and its weights
+    evaluated exactly."""
     res = resolution or Resolution()
-    pred_pos = predicate_positions or {}
-    predicates: list[Predicate] = []
-    for p in mln.predicates:
-        pos = pred_pos.get(p.name)
-        if isinstance(p, FuzzyPredicate) or p.name in getattr(mln, "fuzzypreds", ()):
-            raise UnsupportedInputError(f"fuzzy predicate {p.name} is not supported", pos)
-        functional = p.mutex if isinstance(p, FunctionalPredicate) else None
-        soft = isinstance(p, SoftFunctionalPredicate)
-        predicates.append(Predicate(p.name, tuple(p.argdoms), functional, soft, pos))
-    by_name = {p.name: p for p in predicates}
-
-    # domains: the model's, then those of the database, then the constants its evidence uses
-    merged: dict[str, list[str]] = {d: list(cs) for d, cs in mln.domains.items()}
+    by_name = {p.name: p for p in parsed.predicates}
+    merged: dict[str, list[str]] = {d: list(cs) for d, cs in parsed.domains.items()}
     for dom, consts, _pos in extra_domains:
         merged.setdefault(dom, [])
         merged[dom].extend(c for c in consts if c not in merged[dom])
-    if db is not None:
-        for dom, consts in db.domains.items():
-            merged.setdefault(dom, [])
-            merged[dom].extend(c for c in consts if c not in merged[dom])
-        evidence = list(evidence) + _db_evidence(db)
     for ev in evidence:
         p = by_name.get(ev.pred)
         if p is None:
@@ -201,21 +356,18 @@ def from_pracmln(
         merged[dom] = list(dict.fromkeys(consts))
 
     templates: list[FormulaTemplate] = []
-    variables = dict(getattr(mln, "vars", {}) or {})
-    for i, (f, weight) in enumerate(zip(mln.formulas, mln.weights)):
-        pos = formula_positions[i] if i < len(formula_positions) else None
-        text = _formula_text(f)
-        if f.template_variables():
-            mln.domains.update({d: list(cs) for d, cs in merged.items()})
-            variants = list(f.template_variants())
-        else:
-            variants = [f]
-        w = _weight(weight, variables, merged, res, pos, text)
-        for variant in variants:
-            tree = _translate(variant, mln, pos)
-            templates.append(FormulaTemplate(tree, w, _formula_text(variant), pos))
+    weights: dict[str, int | float] = {}  # learned models repeat weight expressions
+    for item in parsed.formulas:
+        key = item.weight if isinstance(item.weight, str) else None
+        w = weights.get(key) if key is not None else None
+        if w is None:
+            w = _weight(item.weight, parsed.variables, merged, res, item.position, item.text)
+            if key is not None:
+                weights[key] = w
+        for variant in expand(item, merged) if expand is not None else [item]:
+            templates.append(FormulaTemplate(variant.formula, w, variant.text, variant.position))
     return FirstOrderMLN(
-        predicates=tuple(predicates),
+        predicates=tuple(parsed.predicates),
         domains=tuple((d, tuple(cs)) for d, cs in merged.items()),
         formulas=tuple(templates),
         evidence=tuple(evidence),
@@ -231,6 +383,9 @@ def _formula_text(f: Any) -> str:
         return str(f)
 
 
+_NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+
+
 def _weight(
     weight: Any,
     variables: Mapping[str, str],
@@ -241,6 +396,8 @@ def _weight(
 ) -> int | float:
     if isinstance(weight, (int, float)) and not isinstance(weight, bool):
         value = float(weight)
+    elif isinstance(weight, str) and _NUMBER.match(weight):
+        value = float(weight)  # what evaluating the literal gives, without the parser
     else:
         def size(dom: str) -> int:
             if dom not in domains:
@@ -268,48 +425,57 @@ def _db_evidence(db: Any) -> list[EvidenceLiteral]:
     return out
 
 
-def _translate(f: Any, mln: Any, pos: SourcePosition | None) -> Formula:
-    """A pracmln formula object as our formula tree (variables typed by pracmln)."""
-    logic = mln.logic
-    try:
-        types = f.vardoms()
-    except Exception as exc:
-        raise ModelError(f"cannot type the variables of this formula: {exc}", pos) from None
+class _Translator:
+    """pracmln formula objects as our formula trees, for one pracmln ``MLN``.
 
-    def term(arg: str) -> Variable | Constant:
-        if logic.isvar(arg):
-            return Variable(arg, types.get(arg))
-        return Constant(arg)
+    Variables are left untyped: grounding types them by the argument positions they
+    fill (:func:`~pracmln_poss.grounding.infer_variable_domains`), as pracmln does.
+    """
 
-    def go(g: Any) -> Formula:
-        kind = type(g).__name__
-        if kind in ("Lit", "GroundLit"):
-            if kind == "GroundLit":
-                atom = PredAtom(g.gndatom.predname, tuple(Constant(a) for a in g.gndatom.args))
-            else:
-                if g.predname not in mln.prednames:
-                    raise ModelError(f"predicate {g.predname!r} is not declared", pos)
-                atom = PredAtom(g.predname, tuple(term(a) for a in g.args))
-            return Not(atom) if g.negated else atom
-        if kind == "Conjunction":
-            return And(tuple(go(c) for c in g.children))
-        if kind == "Disjunction":
-            return Or(tuple(go(c) for c in g.children))
-        if kind == "Negation":
-            return Not(go(g.children[0]))
-        if kind == "Implication":
-            return Implies(go(g.children[0]), go(g.children[1]))
-        if kind == "Biimplication":
-            return Iff(go(g.children[0]), go(g.children[1]))
-        if kind == "Exist":
-            body = go(g.formula if hasattr(g, "formula") else g.children[0])
-            inner = g.formula.vardoms() if hasattr(g, "formula") else {}
-            return Exists(tuple(Variable(v, inner.get(v, types.get(v))) for v in g.vars), body)
-        if kind == "Equality":
-            eq = Equals(term(g.args[0]), term(g.args[1]))
-            return Not(eq) if g.negated else eq
-        if kind == "TrueFalse":
-            return Truth(bool(g.value))
-        raise UnsupportedInputError(f"unsupported pracmln construct {kind} in {_formula_text(g)!r}", pos)
+    def __init__(self, mln: Any) -> None:
+        self.prednames = frozenset(mln.prednames)  # pracmln rebuilds this list per access
+        isvar = mln.logic.isvar
+        self.terms: dict[str, Variable | Constant] = {}
 
-    return go(f)
+        def term(arg: str) -> Variable | Constant:
+            found = self.terms.get(arg)
+            if found is None:
+                found = self.terms[arg] = Variable(arg, None) if isvar(arg) else Constant(arg)
+            return found
+
+        self.term = term
+
+    def __call__(self, f: Any, pos: SourcePosition | None) -> Formula:
+        prednames, term = self.prednames, self.term
+
+        def go(g: Any) -> Formula:
+            kind = type(g).__name__
+            if kind in ("Lit", "GroundLit"):
+                if kind == "GroundLit":
+                    atom = PredAtom(g.gndatom.predname, tuple(Constant(a) for a in g.gndatom.args))
+                else:
+                    if g.predname not in prednames:
+                        raise ModelError(f"predicate {g.predname!r} is not declared", pos)
+                    atom = PredAtom(g.predname, tuple(term(a) for a in g.args))
+                return Not(atom) if g.negated else atom
+            if kind == "Conjunction":
+                return And(tuple(go(c) for c in g.children))
+            if kind == "Disjunction":
+                return Or(tuple(go(c) for c in g.children))
+            if kind == "Negation":
+                return Not(go(g.children[0]))
+            if kind == "Implication":
+                return Implies(go(g.children[0]), go(g.children[1]))
+            if kind == "Biimplication":
+                return Iff(go(g.children[0]), go(g.children[1]))
+            if kind == "Exist":
+                body = go(g.formula if hasattr(g, "formula") else g.children[0])
+                return Exists(tuple(Variable(v, None) for v in g.vars), body)
+            if kind == "Equality":
+                eq = Equals(term(g.args[0]), term(g.args[1]))
+                return Not(eq) if g.negated else eq
+            if kind == "TrueFalse":
+                return Truth(bool(g.value))
+            raise UnsupportedInputError(f"unsupported pracmln construct {kind} in {_formula_text(g)!r}", pos)
+
+        return go(f)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 __all__ = [
     "GRAMMARS",
+    "MAX_DEPTH",
     "parse_formula",
     "parse_literal",
     "format_formula",
@@ -24,10 +25,7 @@ __all__ = [
 ]
 
 import re
-from functools import lru_cache
 from typing import Callable
-
-import pyparsing as pp
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnknownNameError
 from .formula import (
@@ -49,74 +47,214 @@ from .formula import (
 
 GRAMMARS = ("StandardGrammar", "PRACGrammar")
 
-pp.ParserElement.enable_packrat()
+MAX_DEPTH = 100
+"""The deepest nesting of parentheses, negations and connectives a formula may have:
+deeper ones are refused with a clear error instead of exhausting Python's stack."""
 
-_NAME_CHARS = pp.alphanums + "_-'"
-
-
-@lru_cache(maxsize=None)
-def _parser(grammar: str, ground: bool) -> pp.ParserElement:
-    if grammar not in GRAMMARS:
-        raise UnknownNameError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
-    prac = grammar == "PRACGrammar"
-
-    def make_term(tok: str) -> Term:
-        if ground:
-            return Constant(tok)
-        if prac:
-            return Variable(tok) if tok.startswith("?") else Constant(tok)
-        return Variable(tok) if tok[0].islower() else Constant(tok)
-
-    keyword = pp.Keyword("v") | pp.Keyword("EXIST") | pp.Keyword("TRUE") | pp.Keyword("FALSE")
-    # "v" is the "or" operator, except as a predicate name directly followed by "("
-    name = pp.Regex(r"v(?=\s*\()") | (~keyword + pp.Word(pp.alphas + "_", _NAME_CHARS))
-    quoted = pp.Combine(pp.Literal('"') + pp.CharsNotIn('"') + pp.Literal('"'))
-    term_text = quoted | pp.Word(_NAME_CHARS + ("?" if prac else "")) | pp.Word("?", _NAME_CHARS)
-    term = term_text.copy().set_parse_action(lambda t: make_term(t[0]))
-    lpar, rpar = pp.Suppress("("), pp.Suppress(")")
-    args = pp.Group(pp.Optional(pp.DelimitedList(term)))
-    pred_atom = (name + pp.Optional(lpar + args + rpar, default=None)).set_parse_action(
-        lambda t: PredAtom(t[0], tuple(t[1]) if t[1] is not None else ())
+def _token_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(
+        r"""\s*(?:
+            (?P<op><=>|=>|=/=|!=|=|!|\^|\(|\)|,)
+          | (?P<quoted>"[^"]*")
+          | (?P<word>""" + word + r""")
+        )""",
+        re.VERBOSE,
     )
-    eq_op = pp.Literal("!=") | pp.Literal("=/=") | pp.Literal("=")
-    equality = (term + eq_op + term).set_parse_action(
-        lambda t: Equals(t[0], t[2]) if t[1] == "=" else Not(Equals(t[0], t[2]))
-    )
-    formula = pp.Forward()
-    variable = pp.Word(pp.alphas + "?", _NAME_CHARS).set_parse_action(lambda t: Variable(t[0]))
-    exist = (pp.Suppress(pp.Keyword("EXIST")) + pp.Group(pp.DelimitedList(variable)) + lpar + formula + rpar).set_parse_action(
-        lambda t: Exists(tuple(t[0]), t[1])
-    )
-    truth = (pp.Keyword("TRUE") | pp.Keyword("FALSE")).set_parse_action(
-        lambda t: Truth(t[0] == "TRUE")
-    )
-    operand = truth | exist | equality | pred_atom
 
-    def fold(cls: Callable[..., Formula], assoc_right: bool = False):
-        def action(t):  # t[0] = [a, a, ...] after suppressing the operator
-            items = list(t[0])
-            if cls in (And, Or):
-                return cls(tuple(items))
-            if assoc_right:
-                out = items[-1]
-                for item in reversed(items[:-1]):
-                    out = cls(item, out)
+
+# pracmln's identifier characters: StandardGrammar's, and PRACGrammar's wider set
+# (constants such as FLAKES_00.000_ or http://x), which ground formulas accept too
+_TOKEN = _token_pattern(r"[A-Za-z0-9_'?-]+")
+_WIDE_CHARS = r"A-Za-z0-9_'?\-.:;$~\\/ÄÖÜäöü"
+_WIDE_TOKEN = _token_pattern(rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]|!(?!=))*")  # ja!_ but not a!=b
+_EQ_OPS = frozenset(("=", "!=", "=/="))
+
+
+class _Unexpected(Exception):
+    """Where parsing stopped (an index into the text)."""
+
+    def __init__(self, loc: int, reason: str | None = None) -> None:
+        self.loc = loc
+        self.reason = reason
+
+
+def _tokens(text: str, wide: bool) -> list[tuple[str, str, int]]:
+    """``(kind, text, start)`` triples, ``kind`` one of ``op``, ``quoted``, ``word``, ``end``."""
+    out: list[tuple[str, str, int]] = []
+    pos, n = 0, len(text)
+    pattern = _WIDE_TOKEN if wide else _TOKEN
+    while True:
+        m = pattern.match(text, pos)
+        if m is None or m.lastgroup is None:
+            rest = len(text) - len(text[pos:].lstrip())
+            if rest >= n:
+                out.append(("end", "", n))
                 return out
-            out = items[0]
-            for item in items[1:]:
-                out = cls(out, item)
-            return out
+            raise _Unexpected(rest)
+        kind = m.lastgroup
+        out.append((kind, m.group(kind), m.start(kind)))
+        pos = m.end()
 
-        return action
 
-    neg = (pp.Suppress("!"), 1, pp.OpAssoc.RIGHT, lambda t: Not(t[0][0]))
-    conj = (pp.Suppress("^"), 2, pp.OpAssoc.LEFT, fold(And))
-    disj = (pp.Suppress(pp.Keyword("v")), 2, pp.OpAssoc.LEFT, fold(Or))
-    impl = (pp.Suppress("=>"), 2, pp.OpAssoc.LEFT, fold(Implies, assoc_right=True))
-    iff = (pp.Suppress("<=>"), 2, pp.OpAssoc.LEFT, fold(Iff))
-    levels = [neg, conj, disj] if prac else [neg, disj, conj]
-    formula <<= pp.infix_notation(operand, levels + [impl, iff])
-    return formula + pp.StringEnd()
+class _Parser:
+    """Recursive descent over the tokens; precedence as pracmln's grammars have it.
+
+    ``iff < implies < (and, or in the grammar's order) < not``; ``=>`` groups to the
+    right, ``<=>`` to the left; ``v`` before ``(`` in an operand's place is a predicate
+    named ``v``.
+    """
+
+    def __init__(self, text: str, prac: bool, ground: bool) -> None:
+        self.tokens = _tokens(text, prac or ground)
+        self.i = 0
+        self.prac = prac
+        self.ground = ground
+        self.depth = 0
+        # the binary connectives from loosest to tightest
+        self.levels = ("<=>", "=>", "v", "^") if prac else ("<=>", "=>", "^", "v")
+
+    def peek(self, ahead: int = 0) -> tuple[str, str, int]:
+        return self.tokens[min(self.i + ahead, len(self.tokens) - 1)]
+
+    def at_operator(self, op: str) -> bool:
+        kind, text, _ = self.peek()
+        return text == op and (kind == "op" or (kind == "word" and op == "v"))
+
+    def expect(self, op: str) -> None:
+        if not self.at_operator(op):
+            raise _Unexpected(self.peek()[2])
+        self.i += 1
+
+    def formula(self) -> Formula:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _Unexpected(self.peek()[2], f"formula nests deeper than {MAX_DEPTH} levels")
+        try:
+            return self.binary(0)
+        finally:
+            self.depth -= 1
+
+    def operator_level(self) -> int:
+        """The level of the binary connective at hand (index into ``levels``), or -1."""
+        kind, text, _ = self.peek()
+        if kind == "op" or (kind == "word" and text == "v"):
+            try:
+                return self.levels.index(text)
+            except ValueError:
+                return -1
+        return -1
+
+    def binary(self, lowest: int) -> Formula:
+        """Precedence climbing over the connectives of level ``lowest`` and tighter; a
+        run of one connective becomes one node (n-ary ``^``/``v``, ``=>`` grouped to the
+        right, ``<=>`` to the left)."""
+        left = self.unary()
+        while True:
+            level = self.operator_level()
+            if level < lowest:
+                return left
+            op = self.levels[level]
+            items = [left]
+            while self.operator_level() == level:
+                self.i += 1
+                items.append(self.binary(level + 1))
+            left = _fold(op, items)
+
+    def unary(self) -> Formula:
+        negations = 0
+        while self.at_operator("!"):
+            self.i += 1
+            negations += 1
+            if negations > MAX_DEPTH:
+                raise _Unexpected(self.peek()[2], f"formula nests deeper than {MAX_DEPTH} levels")
+        out = self.operand()
+        for _ in range(negations):
+            out = Not(out)
+        return out
+
+    def operand(self) -> Formula:
+        kind, text, loc = self.peek()
+        if kind == "op" and text == "(":
+            self.i += 1
+            inner = self.formula()
+            self.expect(")")
+            return inner
+        if kind == "word" and text in ("TRUE", "FALSE"):
+            self.i += 1
+            return Truth(text == "TRUE")
+        if kind == "word" and text == "EXIST":
+            self.i += 1
+            return self.exist()
+        if self.peek(1)[0] == "op" and self.peek(1)[1] in _EQ_OPS:
+            return self.equality()
+        if kind != "word":
+            raise _Unexpected(loc)
+        if text == "v" and self.peek(1)[1] != "(":
+            raise _Unexpected(loc)
+        if not (text[0].isalpha() or text[0] == "_") or "?" in text:
+            raise _Unexpected(loc)
+        self.i += 1
+        args: list[Term] = []
+        if self.at_operator("("):
+            self.i += 1
+            if not self.at_operator(")"):
+                args.append(self.term())
+                while self.at_operator(","):
+                    self.i += 1
+                    args.append(self.term())
+            self.expect(")")
+        return PredAtom(text, tuple(args))
+
+    def term(self) -> Term:
+        kind, text, loc = self.peek()
+        if kind == "quoted" or (kind == "word" and (self.prac or "?" not in text[1:])):
+            self.i += 1
+            if self.ground or kind == "quoted":
+                return Constant(text)
+            if self.prac:
+                return Variable(text) if text.startswith("?") else Constant(text)
+            return Variable(text) if text[0].islower() else Constant(text)
+        raise _Unexpected(loc)
+
+    def equality(self) -> Formula:
+        left = self.term()
+        op = self.peek()[1]
+        self.i += 1
+        right = self.term()
+        eq = Equals(left, right)
+        return eq if op == "=" else Not(eq)
+
+    def exist(self) -> Formula:
+        names: list[Variable] = []
+        while True:
+            kind, text, loc = self.peek()
+            if kind != "word" or not (text[0].isalpha() or text[0] == "?"):
+                raise _Unexpected(loc)
+            self.i += 1
+            names.append(Variable(text))
+            if not self.at_operator(","):
+                break
+            self.i += 1
+        self.expect("(")
+        body = self.formula()
+        self.expect(")")
+        return Exists(tuple(names), body)
+
+
+def _fold(op: str, items: list[Formula]) -> Formula:
+    if op == "^":
+        return And(tuple(items))
+    if op == "v":
+        return Or(tuple(items))
+    if op == "=>":
+        out = items[-1]
+        for item in reversed(items[:-1]):
+            out = Implies(item, out)
+        return out
+    out = items[0]
+    for item in items[1:]:
+        out = Iff(out, item)
+    return out
 
 
 def parse_formula(
@@ -128,16 +266,26 @@ def parse_formula(
 ) -> Formula:
     """Parse a formula written in pracmln syntax into a first-order formula tree.
 
-    :raises FormulaSyntaxError: naming the text and the column of the problem.
+    :raises FormulaSyntaxError: naming the text and the column of the problem, or the
+        nesting depth when it exceeds :data:`MAX_DEPTH`.
     """
+    if grammar not in GRAMMARS:
+        raise UnknownNameError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
     try:
-        return _parser(grammar, ground).parse_string(text, parse_all=True)[0]
-    except pp.ParseBaseException as exc:
-        pos = position or SourcePosition(text=text)
+        parser = _Parser(text, grammar == "PRACGrammar", ground)
+        out = parser.formula()
+        if parser.peek()[0] != "end":
+            raise _Unexpected(parser.peek()[2])
+        return out
+    except _Unexpected as exc:
+        pos = position or SourcePosition(text=text if len(text) <= 200 else text[:200] + "...")
+        if exc.reason:
+            raise FormulaSyntaxError(f"cannot parse formula {text.strip()[:60]!r}: {exc.reason}", pos) from None
         rest = text[exc.loc:].strip()
         where = f"unexpected {rest[:20]!r}" if rest else "unexpected end of text"
+        col = text.count("\n", 0, exc.loc) and exc.loc - text.rfind("\n", 0, exc.loc) or exc.loc + 1
         raise FormulaSyntaxError(
-            f"cannot parse formula {text.strip()!r}: {where} at column {exc.col}", pos
+            f"cannot parse formula {text.strip()!r}: {where} at column {col}", pos
         ) from None
 
 
