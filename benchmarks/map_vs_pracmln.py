@@ -28,7 +28,8 @@ from pracmln_poss.bridge.compat import import_pracmln  # noqa: E402
 from pracmln_poss.bridge.loader import load_model  # noqa: E402
 from pracmln_poss.grounding import ground  # noqa: E402
 from pracmln_poss.map.engine import World  # noqa: E402
-from pracmln_poss.map.rc2 import RC2Engine  # noqa: E402
+from pracmln_poss.map import open_engine  # noqa: E402
+from pracmln_poss.map.engine import world_cost  # noqa: E402
 from pracmln_poss.weights import format_weight  # noqa: E402
 
 MLN = """\
@@ -58,7 +59,7 @@ def write_problem(directory: Path, n: int, rng: random.Random) -> tuple[Path, Pa
 def ours(mln: Path, db: Path):
     start = time.perf_counter()
     g = ground(load_model(mln, db).model)
-    with RC2Engine(g) as engine:
+    with open_engine(g) as engine:
         optimum = engine.optimum()
     return time.perf_counter() - start, g, optimum
 
@@ -96,8 +97,7 @@ def main(argv: list[str]) -> int:
             t_ours, g, optimum = ours(mln, db)
             cost_text = format_weight(optimum.cost, g.resolution)
             if n <= args.pracmln_max:
-                with RC2Engine(g) as engine:
-                    t_theirs, cost = theirs(mln, db, g, engine.cost)
+                t_theirs, cost = theirs(mln, db, g, lambda world: world_cost(g, world))
                 same = "yes" if cost == optimum.cost else f"NO ({format_weight(cost, g.resolution)})"
                 theirs_text, ratio = f"{t_theirs:.2f}", f"{t_theirs / t_ours:.1f}x"
             else:

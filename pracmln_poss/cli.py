@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
         help="evidence literals such as bird(Tweety) or !flies(Tweety) (repeatable)",
     )
-    m.add_argument("--backend", choices=BACKENDS, default="rc2", help="MAP solver (default: rc2)")
+    m.add_argument("--backend", choices=BACKENDS, default="auto",
+                   help="MAP solver (default: auto, which picks rc2 or cpsat per model)")
     m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
     m.set_defaults(run=_run_map)
 
@@ -77,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     shown = c.add_mutually_exclusive_group()
     shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
     shown.add_argument("--quiet", action="store_true", help="no progress report")
-    c.add_argument("--backend", choices=BACKENDS, default="rc2", help="MAP solver (default: rc2)")
+    c.add_argument("--backend", choices=BACKENDS, default="auto",
+                   help="MAP solver (default: auto, which picks rc2 or cpsat per model)")
     c.set_defaults(run=_run_convert)
 
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")

@@ -1,10 +1,14 @@
-"""Brute-force references over all worlds, shared by the tests."""
+"""Brute-force references over all worlds, shared by the tests.
+
+They implement the definitions directly and share no code with the MAP engines
+(:mod:`pracmln_poss.map`): no cost function, no evidence splitting, no solver.
+"""
 
 from __future__ import annotations
 
 import itertools
 
-from pracmln_poss.logic.formula import evaluate
+from pracmln_poss.logic.formula import Formula, evaluate
 from pracmln_poss.weights import INF
 
 
@@ -56,3 +60,61 @@ def assert_same_cuts_sat(a, b, solver="g3"):
                         for clause in clausify(negate(pf.formula), pool):
                             sat.add_clause([*clause, -guard])
                         assert not sat.solve(assumptions=[guard]), (level, pf)
+
+
+class MapReference:
+    """MAP inference by definition: every world, its penalty, the most probable ones.
+
+    Evidence items are DIMACS literals, literal or formula text, or formula trees.
+    """
+
+    def __init__(self, mln):
+        self.mln = mln
+        self.worlds = []  # (world, cost) for every world satisfying the hard formulas
+        for w in worlds(mln.n_atoms):
+            if all(evaluate(wf.formula, w) for wf in mln.hard):
+                self.worlds.append((w, sum(wf.weight for wf in mln.soft if not evaluate(wf.formula, w))))
+        self.consistent = bool(self.worlds)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+    def _holds(self, item, w):
+        if isinstance(item, str):
+            item = self.mln.formula(item)
+        if isinstance(item, int):
+            return w[abs(item)] == (item > 0)
+        return evaluate(item, w)
+
+    def map_worlds(self, evidence=()):
+        """The most probable worlds satisfying the evidence (as value tuples)."""
+        matching = [(w, c) for w, c in self.worlds if all(self._holds(e, w) for e in evidence)]
+        if not matching:
+            return []
+        best = min(c for _, c in matching)
+        return [w for w, c in matching if c == best]
+
+    def optimum_cost(self, evidence=()):
+        costs = [c for w, c in self.worlds if all(self._holds(e, w) for e in evidence)]
+        return min(costs) if costs else INF
+
+    def penalty(self, evidence=()):
+        assert self.consistent, "penalties need a consistent model"
+        best = self.optimum_cost(evidence)
+        return INF if best == INF else best - self.optimum_cost()
+
+    def consequences(self, evidence=()):
+        """X(E): the literals true in every MAP world of the evidence."""
+        found = self.map_worlds(evidence)
+        assert found, "the evidence is impossible"
+        return frozenset(a if found[0][a] else -a for a in range(1, self.mln.n_atoms + 1)
+                         if all(w[a] == found[0][a] for w in found))
+
+    def entails(self, evidence, query):
+        q = self.mln.formula(query) if isinstance(query, str) else query
+        found = self.map_worlds(evidence)
+        assert found, "the evidence is impossible"
+        return all(evaluate(q, w) for w in found)

@@ -1,69 +1,88 @@
-"""RC2 MAP inference against brute-force enumeration of all worlds."""
+"""Every MAP backend against brute-force enumeration of all worlds (tests/reference.py)."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pracmln_poss.errors import InconsistentEvidenceError, InconsistentModelError
 from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.map import open_engine
-from pracmln_poss.map.bruteforce import BruteForceEngine
-from pracmln_poss.map.engine import Optimum
-from pracmln_poss.map.rc2 import RC2Engine
+from pracmln_poss.map.engine import Optimum, World
 from pracmln_poss.weights import INF
 
+from .reference import MapReference
 from .strategies import formulas, ground_mlns, literal_sets
 
 
-def _consistent(mln: GroundMLN) -> bool:
-    with BruteForceEngine(mln) as ref:
-        return bool(ref._worlds)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.data())
-def test_rc2_agrees_with_brute_force(data):
+@pytest.mark.parametrize("backend", ["rc2", "cpsat", "bruteforce", "auto"])
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_backends_agree_with_brute_force(backend, data):
     mln = data.draw(ground_mlns())
     evidence = data.draw(literal_sets(mln.n_atoms))
     query = data.draw(formulas(mln.n_atoms))
-    with BruteForceEngine(mln) as ref, RC2Engine(mln) as rc2:
-        if not ref._worlds:
+    ref = MapReference(mln)
+    with open_engine(mln, backend) as engine:
+        if not ref.consistent:
             with pytest.raises(InconsistentModelError):
-                rc2.penalty(evidence)
+                engine.penalty(evidence)
             return
-        assert rc2.penalty(evidence) == ref.penalty(evidence)
+        assert engine.penalty(evidence) == ref.penalty(evidence)
         if ref.penalty(evidence) == INF:
             with pytest.raises(InconsistentEvidenceError):
-                rc2.consequences(evidence)
+                engine.consequences(evidence)
             with pytest.raises(InconsistentEvidenceError):
-                rc2.map_world(evidence)
+                engine.map_world(evidence)
             return
         worlds = ref.map_worlds(evidence)
-        assert rc2.map_world(evidence) in worlds
-        assert rc2.optimum(evidence).cost == ref.optimum(evidence).cost
-        assert rc2.consequences(evidence) == ref.consequences(evidence)
-        assert rc2.entails(evidence, query) == ref.entails(evidence, query)
+        assert engine.map_world(evidence).values in worlds
+        assert engine.optimum(evidence).cost == ref.optimum_cost(evidence)
+        assert engine.consequences(evidence) == ref.consequences(evidence)
+        assert engine.entails(evidence, query) == ref.entails(evidence, query)
         # with the caller's hints: any MAP world to start from, part of X(E) already known
-        known = Optimum(rc2.optimum(evidence).cost, data.draw(st.sampled_from(worlds)))
+        known = Optimum(ref.optimum_cost(evidence), World(data.draw(st.sampled_from(worlds))))
         entailed = data.draw(st.sets(st.sampled_from(sorted(ref.consequences(evidence) | {0})))) - {0}
-        assert rc2.consequences(evidence, known=known, entailed=entailed) == ref.consequences(evidence)
+        assert engine.consequences(evidence, known=known, entailed=entailed) == ref.consequences(evidence)
 
 
 @settings(max_examples=100, deadline=None)
 @given(ground_mlns(max_atoms=4))
 def test_penalty_of_empty_evidence_is_zero(mln):
-    if not _consistent(mln):
-        return
-    with RC2Engine(mln) as rc2:
-        assert rc2.penalty([]) == 0
+    assume(MapReference(mln).consistent)
+    with open_engine(mln) as engine:
+        assert engine.penalty([]) == 0
+
+
+@pytest.mark.parametrize("backend", ["rc2", "cpsat"])
+def test_many_distinct_weights(backend):
+    """Learned models have a distinct weight per formula: CP-SAT's home ground, where
+    RC2 stratifies; both exact."""
+    pairs = [(f"a{i} => b{(i * 5) % 6}", 1 + i * 37 % 101) for i in range(6)]
+    pairs += [(f"b{i}", -(3 + i * 13 % 29)) for i in range(6)] + [(f"a{i} v a{(i + 3) % 6}", 11 + i) for i in range(6)]
+    mln = GroundMLN.from_pairs(pairs)
+    ref = MapReference(mln)
+    with open_engine(mln, backend) as engine:
+        assert ref.consistent and len({w for _, w in pairs}) >= 12
+        for evidence in ([], ["b1"], ["!a2", "b3"], ["a0", "a5", "!b4"]):
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+            assert engine.consequences(evidence) == ref.consequences(evidence)
+
+
+def test_auto_picks_cpsat_for_many_distinct_weights_and_rc2_for_few():
+    from pracmln_poss.map import CPSAT_MIN_DISTINCT_WEIGHTS
+
+    few = GroundMLN.from_pairs([("a", 1), ("b", 2), ("a => b", 1)])
+    many = GroundMLN.from_pairs([(f"a{i}", i + 1) for i in range(CPSAT_MIN_DISTINCT_WEIGHTS)])
+    with open_engine(few) as e1, open_engine(many) as e2:
+        assert (e1.name, e2.name) == ("rc2", "cpsat")
 
 
 def test_brute_force_reference_on_hand_checked_example():
     # paper Example 3: a => x (5), a => y (5), a ^ b => !y (10)
     mln = GroundMLN.from_pairs([("a => x", 5), ("a => y", 5), ("a ^ b => !y", 10)])
-    with BruteForceEngine(mln) as ref:
+    with MapReference(mln) as ref:
         assert ref.penalty(["a"]) == 0
         assert ref.penalty(["a", "b"]) == 5_000_000
         assert ref.penalty(["a", "b", "y"]) == 10_000_000

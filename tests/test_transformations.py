@@ -5,24 +5,19 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pracmln_poss.errors import ModelError, UnknownNameError
 from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import evaluate
-from pracmln_poss.map.bruteforce import BruteForceEngine
 from pracmln_poss.possibilistic.filtering import filter_redundant
 from pracmln_poss.transformations import transform
 from pracmln_poss.transformations.evidence import literal_sets
 from pracmln_poss.weights import INF
 
+from .reference import MapReference
 from .strategies import formulas, ground_mlns
-
-
-def consistent(mln):
-    with BruteForceEngine(mln) as ref:
-        return bool(ref._worlds)
 
 
 def poss_entails(reasoner, evidence, query):
@@ -41,14 +36,15 @@ small_mlns = ground_mlns(max_atoms=4, max_formulas=5)
 @settings(max_examples=60)
 @given(small_mlns, st.sampled_from(["none", "aggressive", "conservative"]), st.data())
 def test_exhaustive_is_exact(mln, filtering, data):
-    if not consistent(mln):
-        return
+    ref = MapReference(mln)
+    assume(ref.consistent)
     theory = filter_redundant(transform(mln, "exhaustive"), filtering).theory
-    with BruteForceEngine(mln) as ref, theory.reasoner() as r:
-        best = ref.optimum().cost
+    costs = dict(ref.worlds)
+    with theory.reasoner() as r:
+        best = ref.optimum_cost()
         for bits in itertools.product((False, True), repeat=mln.n_atoms):
             w = ref_world((False, *bits))
-            cost = ref.cost(w)
+            cost = costs.get(w.values, INF)
             violates_soft = any(not evaluate(wf.formula, w) for wf in mln.soft)
             got = theory.violated_level(w)
             if filtering != "none":
@@ -77,11 +73,11 @@ def ref_world(values):
 @settings(max_examples=60)
 @given(small_mlns, st.sampled_from(["all", "positive"]), st.integers(0, 2), st.sampled_from(["none", "aggressive"]), st.data())
 def test_selective_is_exact_on_its_family(mln, family_kind, k, filtering, data):
-    if not consistent(mln):
-        return
+    ref = MapReference(mln)
+    assume(ref.consistent)
     family = list(literal_sets(mln.n_atoms, k, positive_only=family_kind == "positive"))
     theory = filter_redundant(transform(mln, "selective", family=family), filtering).theory
-    with BruteForceEngine(mln) as ref, theory.reasoner() as r:
+    with theory.reasoner() as r:
         for evidence in family:
             if ref.penalty(list(evidence)) == INF:
                 continue
@@ -94,10 +90,10 @@ def test_selective_is_exact_on_its_family(mln, family_kind, k, filtering, data):
 @settings(max_examples=40)
 @given(mln=small_mlns, filtering=st.sampled_from(["none", "aggressive", "conservative"]))
 def test_defaults_satisfies_proposition_2(k, mln, filtering):
-    if not consistent(mln):
-        return
+    ref = MapReference(mln)
+    assume(ref.consistent)
     theory = filter_redundant(transform(mln, "defaults", k=k), filtering).theory
-    with BruteForceEngine(mln) as ref, theory.reasoner() as r:
+    with theory.reasoner() as r:
         for evidence in literal_sets(mln.n_atoms, k):
             if ref.penalty(list(evidence)) == INF:
                 continue

@@ -11,7 +11,7 @@ is not optimal under exact arithmetic; it is a cross-check, not the default.
 
 from __future__ import annotations
 
-__all__ = ["WCSPEngine"]
+__all__ = ["WCSPBackend"]
 
 import io
 import itertools
@@ -24,27 +24,30 @@ from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
-from ..map.engine import MapEngine, Optimum, World
+from ..map.backend import Backend, Optimum, World
+from ..map.engine import world_cost
+from ..map.instance import fixed_atoms
 from ..weights import INF
 from .compat import import_pracmln
 
 _CONST = "O"
 
 
-class WCSPEngine(MapEngine):
-    """MAP inference through pracmln's ``WCSPInference``; penalties in exact ints."""
+class WCSPBackend(Backend):
+    """MAP inference through pracmln's ``WCSPInference``; costs in exact ints."""
 
     name = "wcsp"
 
     def __init__(self, mln: GroundMLN) -> None:
         super().__init__(mln)
+        self.fixed = fixed_atoms(mln)[0]
         import_pracmln()
         self._name = lambda a: f"a{a}({_CONST})"
 
     def _text(self, f: Formula) -> str:
         return format_formula(f, self._name)
 
-    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         pracmln = import_pracmln()
         from pracmln.mln.inference.wcspinfer import WCSPInference
 
@@ -96,7 +99,7 @@ class WCSPEngine(MapEngine):
         for u in units:
             values[abs(u)] = u > 0
         world = World(tuple(values))
-        cost = self.cost(world)
+        cost = world_cost(self.mln, world)
         if cost == INF or not all(evaluate(f, world) for f in extra):
             # pracmln lets evidence override hard formulas instead of failing
             if not self._satisfiable(units, extra):

@@ -77,7 +77,7 @@ def verify(
     sample: int | None = None,
     seed: int = 0,
     max_pairs: int = DEFAULT_MAX_PAIRS,
-    backend: str = "rc2",
+    backend: str = "auto",
     progress: Progress = None,
 ) -> Verification:
     """Check ``(M, E) |-MAP OR C`` iff ``(T, E) |-poss OR C`` for ``|E| + |C| <= k + 1``."""

@@ -1,28 +1,26 @@
-"""The reference MAP backend: enumerate every world (small MLNs only).
+"""A MAP backend that enumerates every world (small MLNs only).
 
-It implements the definitions directly (all optimal worlds, their intersection,
-entailment by inspection), independently of the backbone algorithm of
-:class:`~.engine.MapEngine`, so the other backends are tested against it.
+It finds an optimum by trying all ``2**n`` worlds: no solver, nothing to trust but
+:func:`~pracmln_poss.logic.formula.evaluate`.  Useful on tiny models and for
+``--backend bruteforce``; the tests have their own reference, sharing no code with
+the engines (``tests/reference.py``).
 """
 
 from __future__ import annotations
 
-__all__ = ["BruteForceEngine", "MAX_ATOMS"]
+__all__ = ["BruteForceBackend", "MAX_ATOMS"]
 
 import itertools
-
-from typing import Iterable
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, evaluate
-from ..weights import INF
-from .engine import Evidence, MapEngine, Optimum, World
+from .backend import Backend, Optimum, World
 
 MAX_ATOMS = 20
 
 
-class BruteForceEngine(MapEngine):
+class BruteForceBackend(Backend):
     """Exact MAP inference by enumerating all ``2**n`` worlds."""
 
     name = "bruteforce"
@@ -34,53 +32,19 @@ class BruteForceEngine(MapEngine):
                 f"it is limited to {MAX_ATOMS} atoms"
             )
         super().__init__(mln)
-        n = mln.n_atoms
         self._worlds: list[tuple[World, int]] = []
-        for bits in itertools.product((False, True), repeat=n):
+        for bits in itertools.product((False, True), repeat=mln.n_atoms):
             world = World((False, *bits))
-            c = self.cost(world)
-            if c != INF:
-                self._worlds.append((world, int(c)))
+            if all(evaluate(wf.formula, world) for wf in mln.hard):
+                self._worlds.append((world, sum(wf.weight for wf in mln.soft if not evaluate(wf.formula, world))))
+        if not self._worlds:
+            self.unsat_reason = "the hard formulas of the MLN are unsatisfiable"
 
-    def _matching(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> list[tuple[World, int]]:
-        return [
-            (w, c)
-            for w, c in self._worlds
-            if all(w.satisfies(u) for u in units) and all(evaluate(f, w) for f in extra)
-        ]
-
-    def map_worlds(self, evidence: Evidence = ()) -> list[World]:
-        """Every most probable world of the evidence (empty if it is impossible)."""
-        units, extra = self.split_evidence(evidence)
-        self.calls += 1
-        matching = self._matching(units, extra)
-        if not matching:
-            return []
-        best = min(c for _, c in matching)
-        return [w for w, c in matching if c == best]
-
-    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
-        matching = self._matching(units, extra)
-        if not matching:
-            return None
-        world, cost = min(matching, key=lambda wc: wc[1])
-        return Optimum(cost, world)
-
-    def consequences(
-        self, evidence: Evidence = (), known: Optimum | None = None, entailed: Iterable[int] = ()
-    ) -> frozenset[int]:
-        """``X(E)`` by definition (the caller's hints are not needed, hence not used)."""
-        worlds = self.map_worlds(evidence)
-        if not worlds:
-            self.optimum(evidence)  # raises the right error
-        lits = set(worlds[0].literals())
-        for w in worlds[1:]:
-            lits &= set(w.literals())
-        return frozenset(lits)
-
-    def entails(self, evidence: Evidence, query: str | Formula) -> bool:
-        q = self.mln.formula(query) if isinstance(query, str) else query
-        worlds = self.map_worlds(evidence)
-        if not worlds:
-            self.optimum(evidence)
-        return all(evaluate(q, w) for w in worlds)
+    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        best: tuple[World, int] | None = None
+        for world, cost in self._worlds:
+            if (best is None or cost < best[1]) and all(world.satisfies(u) for u in units) and all(
+                evaluate(f, world) for f in extra
+            ):
+                best = (world, cost)
+        return None if best is None else Optimum(best[1], best[0])

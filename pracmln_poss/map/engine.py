@@ -1,18 +1,17 @@
-"""Exact MAP inference on a ground MLN: the common interface of every backend.
+"""Exact MAP inference on a ground MLN: the algorithms, on top of any backend.
 
 ``pen(M, E)``, the MAP worlds of ``E``, the literals true in all of them (the
-backbone ``X(E)``) and MAP entailment, all with int arithmetic (DESIGN.md section 1).
-A backend only has to find *one* optimal world under extra hard constraints
-(:meth:`MapEngine._optimum`); penalties, backbones and entailment are built on that
-here, once.  Engines are context managers and release their solvers on exit.
+backbone ``X(E)``) and MAP entailment, all with int arithmetic (docs/semantics.md).
+A backend (:mod:`.backend`) only finds *one* optimal world under extra hard
+constraints; penalties, backbones and entailment are built on that here, once.
+Evidence is normalised in one place (:meth:`MapEngine.split_evidence`).  An engine
+owns its backend and releases it on exit.
 """
 
 from __future__ import annotations
 
-__all__ = ["World", "Optimum", "MapEngine", "Evidence"]
+__all__ = ["World", "Optimum", "MapEngine", "Evidence", "world_cost"]
 
-from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, NoReturn, Union
 
@@ -20,88 +19,49 @@ from ..errors import InconsistentEvidenceError, InconsistentModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import (
     Formula,
-    Or,
-    Truth,
     atoms_of,
     compile_ground,
     evaluate,
     is_literal,
-    literal,
     literal_of,
     negate,
-    substitute_atoms,
 )
 from ..weights import INF
+from .backend import Backend, Optimum, Solve, World
+from .instance import fixed_atoms
 
 Evidence = Iterable[Union[int, str, Formula]]
 
 
-@dataclass(frozen=True)
-class World:
-    """A truth assignment to atoms ``1..n`` (``values[0]`` is unused)."""
-
-    values: tuple[bool, ...]
-
-    def __getitem__(self, atom: int) -> bool:
-        return self.values[atom]
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    @property
-    def n_atoms(self) -> int:
-        return len(self.values) - 1
-
-    def satisfies(self, lit: int) -> bool:
-        return self.values[abs(lit)] == (lit > 0)
-
-    def literals(self) -> tuple[int, ...]:
-        """The world as the DIMACS literals it makes true."""
-        return tuple(a if v else -a for a, v in enumerate(self.values) if a)
-
-    @classmethod
-    def from_literals(cls, n_atoms: int, true_atoms: Iterable[int]) -> "World":
-        values = [False] * (n_atoms + 1)
-        for a in true_atoms:
-            values[a] = True
-        return cls(tuple(values))
+def world_cost(mln: GroundMLN, world: World) -> int | float:
+    """Total weight of the soft formulas ``world`` violates; ``INF`` if it violates a hard one."""
+    if any(not evaluate(wf.formula, world) for wf in mln.hard):
+        return INF
+    return sum(wf.weight for wf in mln.soft if not evaluate(wf.formula, world))
 
 
-@dataclass(frozen=True)
-class Optimum:
-    """An optimal world and its cost (total weight of the soft formulas it violates)."""
-
-    cost: int
-    world: World
-
-
-class MapEngine(ABC):
-    """Exact MAP inference for one ground MLN.
+class MapEngine:
+    """Exact MAP inference for one ground MLN, with the given backend.
 
     Evidence is any iterable of literals (``3``, ``-3``, ``"!bird(Tweety)"``) or
     ground formulas (text or trees); it is added as hard constraints.
     """
 
-    name = "abstract"
-
-    def __init__(self, mln: GroundMLN) -> None:
+    def __init__(self, mln: GroundMLN, backend: Backend) -> None:
         self.mln = mln
+        self.backend = backend
         self.calls = 0  # solver calls made, for statistics and benchmarks
         self._base: Optimum | None = None
-        self._closed = False
-        # atoms fixed by hard unit formulas (usually .db evidence)
-        # the reason the hard part is unsatisfiable, when that shows before solving
-        self._unsat_reason: str | None = None
-        fixed: dict[int, bool] = {}
-        for wf in mln.hard:
-            if is_literal(wf.formula):
-                lit = literal_of(wf.formula)
-                if fixed.get(abs(lit), lit > 0) != (lit > 0):
-                    self._unsat_reason = f"hard formulas fix {mln.name(abs(lit))} both true and false"
-                fixed[abs(lit)] = lit > 0
-        self.fixed = fixed
+        # atoms fixed by hard unit formulas (usually .db evidence), and the reason the
+        # hard part is unsatisfiable when that shows before solving
+        self.fixed, self._unsat_reason = fixed_atoms(mln)
         self._occurrences: dict[int, list[int]] | None = None
         self._compiled: list[Callable[[list[bool]], bool]] | None = None
+
+    @property
+    def name(self) -> str:
+        """The backend's name."""
+        return self.backend.name
 
     # -- context management ------------------------------------------------------
 
@@ -112,34 +72,14 @@ class MapEngine(ABC):
         self.close()
 
     def close(self) -> None:
-        """Release solver resources; the engine is unusable afterwards."""
-        self._closed = True
-
-    # -- the one thing a backend provides -----------------------------------------
-
-    @abstractmethod
-    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
-        """An optimal world satisfying the hard formulas, ``units`` and ``extra``; None if none."""
-
-    @contextmanager
-    def _session(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Iterator[Callable[[tuple[int, ...]], Optimum | None]]:
-        """A solver for a run of calls under the same evidence, each adding one hard
-        clause (over atoms not fixed) to those before; ``solve(())`` adds none.
-        Backends that can keep their state between such calls override this."""
-        added: list[Formula] = []
-
-        def solve(clause: tuple[int, ...]) -> Optimum | None:
-            if clause:
-                added.append(Or(tuple(literal(l) for l in clause)))
-            return self._solve(units, extra + tuple(added))
-
-        yield solve
+        """Release the backend's solvers."""
+        self.backend.close()
 
     def _solve(self, units: tuple[int, ...], extra: tuple[Formula, ...] = ()) -> Optimum | None:
         self.calls += 1
         if self._unsat_reason is not None:
             return None
-        return self._optimum(units, extra)
+        return self.backend.optimum(units, extra)
 
     # -- evidence ----------------------------------------------------------------
 
@@ -164,9 +104,7 @@ class MapEngine(ABC):
 
     def cost(self, world: World) -> int | float:
         """Total weight of the soft formulas ``world`` violates; ``INF`` if it violates a hard one."""
-        if any(not evaluate(wf.formula, world) for wf in self.mln.hard):
-            return INF
-        return sum(wf.weight for wf in self.mln.soft if not evaluate(wf.formula, world))
+        return world_cost(self.mln, world)
 
     def base(self) -> Optimum:
         """The optimum without evidence; raises if the hard formulas are unsatisfiable."""
@@ -174,7 +112,7 @@ class MapEngine(ABC):
             found = self._solve(())
             if found is None:
                 raise InconsistentModelError(
-                    self._unsat_reason or "the hard formulas of the MLN are unsatisfiable"
+                    self._unsat_reason or self.backend.unsat_reason or "the hard formulas of the MLN are unsatisfiable"
                 )
             self._base = found
         return self._base
@@ -230,11 +168,11 @@ class MapEngine(ABC):
         units, formulas = self.split_evidence(evidence)
         settled = dict(self.fixed)
         settled.update({abs(u): u > 0 for u in units})
-        with self._session(units, formulas) as solve:
-            first = known if known is not None else solve(())
-            if first is None:
-                self._no_optimum(units, formulas)
-            best = first.cost
+        first = known if known is not None else self._solve(units, formulas)
+        if first is None:
+            self._no_optimum(units, formulas)
+        best = first.cost
+        with self._session(units, formulas, best) as solve:
             entailed = frozenset(entailed)
             candidates = {
                 (a if first.world[a] else -a)
@@ -265,6 +203,21 @@ class MapEngine(ABC):
         return counter is None or counter.cost > best
 
     # -- helpers ---------------------------------------------------------------------
+
+    @contextmanager
+    def _session(self, units: tuple[int, ...], formulas: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
+        """The backend's session, with the calls counted (and none when the hard part
+        is already known unsatisfiable)."""
+        if self._unsat_reason is not None:
+            yield lambda clause: None
+            return
+        with self.backend.session(units, formulas, bound) as solve:
+
+            def counted(clause: tuple[int, ...]) -> Optimum | None:
+                self.calls += 1
+                return solve(clause)
+
+            yield counted
 
     def _describe(self, units: tuple[int, ...], formulas: tuple[Formula, ...]) -> str:
         parts = [self.mln.literal_name(u) for u in units] + [self.mln.format(f) for f in formulas]
@@ -320,22 +273,3 @@ class MapEngine(ABC):
             values[a] = not values[a]
             if feasible and delta == 0:
                 candidates.discard(lit)
-
-    def simplified_formulas(self) -> Iterator[tuple[Formula, int | float]]:
-        """Every formula with the fixed atoms substituted, skipping those they make true.
-
-        A hard formula they falsify marks the model unsatisfiable (reported by :meth:`base`).
-        """
-        fixed = self.fixed
-        for wf in self.mln.hard + self.mln.soft:
-            g = substitute_atoms(wf.formula, fixed.get)
-            if g == Truth(True):
-                continue
-            if g == Truth(False) and wf.hard:
-                if self._unsat_reason is None:
-                    self._unsat_reason = (
-                        f"hard formula {self.mln.format(wf.formula)} "
-                        f"({wf.source or 'no source'}) is false under the hard unit formulas"
-                    )
-                continue
-            yield g, wf.weight

@@ -1,96 +1,66 @@
-"""The default MAP backend: PySAT's RC2 core-guided MaxSAT solver.
+"""A MAP backend on PySAT's RC2 core-guided MaxSAT solver.
 
-The ground MLN is clausified once (Plaisted-Greenbaum, :mod:`..logic.cnf`), with the
-atoms fixed by hard unit formulas substituted away.  RC2 mutates its input and
-treats weight 0 as hard, so every call builds a fresh WCNF from the stored clauses
-and only positive weights are ever passed.
+RC2 mutates its input and treats weight 0 as hard, so every call builds a fresh WCNF
+from the stored instance (:mod:`.instance`) and only positive weights are ever passed.
 """
 
 from __future__ import annotations
 
-__all__ = ["RC2Engine"]
+__all__ = ["RC2Backend"]
 
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Iterator
 
 from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
 from ..ground_mln import GroundMLN
-from ..logic.cnf import Clause, VarPool, clausify
-from ..logic.formula import Formula, substitute_atoms
-from ..weights import INF
-from .engine import MapEngine, Optimum, World
+from ..logic.formula import Formula
+from .backend import Backend, Optimum, Solve, World
+from .instance import MaxSatInstance, build_instance
 
 
-class RC2Engine(MapEngine):
+class RC2Backend(Backend):
     """Exact MAP inference with RC2 (stratified for weighted instances)."""
 
     name = "rc2"
 
-    def __init__(self, mln: GroundMLN, solver: str = "g3", **rc2_options: bool) -> None:
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = "g3",
+                 **rc2_options: bool) -> None:
         """:param solver: PySAT SAT solver name for RC2.
         :param rc2_options: RC2's ``adapt``/``exhaust``/``minz``/``trim`` options.  Off by
-            default: on grounded MLNs (many small, easy cores) they cost more than they
-            save, about 7x on the backbone of ``benchmarks/map_vs_pracmln.py`` at n = 160.
+            default: on grounded MLNs with few distinct weights (many small, easy cores)
+            they cost more than they save, about 7x on the backbone of
+            ``benchmarks/map_vs_pracmln.py`` at n = 160.
         """
         super().__init__(mln)
+        self.instance = instance if instance is not None else build_instance(mln)
+        self.unsat_reason = self.instance.unsat_reason
         self.solver = solver
         self.rc2_options = {"adapt": False, "exhaust": False, "minz": False, **rc2_options}
-        pool = VarPool(mln.n_atoms)
-        hard: list[Clause] = []
-        soft: list[tuple[Clause, int]] = []
-        self.offset = 0  # cost of soft formulas false in every world
-        for formula, weight in self.simplified_formulas():
-            clauses = clausify(formula, pool)
-            if weight == INF:
-                hard.extend(clauses)
-            elif clauses == [()]:
-                self.offset += weight
-            elif len(clauses) == 1:
-                soft.append((clauses[0], weight))
-            else:
-                # one indicator per formula: violating it means giving up the indicator
-                name = pool.new()
-                hard.extend((-name, *c) for c in clauses)
-                soft.append(((name,), weight))
-        self._hard = hard
-        self._soft = soft
-        self._top = pool.top
-        self._weighted = len({w for _, w in soft}) > 1
 
     def _wcnf(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> WCNF | None:
         """The MaxSAT instance under extra hard constraints; None if they are trivially unsatisfiable."""
-        fixed = self.fixed
+        constraints = self.instance.constraints(units, extra)
+        if constraints is None or self.instance.unsat_reason is not None:
+            return None
         wcnf = WCNF()
-        for u in units:
-            value = fixed.get(abs(u))
-            if value is None:
-                wcnf.append([u])
-            elif value != (u > 0):
-                return None
-        pool = VarPool(self._top)
-        for f in extra:
-            for clause in clausify(substitute_atoms(f, fixed.get), pool):
-                if not clause:
-                    return None
-                wcnf.append(list(clause))
-        for clause in self._hard:
-            if not clause:
-                return None
+        for clause in constraints:
             wcnf.append(list(clause))
-        for clause, weight in self._soft:
+        for clause in self.instance.hard:
+            wcnf.append(list(clause))
+        for clause, weight in self.instance.soft:
             wcnf.append(list(clause), weight=weight)
         return wcnf
 
     def _rc2(self, wcnf: WCNF, incremental: bool = False) -> RC2:
-        if not self._weighted:
+        if self.instance.distinct_weights <= 1:
             return RC2(wcnf, solver=self.solver, **self.rc2_options)
         # hardening assumes the instance stays as it is; clauses added later could
         # make it unsound, so an incremental solver goes without it
         return RC2Stratified(wcnf, solver=self.solver, nohard=incremental, **self.rc2_options)
 
-    def _optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         wcnf = self._wcnf(units, extra)
         if wcnf is None:
             return None
@@ -102,31 +72,30 @@ class RC2Engine(MapEngine):
     def _optimum_of(self, model: list[int] | None, cost: int) -> Optimum | None:
         if model is None:
             return None
-        values = [False] * (self.mln.n_atoms + 1)
+        n = self.mln.n_atoms
+        values = [False] * (n + 1)
         for lit in model:
-            if 0 < abs(lit) <= self.mln.n_atoms:
+            if 0 < abs(lit) <= n:
                 values[abs(lit)] = lit > 0
-        for a, v in self.fixed.items():
+        for a, v in self.instance.fixed.items():
             values[a] = v
-        return Optimum(cost + self.offset, World(tuple(values)))
+        return Optimum(cost + self.instance.offset, World(tuple(values)))
 
     @contextmanager
-    def _session(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Iterator[Callable[[tuple[int, ...]], Optimum | None]]:
+    def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
         """One RC2 instance kept across the calls, hard clauses added on the fly (as
         RC2's own enumeration does): cores found earlier stay valid."""
-        wcnf = self._wcnf(units, extra) if self._unsat_reason is None else None
+        wcnf = self._wcnf(units, extra)
         if wcnf is None or (not wcnf.hard and not wcnf.soft):
-            with super()._session(units, extra) as solve:
+            with super().session(units, extra, bound) as solve:
                 yield solve
             return
         solvers: list[RC2] = []  # made at the first call: many sessions need none
 
         def solve(clause: tuple[int, ...]) -> Optimum | None:
-            self.calls += 1
             if not solvers:
                 solvers.append(self._rc2(wcnf, incremental=True))
-            if clause:
-                solvers[0].add_clause(list(clause))
+            solvers[0].add_clause(list(clause))
             return self._optimum_of(solvers[0].compute(), solvers[0].cost)
 
         try:

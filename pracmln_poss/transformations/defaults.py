@@ -50,7 +50,7 @@ def defaults(
     mln: GroundMLN,
     k: int = 1,
     *,
-    backend: str = "rc2",
+    backend: str = "auto",
     omit_redundant_blocking: bool = True,
     prune_heads: bool = True,
     progress: Progress = None,

@@ -31,7 +31,7 @@ def exhaustive(
     *,
     max_formulas: int = DEFAULT_MAX_FORMULAS,
     force: bool = False,
-    backend: str = "rc2",
+    backend: str = "auto",
     progress: Progress = None,
 ) -> PossibilisticTheory:
     """Transformation 1.

@@ -51,7 +51,7 @@ class Schema:
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: bool = False,
-                   backend: str = "rc2", progress: Progress = None) -> list[Schema]:
+                   backend: str = "auto", progress: Progress = None) -> list[Schema]:
     """The rules of Transformation 3 for one evidence set per renaming class."""
     if k < 0:
         raise ModelError(f"k must be at least 0, got {k}")
@@ -198,7 +198,7 @@ def lifted(
     k: int = 1,
     *,
     long_blocking: bool = False,
-    backend: str = "rc2",
+    backend: str = "auto",
     progress: Progress = None,
     grounded: GroundMLN | None = None,
 ) -> "LiftedTheory":

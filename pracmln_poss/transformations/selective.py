@@ -43,7 +43,7 @@ def selective(
     mln: GroundMLN,
     family: Iterable[EvidenceSet],
     *,
-    backend: str = "rc2",
+    backend: str = "auto",
     progress: Progress = None,
 ) -> PossibilisticTheory:
     """Transformation 2 for the evidence sets of ``family`` (tuples of DIMACS literals)."""

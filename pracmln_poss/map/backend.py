@@ -1,0 +1,99 @@
+"""What a MAP backend provides: one optimal world under extra hard constraints.
+
+Everything else (penalties, backbones, entailment) is built on that by
+:class:`~.engine.MapEngine`, once for every backend.  A backend is a context manager and
+releases its solvers on exit.
+"""
+
+from __future__ import annotations
+
+__all__ = ["World", "Optimum", "Backend", "Solve"]
+
+from abc import ABC, abstractmethod
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from ..ground_mln import GroundMLN
+from ..logic.formula import Formula, Or, literal
+
+
+@dataclass(frozen=True)
+class World:
+    """A truth assignment to atoms ``1..n`` (``values[0]`` is unused)."""
+
+    values: tuple[bool, ...]
+
+    def __getitem__(self, atom: int) -> bool:
+        return self.values[atom]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def n_atoms(self) -> int:
+        return len(self.values) - 1
+
+    def satisfies(self, lit: int) -> bool:
+        return self.values[abs(lit)] == (lit > 0)
+
+    def literals(self) -> tuple[int, ...]:
+        """The world as the DIMACS literals it makes true."""
+        return tuple(a if v else -a for a, v in enumerate(self.values) if a)
+
+    @classmethod
+    def from_literals(cls, n_atoms: int, true_atoms: Iterable[int]) -> "World":
+        values = [False] * (n_atoms + 1)
+        for a in true_atoms:
+            values[a] = True
+        return cls(tuple(values))
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """An optimal world and its cost (total weight of the soft formulas it violates)."""
+
+    cost: int
+    world: World
+
+
+Solve = Callable[[tuple[int, ...]], "Optimum | None"]
+
+
+class Backend(ABC):
+    """Finds optimal worlds of one ground MLN; counts its solver calls in :attr:`calls`."""
+
+    name = "abstract"
+
+    def __init__(self, mln: GroundMLN) -> None:
+        self.mln = mln
+        self.calls = 0
+        self.unsat_reason: str | None = None  # set when the hard part is seen unsatisfiable
+
+    def __enter__(self) -> "Backend":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release solver resources."""
+
+    @abstractmethod
+    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        """An optimal world satisfying the hard formulas, ``units`` and ``extra``; None if none."""
+
+    @contextmanager
+    def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
+        """A solver for a run of calls under the same evidence, each adding one hard
+        clause (over atoms not fixed) to those before.  Only worlds of cost at most
+        ``bound`` matter: a call returns one of them, or None, or (backends that do not
+        use the bound) a world that costs more.  Backends that can keep their state
+        between the calls override this."""
+        added: list[Formula] = []
+
+        def solve(clause: tuple[int, ...]) -> Optimum | None:
+            added.append(Or(tuple(literal(l) for l in clause)))
+            return self.optimum(units, extra + tuple(added))
+
+        yield solve

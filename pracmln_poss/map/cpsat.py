@@ -1,0 +1,156 @@
+"""A MAP backend on OR-Tools CP-SAT: exact integer optimisation of the weighted CNF.
+
+The instance (:mod:`.instance`) becomes one CP-SAT model, built once: a Boolean per
+variable, a clause per hard clause, and the objective ``sum of weights of violated soft
+clauses`` as integers (a unit soft clause costs its literal's negation, a longer one a
+relaxation variable).  Each call solves a copy with the evidence added, hinted with the
+last optimum found; a backbone session adds ``objective <= bound`` and only looks for
+feasible worlds, one clause more each call.  One worker, fixed seed: the same input
+gives the same worlds.  Costs are recomputed exactly from the world, never read from
+the solver's float objective.
+
+CP-SAT is far faster than core-guided MaxSAT when weights are many and distinct (a
+learned model): the object-recognition example of pracmln, with 1,719 distinct
+weights, is solved in seconds where RC2 takes minutes.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CPSATBackend"]
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..errors import BackendError
+from ..ground_mln import GroundMLN
+from ..logic.cnf import Clause
+from ..logic.formula import Formula
+from .backend import Backend, Optimum, Solve, World
+from .instance import MaxSatInstance, build_instance
+
+
+class CPSATBackend(Backend):
+    """Exact MAP inference with CP-SAT (one worker, deterministic)."""
+
+    name = "cpsat"
+
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, seed: int = 0) -> None:
+        from ortools.sat.python import cp_model
+
+        super().__init__(mln)
+        self.cp_model = cp_model
+        self.instance = instance if instance is not None else build_instance(mln)
+        self.unsat_reason = self.instance.unsat_reason
+        self.seed = seed
+        model = cp_model.CpModel()
+        variables = [None] + [model.new_bool_var(f"v{v}") for v in range(1, self.instance.top + 1)]
+        self._top = self.instance.top
+        for clause in self.instance.hard:
+            model.add_bool_or([self._lit(variables, l) for l in clause])
+        # cost = constant + sum(coef * var): a unit soft clause l costs w when l is false
+        terms: list[Any] = []
+        coefs: list[int] = []
+        self._constant = 0
+        for clause, weight in self.instance.soft:
+            if len(clause) == 1:
+                lit = clause[0]
+                if lit > 0:
+                    self._constant += weight
+                    terms.append(variables[lit])
+                    coefs.append(-weight)
+                else:
+                    terms.append(variables[-lit])
+                    coefs.append(weight)
+            else:
+                relax = model.new_bool_var("")
+                model.add_bool_or([self._lit(variables, l) for l in clause] + [relax])
+                terms.append(relax)
+                coefs.append(weight)
+        self._objective = cp_model.LinearExpr.weighted_sum(terms, coefs) if terms else 0
+        self._base = model
+        self._hint: list[bool] | None = None
+
+    @staticmethod
+    def _lit(variables: list[Any], lit: int) -> Any:
+        return variables[lit] if lit > 0 else variables[-lit].Not()
+
+    def _model(self, constraints: list[Clause]) -> tuple[Any, list[Any]]:
+        """A copy of the base model with the evidence clauses (and the variables they
+        introduce above the instance's top)."""
+        model = self._base.clone()
+        variables = [None] + [model.get_bool_var_from_proto_index(v - 1) for v in range(1, self._top + 1)]
+        for clause in constraints:
+            for l in clause:
+                while abs(l) >= len(variables):
+                    variables.append(model.new_bool_var(""))
+            model.add_bool_or([self._lit(variables, l) for l in clause])
+        if self._hint is not None:
+            for v in range(1, self._top + 1):
+                model.add_hint(variables[v], self._hint[v])
+        return model, variables
+
+    def _solve(self, model: Any, variables: list[Any]) -> Optimum | None:
+        cp_model = self.cp_model
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = self.seed
+        status = solver.solve(model)
+        if status == cp_model.INFEASIBLE:
+            return None
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or (
+            status == cp_model.FEASIBLE and model.has_objective()
+        ):
+            raise BackendError(f"CP-SAT stopped without an answer (status {solver.status_name(status)})")
+        values = [False] + [bool(solver.boolean_value(variables[v])) for v in range(1, self._top + 1)]
+        self._hint = values
+        return self._optimum_of(values)
+
+    def _optimum_of(self, values: list[bool]) -> Optimum:
+        """The world and its exact cost (recomputed from the clauses, not the solver's float)."""
+        cost = self.instance.offset
+        for clause, weight in self.instance.soft:
+            if not any(values[l] if l > 0 else not values[-l] for l in clause):
+                cost += weight
+        n = self.mln.n_atoms
+        world = values[: n + 1]
+        for a, v in self.instance.fixed.items():
+            world[a] = v
+        world[0] = False
+        return Optimum(cost, World(tuple(world)))
+
+    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        constraints = self.instance.constraints(units, extra)
+        if constraints is None or self.instance.unsat_reason is not None:
+            return None
+        model, variables = self._model(constraints)
+        model.minimize(self._objective)
+        return self._solve(model, variables)
+
+    @contextmanager
+    def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
+        """Worlds of cost at most ``bound`` (a known optimum), one more clause per call:
+        feasibility problems on one model, each hinted with the last world found."""
+        constraints = self.instance.constraints(units, extra)
+        if constraints is None or self.instance.unsat_reason is not None:
+            yield lambda clause: None
+            return
+        model, variables = self._model(constraints)
+        limit = bound - self.instance.offset - self._constant
+        if not isinstance(self._objective, int):
+            model.add(self._objective <= limit)
+        elif limit < 0:
+            yield lambda clause: None
+            return
+
+        def solve(clause: tuple[int, ...]) -> Optimum | None:
+            for l in clause:
+                while abs(l) >= len(variables):
+                    variables.append(model.new_bool_var(""))
+            model.add_bool_or([self._lit(variables, l) for l in clause])
+            if self._hint is not None:
+                model.clear_hints()
+                for v in range(1, self._top + 1):
+                    model.add_hint(variables[v], self._hint[v])
+            return self._solve(model, variables)
+
+        yield solve

@@ -1,0 +1,111 @@
+"""A ground MLN as a weighted CNF, simplified by its hard units, for the MaxSAT backends.
+
+The atoms fixed by hard unit formulas (``.db`` evidence, mostly) are substituted
+away before anything is built, formulas they decide are dropped, and every formula is
+clausified once (Plaisted-Greenbaum, :mod:`..logic.cnf`).  A soft formula of one
+clause keeps it; a soft formula of several clauses gets an indicator variable that is
+a unit soft clause.  Both the RC2 and the CP-SAT backends solve this instance.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MaxSatInstance", "build_instance", "fixed_atoms"]
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..ground_mln import GroundMLN
+from ..logic.cnf import Clause, VarPool, clausify
+from ..logic.formula import Formula, Truth, is_literal, literal_of, substitute_atoms
+from ..weights import INF
+
+
+def fixed_atoms(mln: GroundMLN) -> tuple[dict[int, bool], str | None]:
+    """The atoms hard unit formulas fix, and why the hard part is unsatisfiable when
+    two of them disagree."""
+    fixed: dict[int, bool] = {}
+    reason = None
+    for wf in mln.hard:
+        if is_literal(wf.formula):
+            lit = literal_of(wf.formula)
+            if fixed.get(abs(lit), lit > 0) != (lit > 0):
+                reason = f"hard formulas fix {mln.name(abs(lit))} both true and false"
+            fixed[abs(lit)] = lit > 0
+    return fixed, reason
+
+
+@dataclass(frozen=True)
+class MaxSatInstance:
+    """Hard clauses, weighted soft clauses (positive int weights) and a constant cost.
+
+    :ivar top: the largest variable in use (atoms are ``1..n_atoms``, then indicators
+        and Tseitin variables).
+    :ivar offset: the cost of soft formulas false in every world.
+    :ivar unsat_reason: set when simplification already shows the hard part unsatisfiable.
+    """
+
+    n_atoms: int
+    top: int
+    hard: tuple[Clause, ...]
+    soft: tuple[tuple[Clause, int], ...]
+    offset: int
+    fixed: Mapping[int, bool]
+    unsat_reason: str | None
+
+    @property
+    def distinct_weights(self) -> int:
+        return len({w for _, w in self.soft})
+
+    def constraints(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> list[Clause] | None:
+        """Evidence as clauses over this instance (units on fixed atoms checked, extra
+        formulas simplified and clausified with fresh variables above :attr:`top`);
+        None when it contradicts the fixed atoms or is trivially unsatisfiable."""
+        out: list[Clause] = []
+        for u in units:
+            value = self.fixed.get(abs(u))
+            if value is None:
+                out.append((u,))
+            elif value != (u > 0):
+                return None
+        pool = VarPool(self.top)
+        for f in extra:
+            for clause in clausify(substitute_atoms(f, self.fixed.get), pool):
+                if not clause:
+                    return None
+                out.append(clause)
+        return out
+
+
+def build_instance(mln: GroundMLN) -> MaxSatInstance:
+    """The weighted CNF of ``mln`` with its hard units substituted away."""
+    fixed, reason = fixed_atoms(mln)
+    pool = VarPool(mln.n_atoms)
+    hard: list[Clause] = []
+    soft: list[tuple[Clause, int]] = []
+    offset = 0
+    for wf in mln.hard + mln.soft:
+        g = substitute_atoms(wf.formula, fixed.get)
+        if g == Truth(True):
+            continue
+        if g == Truth(False) and wf.hard:
+            if reason is None:
+                reason = (
+                    f"hard formula {mln.format(wf.formula)} ({wf.source or 'no source'}) "
+                    "is false under the hard unit formulas"
+                )
+            continue
+        clauses = clausify(g, pool)
+        if wf.weight == INF:
+            hard.extend(clauses)
+        elif clauses == [()]:
+            offset += int(wf.weight)
+        elif len(clauses) == 1:
+            soft.append((clauses[0], int(wf.weight)))
+        else:
+            # one indicator per formula: violating it means giving up the indicator
+            name = pool.new()
+            hard.extend((-name, *c) for c in clauses)
+            soft.append(((name,), int(wf.weight)))
+    if any(not c for c in hard) and reason is None:
+        reason = "the hard formulas of the MLN are unsatisfiable"
+    return MaxSatInstance(mln.n_atoms, pool.top, tuple(hard), tuple(soft), offset, fixed, reason)
