@@ -19,7 +19,7 @@ from .instance import MaxSatInstance, build_instance
 
 BACKENDS = ("auto", "rc2", "cpsat", "bruteforce", "wcsp")
 
-CPSAT_MIN_DISTINCT_WEIGHTS = 8
+CPSAT_MIN_DISTINCT_WEIGHTS = 32
 """From this many distinct soft weights on, ``auto`` picks CP-SAT (see
 :func:`choose_backend` and ``benchmarks/backends.py``)."""
 

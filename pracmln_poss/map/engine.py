@@ -154,12 +154,18 @@ class MapEngine:
         return self.optimum(evidence).world
 
     def consequences(
-        self, evidence: Evidence = (), known: Optimum | None = None, entailed: Iterable[int] = ()
+        self,
+        evidence: Evidence = (),
+        known: Optimum | None = None,
+        entailed: Iterable[int] = (),
+        atoms: Iterable[int] | None = None,
     ) -> frozenset[int]:
-        """``X(E)``: the literals (over all atoms) true in every MAP world of the evidence.
+        """``X(E)``: the literals true in every MAP world of the evidence.
 
         :param known: an optimal world of the evidence, when the caller has one.
         :param entailed: literals the caller knows to be in ``X(E)`` (not checked again).
+        :param atoms: only literals of these atoms are wanted (None: all atoms); the
+            evidence and the fixed atoms are always included.
 
         A backbone computation: candidates are the literals of one optimal world;
         every further optimal world found (by flipping one atom, or by a solver call
@@ -174,11 +180,8 @@ class MapEngine:
         best = first.cost
         with self._session(units, formulas, best) as solve:
             entailed = frozenset(entailed)
-            candidates = {
-                (a if first.world[a] else -a)
-                for a in range(1, self.mln.n_atoms + 1)
-                if a not in settled
-            } - entailed
+            wanted = range(1, self.mln.n_atoms + 1) if atoms is None else atoms
+            candidates = {(a if first.world[a] else -a) for a in wanted if a not in settled} - entailed
             self._drop_single_flips(first.world, best, candidates, units, formulas)
             while candidates:
                 # candidates only shrink, so each clause implies the ones added before
