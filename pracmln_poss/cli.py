@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="selective: all sets of at most k literals, only positive ones, or a file with "
         "one evidence set per line (literals separated by commas)",
     )
+    _focus_arguments(c)
     c.add_argument("--force", action="store_true", help="exhaustive: run even above 16 soft formulas")
     c.add_argument("--filter", choices=FILTER_MODES, default="none", help="redundancy filtering (default: none)")
     c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
@@ -94,9 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--mln", metavar="MODEL.mln", required=True, help="the MLN the theory claims to capture")
     _model_options(v)
     v.add_argument("-k", type=int, required=True, help="check all E, C with |E| + |C| <= k + 1")
-    v.add_argument("--sample", type=int, metavar="N", help="check a seeded random sample of N pairs")
+    _focus_arguments(v)
+    v.add_argument("--sample", type=int, metavar="N", help="check exactly N pairs, drawn at random (seeded)")
+    v.add_argument("--backend", choices=BACKENDS, default="auto", help="MAP solver (default: auto)")
     v.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     v.add_argument("--json", action="store_true", help="print JSON")
+    shown_v = v.add_mutually_exclusive_group()
+    shown_v.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
+    shown_v.add_argument("--quiet", action="store_true", help="no progress report")
     v.set_defaults(run=_run_verify)
 
     w = sub.add_parser("show", help="the theory per level as if-then rules, with warnings")
@@ -111,6 +117,17 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print JSON: entailed, consistency_level, drowned")
     q.set_defaults(run=_run_query)
     return parser
+
+
+def _focus_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--evidence-preds", metavar="P,...",
+        help="evidence only over atoms of these predicates (default: all predicates)",
+    )
+    p.add_argument(
+        "--query-preds", metavar="Q,...", dest="focus_query_preds",
+        help="conclusions only about atoms of these predicates (default: all predicates)",
+    )
 
 
 def _theory_query_options(p: argparse.ArgumentParser) -> None:
@@ -192,33 +209,27 @@ def _run_convert(args: argparse.Namespace) -> int:
     from .grounding import ground as ground_model
     from .possibilistic.filtering import filter_redundant
     from .transformations import default_method, transform
-    from .transformations.evidence import literal_sets, read_family
+    from .transformations.evidence import read_family
+    from .transformations.variabilize import filter_lifted
 
+    if args.k < 0:
+        raise UsageError(f"-k must be at least 0, got {args.k}")
     loaded = _load(args)
     gmln = ground_model(loaded.model)
     method = args.method or default_method(loaded.model)
-    options: dict[str, object] = {"backend": args.backend}
-    if args.k < 0:
-        raise UsageError(f"-k must be at least 0, got {args.k}")
+    options: dict[str, object] = {"backend": args.backend, "k": args.k, **_focus_options(args)}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     if show:
         options["progress"] = _print_progress
     if method == "lifted":
-        from .transformations.variabilize import filter_lifted
-
-        lifted_theory = transform(loaded.model, "lifted", k=args.k, long_blocking=args.blocking == "long",
-                                  grounded=gmln, **options)
-        filtered = filter_lifted(lifted_theory, args.filter)
-        _report_filtering(show, args.filter, len(lifted_theory.formulas) - len(filtered.formulas))
+        options["long_blocking"] = args.blocking == "long"
+        theory = transform(loaded.model, "lifted", grounded=gmln, **options)
+        filtered = filter_lifted(theory, args.filter)
+        _report_filtering(show, args.filter, len(theory.formulas) - len(filtered.formulas))
         return _emit(dumps(filtered, args.format), args.output)
-    if method == "defaults":
-        options["k"] = args.k
-    elif method == "selective":
-        if args.family in ("all", "positive"):
-            options["family"] = list(literal_sets(gmln.n_atoms, args.k, positive_only=args.family == "positive"))
-        else:
-            options["family"] = read_family(args.family, gmln)
-    else:
+    if method == "selective":
+        options["family"] = args.family if args.family in ("all", "positive") else read_family(args.family, gmln)
+    elif method == "exhaustive":
         options["force"] = args.force
     theory = transform(gmln, method, **options)
     if args.filter != "none":
@@ -226,6 +237,19 @@ def _run_convert(args: argparse.Namespace) -> int:
         theory = result.theory
         _report_filtering(show, args.filter, len(result.removed))
     return _emit(dumps(theory, args.format), args.output)
+
+
+def _focus_options(args: argparse.Namespace) -> dict[str, object]:
+    """``evidence_preds``/``query_preds`` from ``--evidence-preds``/``--query-preds``."""
+    out: dict[str, object] = {}
+    for option, key in (("evidence_preds", "evidence_preds"), ("focus_query_preds", "query_preds")):
+        value = getattr(args, option, None)
+        if value is not None:
+            names = [p.strip() for p in value.split(",") if p.strip()]
+            if not names:
+                raise UsageError(f"--{key.replace('_', '-')} expects P1,P2,..., got {value!r}")
+            out[key] = names
+    return out
 
 
 def _report_filtering(show: bool, mode: str, removed: int) -> None:
@@ -327,15 +351,24 @@ def _run_verify(args: argparse.Namespace) -> int:
     from .formats import load_theory
     from .insight.verify import verify
 
-    theory = load_theory(args.theory)
-    gmln = _load_ground(args)
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
-    result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed)
+    if args.sample is not None and args.sample < 1:
+        raise UsageError(f"--sample must be at least 1, got {args.sample}")
+    from .transformations.rules import Focus
+
+    theory = load_theory(args.theory)
+    gmln = _load_ground(args)
+    focus_names = _focus_options(args)
+    focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
+    show = args.progress or (not args.quiet and sys.stderr.isatty())
+    result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed, focus=focus, backend=args.backend,
+                    progress=_print_progress if show else None)
     if args.json:
         out: dict[str, object] = {
             "ok": result.ok, "k": result.k, "mode": result.mode, "pairs_checked": result.pairs_checked,
             "evidence_sets": result.evidence_sets, "seconds": round(result.seconds, 3), "seed": result.seed,
+            "evidence_preds": focus_names.get("evidence_preds"), "query_preds": focus_names.get("query_preds"),
         }
         if result.counterexample:
             c = result.counterexample
@@ -346,7 +379,11 @@ def _run_verify(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
     elif result.ok:
         seed = f", seed {result.seed}" if result.seed is not None else ""
-        print(f"verified: (M,E) |-MAP OR C iff (T,E) |-poss OR C for all |E| + |C| <= {result.k + 1}")
+        within = "".join(
+            f", {side} over {', '.join(focus_names[key])}"  # type: ignore[arg-type]
+            for side, key in (("E", "evidence_preds"), ("C", "query_preds")) if key in focus_names
+        )
+        print(f"verified: (M,E) |-MAP OR C iff (T,E) |-poss OR C for all |E| + |C| <= {result.k + 1}{within}")
         print(f"  {result.mode}: {result.pairs_checked} pairs, {result.evidence_sets} evidence sets, "
               f"{result.seconds:.2f} s{seed}")
     else:

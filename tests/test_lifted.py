@@ -323,3 +323,20 @@ def test_convert_long_blocking_rules(pracmln, capsys):
     assert outputs["long"] == [
         "1  !bird(Tweety) v flies(Tweety) v hasJetPack(Tweety)  // from: blocking {bird(Tweety), !flies(Tweety)}"
     ]  # X({bird, !flies}) adds hasJetPack: the paper's listing has this rule
+
+
+@settings(max_examples=25, deadline=None)
+@given(first_order_mlns(), st.integers(1, 2), st.data())
+def test_focused_lifted_grounds_to_focused_transformation_3(m, k, data):
+    g = ground(m)
+    from .reference import MapReference
+
+    assume(MapReference(g).consistent)
+    from pracmln_poss.transformations import transform
+
+    preds = [p.name for p in m.predicates]
+    evidence = data.draw(st.none() | st.lists(st.sampled_from(preds), min_size=1, unique=True))
+    query = data.draw(st.none() | st.lists(st.sampled_from(preds), min_size=1, unique=True))
+    lifted = transform(m, "lifted", k=k, long_blocking=True, evidence_preds=evidence, query_preds=query).ground()
+    reference = transform(g, "defaults", k=k, evidence_preds=evidence, query_preds=query)
+    assert_same_cuts(lifted, reference)

@@ -119,3 +119,70 @@ def test_exhaustive_refuses_large_models_unless_forced():
     with pytest.raises(ModelError):
         transform(small, "exhaustive", max_formulas=2)
     assert len(transform(small, "exhaustive", max_formulas=2, force=True)) == 7
+
+
+def _focus_questions(mln, evidence_atoms, query_atoms, k):
+    """Every (E, C) of the focused guarantee: E a consistent literal set over the
+    evidence atoms, C a literal set over the query atoms (the empty clause included),
+    |E| + |C| <= k + 1."""
+    for e in literal_sets(len(evidence_atoms), k):
+        e = tuple(evidence_atoms[abs(l) - 1] * (1 if l > 0 else -1) for l in e)
+        for c in literal_sets(len(query_atoms), k + 1 - len(e)):
+            yield e, tuple(query_atoms[abs(l) - 1] * (1 if l > 0 else -1) for l in c)
+
+
+@st.composite
+def _foci(draw, n):
+    """Evidence and query predicates (here: atoms) of a focus, overlapping or not, or None."""
+    names = [f"p{i}" for i in range(1, n + 1)]
+    evidence = draw(st.none() | st.lists(st.sampled_from(names), min_size=1, unique=True))
+    query = draw(st.none() | st.lists(st.sampled_from(names), min_size=1, unique=True))
+    return evidence, query
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+@settings(max_examples=60)
+@given(data=st.data(), filtering=st.sampled_from(["none", "aggressive"]))
+def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filtering):
+    """The guarantee of docs/focus.md, against brute force over all worlds: for E over
+    the evidence atoms and C over the query atoms with |E| + |C| <= k + 1,
+    (M, E) |-MAP OR C iff (T, E) |-poss OR C."""
+    mln = data.draw(ground_mlns(max_atoms=5, max_formulas=6))
+    ref = MapReference(mln)
+    assume(ref.consistent)
+    evidence_preds, query_preds = data.draw(_foci(mln.n_atoms))
+    theory = filter_redundant(
+        transform(mln, "defaults", k=k, evidence_preds=evidence_preds, query_preds=query_preds), filtering
+    ).theory
+    ev = [mln.atom(p) for p in evidence_preds] if evidence_preds else list(range(1, mln.n_atoms + 1))
+    qs = [mln.atom(p) for p in query_preds] if query_preds else list(range(1, mln.n_atoms + 1))
+    heads = {abs(l) for pf in theory.formulas if pf.level != INF for l in _head_literals(pf)}
+    assert heads <= set(qs) | set(ev)
+    with theory.reasoner() as r:
+        for e, c in _focus_questions(mln, sorted(ev), sorted(qs), k):
+            if ref.optimum_cost(e) == INF:
+                continue
+            query = clause(c)
+            assert poss_entails(r, e, query) == ref.entails(list(e), query), (evidence_preds, query_preds, e, c)
+
+
+def _head_literals(pf):
+    from pracmln_poss.logic.formula import Implies, atoms_of
+
+    f = pf.formula
+    return atoms_of(f.right if isinstance(f, Implies) else f)
+
+
+def test_focus_names_unknown_predicates():
+    mln = GroundMLN.from_pairs([("a => b", 1)])
+    with pytest.raises(UnknownNameError, match="unknown query predicate 'c'.*a, b"):
+        transform(mln, "defaults", query_preds=["c"])
+
+
+def test_focus_shrinks_the_theory_to_the_query():
+    mln = GroundMLN.from_pairs([("a => b", 2), ("b => c", 1), ("c => d", 1), ("a", 1)])
+    full = transform(mln, "defaults", k=2)
+    focused = transform(mln, "defaults", k=2, evidence_preds=["a"], query_preds=["d"])
+    assert len(focused) < len(full)
+    with focused.reasoner() as r:
+        assert r.entails([], "d") and r.entails(["!a"], "d") is False

@@ -37,8 +37,10 @@ def to_possibilistic(
         default for propositional ones), ``selective`` or ``exhaustive``.
     :param filter: ``none``, ``conservative`` or ``aggressive`` redundancy filtering.
     :param domains: domains replacing those of the model (``{"person": ["A", "B"]}``).
-    :param options: passed to the transformation (``k=2``, ``family=[...]``,
-        ``long_blocking=True``, ``progress=...``).
+    :param options: passed to :func:`pracmln_poss.transform`: ``k=2``,
+        ``evidence_preds=[...]`` and ``query_preds=[...]`` (a focused conversion:
+        evidence over the first predicates, conclusions about the second),
+        ``family=[...]``, ``long_blocking=True``, ``backend="cpsat"``, ``progress=...``.
     :returns: a :class:`~pracmln_poss.transformations.variabilize.LiftedTheory` (lifted;
         ``.ground()`` gives the ground theory) or a
         :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.

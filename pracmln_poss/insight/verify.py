@@ -1,20 +1,24 @@
 """Certifying a theory against exact MAP inference (Prop. 2 as a check).
 
-For literal sets ``E`` and non-empty ``C`` with ``|E| + |C| <= k + 1`` (``E`` possible
-under the MLN), ``(M, E) |-MAP OR C`` must equal ``(T, E) |-poss OR C``.  The MAP side
-uses the penalty table: ``(M, E) |-MAP OR C`` iff ``pen(E + not C) > pen(E)``.  All
-pairs are checked when there are at most ``max_pairs`` of them, otherwise a seeded
-random sample of ``sample`` pairs; the first disagreement is returned with both
-answers.
+For literal sets ``E`` and non-empty ``C`` on other atoms with ``|E| + |C| <= k + 1``
+(``E`` possible under the MLN; with a focus, ``E`` over its evidence atoms and ``C``
+over its query atoms), ``(M, E) |-MAP OR C`` must equal ``(T, E) |-poss OR C``.  The
+MAP side uses the penalty table: ``(M, E) |-MAP OR C`` iff ``pen(E + not C) > pen(E)``.
+All pairs are checked when there are at most ``max_pairs`` of them, otherwise exactly
+``sample`` distinct pairs drawn uniformly (seeded); the first disagreement is returned
+with both answers.  A verification that checked nothing is an error, never a
+certificate.
 """
 
 from __future__ import annotations
 
-__all__ = ["Verification", "Counterexample", "verify", "DEFAULT_MAX_PAIRS"]
+__all__ = ["Verification", "Counterexample", "verify", "count_pairs", "DEFAULT_MAX_PAIRS", "DEFAULT_SAMPLE"]
 
 import random
 import time
 from dataclasses import dataclass
+from math import comb
+from typing import Iterable, Iterator, Sequence
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
@@ -23,9 +27,11 @@ from ..map import open_engine
 from ..possibilistic.theory import PossibilisticTheory
 from ..transformations.common import Progress, Reporter
 from ..transformations.evidence import EvidenceSet, literal_sets
+from ..transformations.rules import Focus
 from ..weights import INF
 
 DEFAULT_MAX_PAIRS = 200_000
+DEFAULT_SAMPLE = 10_000
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,55 @@ def _with_atoms(theory: PossibilisticTheory, names: tuple[str, ...]) -> Possibil
     )
 
 
+def _atoms(wanted: frozenset[int] | None, n: int) -> list[int]:
+    return list(range(1, n + 1)) if wanted is None else sorted(wanted)
+
+
+def count_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> int:
+    """How many pairs ``(E, C)``: ``E`` a literal set over ``evidence_atoms`` of at most
+    ``k`` literals, ``C`` a non-empty literal set over ``query_atoms`` on other atoms,
+    ``|E| + |C| <= k + 1``."""
+    q = len(query_atoms)
+    shared = len(set(evidence_atoms) & set(query_atoms))
+    alone = len(evidence_atoms) - shared
+    total = 0
+    for i in range(0, k + 1):
+        for t in range(0, i + 1):  # t atoms of E are query atoms too
+            sets_e = comb(shared, t) * comb(alone, i - t) * 2**i
+            if sets_e:
+                total += sets_e * sum(comb(q - t, j) * 2**j for j in range(1, k + 2 - i))
+    return total
+
+
+def _all_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> Iterator[tuple[EvidenceSet, EvidenceSet]]:
+    for e in _literal_sets_over(evidence_atoms, k):
+        used = {abs(l) for l in e}
+        rest = [a for a in query_atoms if a not in used]
+        for c in _literal_sets_over(rest, k + 1 - len(e)):
+            if c:
+                yield e, c
+
+
+def _literal_sets_over(atoms: Sequence[int], k: int) -> Iterator[EvidenceSet]:
+    for e in literal_sets(len(atoms), k):
+        yield tuple(atoms[abs(l) - 1] * (1 if l > 0 else -1) for l in e)
+
+
+def _random_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int,
+                  rng: random.Random) -> Iterator[tuple[EvidenceSet, EvidenceSet]]:
+    """Uniform random pairs (with repeats), by rejection of overlapping draws."""
+    sizes = [(i, j) for i in range(k + 1) for j in range(1, k + 2 - i)]
+    weights = [comb(len(evidence_atoms), i) * 2**i * comb(len(query_atoms), j) * 2**j for i, j in sizes]
+    while True:
+        i, j = rng.choices(sizes, weights)[0]
+        e_atoms = rng.sample(list(evidence_atoms), i)
+        c_atoms = rng.sample(list(query_atoms), j)
+        if set(e_atoms) & set(c_atoms):
+            continue
+        sign = lambda a: a if rng.random() < 0.5 else -a  # noqa: E731
+        yield (tuple(sorted((sign(a) for a in e_atoms), key=abs)), tuple(sorted((sign(a) for a in c_atoms), key=abs)))
+
+
 def verify(
     theory: PossibilisticTheory,
     mln: GroundMLN,
@@ -78,42 +133,40 @@ def verify(
     seed: int = 0,
     max_pairs: int = DEFAULT_MAX_PAIRS,
     backend: str = "auto",
+    focus: Focus = Focus(),
     progress: Progress = None,
 ) -> Verification:
-    """Check ``(M, E) |-MAP OR C`` iff ``(T, E) |-poss OR C`` for ``|E| + |C| <= k + 1``."""
+    """Check ``(M, E) |-MAP OR C`` iff ``(T, E) |-poss OR C`` for ``|E| + |C| <= k + 1``,
+    ``E`` possible and over the focus's evidence atoms, ``C`` over its query atoms.
+
+    Every pair when there are at most ``max_pairs`` and no ``sample`` is asked for, or
+    when ``sample`` is at least their number; otherwise exactly ``sample`` distinct pairs
+    with a possible ``E`` (seeded), or all of them if there are fewer.
+
+    :raises ModelError: for ``k < 0`` or ``sample < 1``.
+    """
     if k < 0:
         raise ModelError(f"k must be at least 0, got {k}")
+    if sample is not None and sample < 1:
+        raise ModelError(f"the sample size must be at least 1, got {sample}")
     start = time.perf_counter()
     theory = _with_atoms(theory, mln.atoms)
-    n = mln.n_atoms
-    def all_pairs():
-        for e in literal_sets(n, k):
-            used = {abs(l) for l in e}
-            for c in literal_sets(n, k + 1 - len(e)):
-                if c and not used & {abs(l) for l in c}:
-                    yield e, c
-
-    total = sum(1 for _ in all_pairs())
-    exhaustive = sample is None and total <= max_pairs
+    evidence_atoms = _atoms(focus.evidence, mln.n_atoms)
+    query_atoms = _atoms(focus.query, mln.n_atoms)
+    total = count_pairs(evidence_atoms, query_atoms, k)
+    exhaustive = (sample is None and total <= max_pairs) or (sample is not None and sample >= total)
+    wanted = total if exhaustive else (sample or DEFAULT_SAMPLE)
     if exhaustive:
-        pairs: list[tuple[EvidenceSet, EvidenceSet]] | object = all_pairs()
+        pairs: Iterable[tuple[EvidenceSet, EvidenceSet]] = _all_pairs(evidence_atoms, query_atoms, k)
     else:
-        # reservoir sampling: a seeded, uniform sample without holding every pair
-        rng = random.Random(seed)
-        size = min(sample or 10_000, total)
-        chosen: list[tuple[EvidenceSet, EvidenceSet]] = []
-        for i, pair in enumerate(all_pairs()):
-            if i < size:
-                chosen.append(pair)
-            else:
-                j = rng.randrange(i + 1)
-                if j < size:
-                    chosen[j] = pair
-        pairs = chosen
+        pairs = _random_pairs(evidence_atoms, query_atoms, k, random.Random(seed))
     penalties: dict[EvidenceSet, int | float] = {}
-    report = Reporter(progress, "evidence/conclusion pairs", total if exhaustive else len(chosen))
+    report = Reporter(progress, "evidence/conclusion pairs", wanted)
     checked = 0
+    seen_pairs: set[tuple[EvidenceSet, EvidenceSet]] = set()
     seen_evidence: set[EvidenceSet] = set()
+    impossible: set[EvidenceSet] = set()
+    mode = "exhaustive" if exhaustive else "sample"
     with open_engine(mln, backend) as engine, theory.reasoner() as reasoner:
 
         def pen(lits: tuple[int, ...]) -> int | float:
@@ -122,10 +175,17 @@ def verify(
                 penalties[key] = engine.penalty(list(key))
             return penalties[key]
 
-        for e, c in pairs:  # type: ignore[attr-defined]
-            seen_evidence.add(e)
+        for drawn, (e, c) in enumerate(pairs):
+            if not exhaustive:
+                if (e, c) in seen_pairs or e in impossible:
+                    if drawn > 100 * wanted + 10_000:
+                        break  # nearly every pair is impossible or already checked
+                    continue
+                seen_pairs.add((e, c))
             if pen(e) == INF:
+                impossible.add(e)
                 continue
+            seen_evidence.add(e)
             map_side = pen(e + tuple(-l for l in c)) > pen(e)
             poss_side = reasoner.entails(list(e), disjunction(literal(l) for l in c))
             checked += 1
@@ -134,10 +194,11 @@ def verify(
                 example = Counterexample(
                     tuple(mln.literal_name(l) for l in e), tuple(mln.literal_name(l) for l in c), map_side, poss_side
                 )
-                return Verification(False, k, "exhaustive" if exhaustive else "sample", checked,
-                                    len(seen_evidence), time.perf_counter() - start,
+                return Verification(False, k, mode, checked, len(seen_evidence), time.perf_counter() - start,
                                     None if exhaustive else seed, example)
-    return Verification(True, k, "exhaustive" if exhaustive else "sample", checked, len(seen_evidence),
-                        time.perf_counter() - start, None if exhaustive else seed, None)
-
-
+            if not exhaustive and checked == wanted:
+                break
+    if checked == 0:
+        raise ModelError("nothing to verify: no evidence set within the focus is possible under the MLN")
+    return Verification(True, k, mode, checked, len(seen_evidence), time.perf_counter() - start,
+                        None if exhaustive else seed, None)

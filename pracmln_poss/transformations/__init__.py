@@ -8,18 +8,20 @@ for first-order models and ``defaults`` for propositional ones.
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "transform", "default_method"]
+__all__ = ["METHODS", "transform", "default_method", "evidence_family", "Focus"]
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
-from ..errors import UnknownNameError
+from ..errors import ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
 from ..grounding import ground
 from ..model import FirstOrderMLN
 from ..possibilistic.theory import PossibilisticTheory
 from .defaults import defaults
+from .evidence import EvidenceSet, literal_sets
 from .exhaustive import exhaustive
 from .lifted import lifted
+from .rules import Focus
 from .selective import selective
 from .variabilize import LiftedTheory
 
@@ -39,19 +41,61 @@ def default_method(model: FirstOrderMLN | GroundMLN) -> str:
 
 
 def transform(
-    mln: FirstOrderMLN | GroundMLN, method: str | None = None, **options: Any
+    mln: FirstOrderMLN | GroundMLN,
+    method: str | None = None,
+    *,
+    k: int = 1,
+    evidence_preds: Iterable[str] | None = None,
+    query_preds: Iterable[str] | None = None,
+    family: str | Iterable[EvidenceSet] = "all",
+    grounded: GroundMLN | None = None,
+    **options: Any,
 ) -> "PossibilisticTheory | LiftedTheory":
-    """Convert ``mln`` with the named transformation (None: :func:`default_method`);
-    ``options`` go to it.  A first-order model is grounded for the ground
-    transformations; ``lifted`` needs the first-order model.
+    """Convert ``mln`` with the named transformation (None: :func:`default_method`).
 
-    :raises UnknownNameError: for a method not in :data:`METHODS`.
+    :param k: the largest evidence set (defaults, lifted, and selective with a family
+        by name); the exhaustive transformation ignores it.
+    :param evidence_preds: evidence only over atoms of these predicates (None: all).
+    :param query_preds: rules conclude only about atoms of these predicates (None: all).
+        Transformations 3 and 4 then answer exactly the questions with evidence over
+        the first and conclusions over the second (docs/focus.md); the selective one
+        takes its family over the evidence predicates; the exhaustive one is exact
+        for every question anyway.
+    :param family: selective: ``all`` or ``positive`` (sets of at most ``k`` literals
+        over the evidence atoms) or the evidence sets themselves.
+    :param grounded: ``ground(mln)`` when the caller has it already.
+    :param options: passed to the transformation (``backend``, ``progress``,
+        ``long_blocking``, ``force``, ...).
+    :raises UnknownNameError: for a method not in :data:`METHODS`, or an unknown predicate.
     """
     method = method or default_method(mln)
-    try:
-        function = METHODS[method]
-    except KeyError:
-        raise UnknownNameError(f"unknown method {method!r}; valid: {', '.join(METHODS)}") from None
-    if method != "lifted" and isinstance(mln, FirstOrderMLN):
-        mln = ground(mln)
-    return function(mln, **options)
+    if method not in METHODS:
+        raise UnknownNameError(f"unknown method {method!r}; valid: {', '.join(METHODS)}")
+    if k < 0:
+        raise ModelError(f"k must be at least 0, got {k}")
+    if method == "lifted" and not isinstance(mln, FirstOrderMLN):
+        raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
+    ground_mln = mln if isinstance(mln, GroundMLN) else grounded if grounded is not None else ground(mln)
+    focus = Focus.of_predicates(ground_mln, evidence_preds, query_preds)
+    function = METHODS[method]
+    if method == "lifted":
+        return function(mln, k, focus=focus, grounded=ground_mln, **options)
+    if method == "defaults":
+        return function(ground_mln, k, focus=focus, **options)
+    if method == "selective":
+        if isinstance(family, str):
+            family = evidence_family(ground_mln, family, k, focus)
+        return function(ground_mln, family, **options)
+    return function(ground_mln, **options)
+
+
+def evidence_family(mln: GroundMLN, kind: str, k: int, focus: Focus = Focus()) -> list[EvidenceSet]:
+    """The evidence sets of at most ``k`` literals over the focus's evidence atoms:
+    ``all`` of them, or only the ``positive`` ones."""
+    if kind not in ("all", "positive"):
+        raise UnknownNameError(f"unknown evidence family {kind!r}; valid: all, positive, or a list of sets")
+    atoms = list(range(1, mln.n_atoms + 1)) if focus.evidence is None else sorted(focus.evidence)
+    return [
+        tuple(atoms[abs(l) - 1] * (1 if l > 0 else -1) for l in e)
+        for e in literal_sets(len(atoms), k, positive_only=kind == "positive")
+    ]
