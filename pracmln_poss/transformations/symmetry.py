@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import Iterable, Iterator
 
 from ..ground_mln import GroundMLN, WeightedFormula
-from ..logic.formula import Atom, Formula
+from ..logic.formula import Atom, Formula, atoms_of
 from ..atoms import map_leaves
 from .evidence import EvidenceSet
 
@@ -103,20 +103,45 @@ def _image(wf: WeightedFormula, perm: list[int]) -> tuple[int | float, Formula]:
     return wf.weight, map_leaves(wf.formula, lambda a: Atom(perm[a.index]))
 
 
-def _is_symmetry(mln: GroundMLN, perm: list[int], base: Counter) -> bool:
-    return Counter(_image(wf, perm) for wf in mln.soft + mln.hard) == base
+def _is_symmetry(formulas: list[WeightedFormula], perm: list[int]) -> bool:
+    """Whether the atom permutation maps these formulas (with weights) onto themselves."""
+    return Counter(_image(wf, perm) for wf in formulas) == Counter((wf.weight, wf.formula) for wf in formulas)
 
 
 def find_symmetry(mln: GroundMLN, domains: dict[str, tuple[str, ...]]) -> Symmetry:
-    """The maximal sets of interchangeable constants of each domain (by swap tests)."""
-    base = Counter((wf.weight, wf.formula) for wf in mln.soft + mln.hard)
+    """The maximal sets of interchangeable constants of each domain (by swap tests).
+
+    A swap of ``c`` and ``d`` only moves the formulas that mention either, so only those
+    are compared; and it can only be a symmetry when ``c`` and ``d`` have the same
+    profile (the weights and predicates of the formulas mentioning them), so only
+    constants with equal profiles are tested.  Learned models name most constants in
+    their formulas, each with weights of its own: they are told apart by profile alone.
+    """
     probe = Symmetry(mln, tuple(domains.items()), ())
+    info = probe.atom_info
+    everything = mln.soft + mln.hard
+    mentions: dict[str, list[int]] = {}
+    profile: dict[str, Counter] = {}
+    for i, wf in enumerate(everything):
+        preds: dict[str, list[str]] = {}
+        for a in atoms_of(wf.formula):
+            pred, args = info[a]
+            for c in set(args):
+                preds.setdefault(c, []).append(pred)
+        for c, names in preds.items():
+            mentions.setdefault(c, []).append(i)
+            profile.setdefault(c, Counter())[(wf.weight, tuple(sorted(names)))] += 1
+    empty: Counter = Counter()
     classes: list[tuple[str, ...]] = []
     for _domain, constants in domains.items():
         groups: list[list[str]] = []
         for c in constants:
             for group in groups:
-                if _is_symmetry(mln, probe.permute({c: group[0], group[0]: c}), base):
+                d = group[0]
+                if profile.get(c, empty) != profile.get(d, empty):
+                    continue
+                moved = sorted(set(mentions.get(c, ())) | set(mentions.get(d, ())))
+                if _is_symmetry([everything[i] for i in moved], probe.permute({c: d, d: c})):
                     group.append(c)
                     break
             else:
