@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     m = sub.add_parser("map", help="exact MAP inference: a MAP world and the literals true in all MAP worlds")
-    m.add_argument("model", metavar="MODEL.mln", help="the MLN, in pracmln syntax")
+    m.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
     _model_options(m)
     m.add_argument(
         "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(run=_run_map)
 
     c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
-    c.add_argument("model", metavar="MODEL.mln", help="the MLN, in pracmln syntax")
+    c.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
     _model_options(c)
     c.add_argument(
         "--method", choices=METHODS, default=None,
@@ -85,14 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
     _theory_query_options(x)
-    x.add_argument("--mln", metavar="MODEL.mln", help="when not entailed, show a MAP world of this MLN instead")
+    x.add_argument("--mln", metavar="MODEL", help="when not entailed, show a MAP world of this MLN instead")
     _model_options(x)
     x.add_argument("--json", action="store_true", help="print JSON")
     x.set_defaults(run=_run_explain)
 
     v = sub.add_parser("verify", help="certify a theory against exact MAP inference of its MLN")
     v.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
-    v.add_argument("--mln", metavar="MODEL.mln", required=True, help="the MLN the theory claims to capture")
+    v.add_argument("--mln", metavar="MODEL", required=True, help="the MLN the theory claims to capture")
     _model_options(v)
     v.add_argument("-k", type=int, required=True, help="check all E, C with |E| + |C| <= k + 1")
     _focus_arguments(v)
@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     w = sub.add_parser("show", help="the theory per level as if-then rules, with warnings")
     w.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
-    w.add_argument("--mln", metavar="MODEL.mln", help="flag rules that overturn the literal reading of its formulas")
+    w.add_argument("--mln", metavar="MODEL", help="flag rules that overturn the literal reading of its formulas")
     _model_options(w)
     w.add_argument("--query-preds", metavar="P,...", help="flag rules concluding about other predicates")
     w.set_defaults(run=_run_show)
@@ -126,7 +126,8 @@ def _focus_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--query-preds", metavar="Q,...", dest="focus_query_preds",
-        help="conclusions only about atoms of these predicates (default: all predicates)",
+        help="conclusions only about atoms of these predicates (default: a project's queries, "
+        "else all predicates; 'all' for all)",
     )
 
 
@@ -139,13 +140,29 @@ def _theory_query_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--query", "-q", metavar="FORMULA", required=True, help="a ground formula, e.g. flies(Tweety)")
 
 
+_MODEL_HELP = (
+    "the MLN: a pracmln .mln file, a pracmln project PROJECT.pracmln (the model, database, grammar "
+    "and query predicates its query.conf names) or a model in one, PROJECT.pracmln:NAME.mln"
+)
+
+
 def _model_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", metavar="FILE", help="a pracmln .db file: evidence and domain constants")
+    p.add_argument(
+        "--db", metavar="FILE",
+        help="a pracmln .db file (or PROJECT.pracmln:NAME.db): evidence and domain constants",
+    )
     p.add_argument(
         "--domain", metavar="NAME=C1,C2,...", action="append", default=[],
         help="replace a domain of the model (repeatable), e.g. --domain person=Anna,Bob",
     )
-    p.add_argument("--grammar", choices=GRAMMARS, default="StandardGrammar", help="pracmln grammar of the model")
+    p.add_argument(
+        "--domain-size", metavar="NAME=N", action="append", default=[],
+        help="replace a domain by N fresh constants (repeatable), e.g. --domain-size cluster=1 gives Cluster1",
+    )
+    p.add_argument(
+        "--grammar", choices=GRAMMARS, default=None,
+        help="pracmln grammar of the model (default: the project's, else StandardGrammar)",
+    )
     p.add_argument(
         "--resolution", default=DEFAULT_RESOLUTION,
         help=f"unit of the exact integer weights (default {DEFAULT_RESOLUTION})",
@@ -168,8 +185,17 @@ def _load(args: argparse.Namespace):
         if not eq or not name.strip() or not values:
             raise UsageError(f"--domain expects NAME=C1,C2,..., got {item!r}")
         domains[name.strip()] = values
+    sizes = {}
+    for item in args.domain_size:
+        name, eq, size = item.partition("=")
+        if not eq or not name.strip() or not size.strip().isdigit() or int(size) < 1:
+            raise UsageError(f"--domain-size expects NAME=N with N >= 1, got {item!r}")
+        if name.strip() in domains:
+            raise UsageError(f"domain {name.strip()!r} is given both by --domain and --domain-size")
+        sizes[name.strip()] = int(size)
     path = getattr(args, "model", None) or args.mln
-    return load_model(path, args.db, grammar=args.grammar, resolution=Resolution(args.resolution), domains=domains)
+    return load_model(path, args.db, grammar=args.grammar, resolution=Resolution(args.resolution),
+                      domains=domains, domain_sizes=sizes)
 
 
 def _run_map(args: argparse.Namespace) -> int:
@@ -217,7 +243,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     loaded = _load(args)
     gmln = ground_model(loaded.model)
     method = args.method or default_method(loaded.model)
-    options: dict[str, object] = {"backend": args.backend, "k": args.k, **_focus_options(args)}
+    options: dict[str, object] = {"backend": args.backend, "k": args.k, **_focus_options(args, loaded)}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     if show:
         options["progress"] = _print_progress
@@ -239,15 +265,18 @@ def _run_convert(args: argparse.Namespace) -> int:
     return _emit(dumps(theory, args.format), args.output)
 
 
-def _focus_options(args: argparse.Namespace) -> dict[str, object]:
-    """``evidence_preds``/``query_preds`` from ``--evidence-preds``/``--query-preds``."""
+def _focus_options(args: argparse.Namespace, loaded=None) -> dict[str, object]:
+    """``evidence_preds``/``query_preds`` from ``--evidence-preds``/``--query-preds``
+    (``all``: no restriction); the query predicates default to a project's ``queries``."""
     out: dict[str, object] = {}
     for option, key in (("evidence_preds", "evidence_preds"), ("focus_query_preds", "query_preds")):
         value = getattr(args, option, None)
-        if value is not None:
+        if value is None and key == "query_preds" and loaded is not None and loaded.settings.queries:
+            out[key] = list(loaded.settings.queries)
+        elif value is not None and value.strip() != "all":
             names = [p.strip() for p in value.split(",") if p.strip()]
             if not names:
-                raise UsageError(f"--{key.replace('_', '-')} expects P1,P2,..., got {value!r}")
+                raise UsageError(f"--{key.replace('_', '-')} expects P1,P2,... or all, got {value!r}")
             out[key] = names
     return out
 
@@ -355,11 +384,13 @@ def _run_verify(args: argparse.Namespace) -> int:
         raise UsageError(f"-k must be at least 0, got {args.k}")
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be at least 1, got {args.sample}")
+    from .grounding import ground as ground_model
     from .transformations.rules import Focus
 
     theory = load_theory(args.theory)
-    gmln = _load_ground(args)
-    focus_names = _focus_options(args)
+    loaded = _load(args)
+    gmln = ground_model(loaded.model)
+    focus_names = _focus_options(args, loaded)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed, focus=focus, backend=args.backend,

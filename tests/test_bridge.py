@@ -390,3 +390,87 @@ def test_native_reader_agrees_with_pracmln_on_random_models(pracmln, tmp_path_fa
     native = load_model(path, grammar=grammar)
     assert native.mln is None, "the native reader should have read this model"
     assert _without_texts(native.model) == _without_texts(reference)
+
+
+def _project(tmp_path, conf=None, name="smokers.pracmln"):
+    import json
+    import zipfile
+
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as z:
+        for sub in ("mlns", "dbs"):
+            for f in sorted((SMOKERS / sub).iterdir()):
+                z.write(f, f"{sub}/{f.name}")
+        if conf is not False:
+            z.writestr("query.conf", json.dumps(conf or {
+                "mln": "smoking.mln", "db": "smoking-test-smaller.db", "grammar": "StandardGrammar",
+                "queries": "Smokes,Cancer",
+            }))
+    return path
+
+
+def test_a_project_gives_model_database_grammar_and_queries(tmp_path):
+    project = _project(tmp_path)
+    loaded = load_model(project)
+    plain = load_model(SMOKERS / "mlns" / "smoking.mln", SMOKERS / "dbs" / "smoking-test-smaller.db")
+    def content(m):
+        return (m.domains, [(p.name, p.domains, p.functional, p.soft_functional) for p in m.predicates],
+                [(f.formula, f.weight) for f in m.formulas])
+
+    assert content(loaded.model) == content(plain.model)
+    assert [(e.pred, e.args, e.value) for e in loaded.model.evidence] == [
+        (e.pred, e.args, e.value) for e in plain.model.evidence]
+    assert loaded.settings.queries == ("Smokes", "Cancer")
+    assert loaded.model.formulas[0].position.file == f"{project}:mlns/smoking.mln"
+    # a file in the project, and a database from it
+    other = load_model(f"{project}:learnt.bpll.smoking-train-smoking.mln", f"{project}:dbs/smoking-test.db")
+    assert other.model.source == f"{project}:mlns/learnt.bpll.smoking-train-smoking.mln"
+    assert any(e.position.file == f"{project}:dbs/smoking-test.db" for e in other.model.evidence)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (":nosuch.mln", "no mln file 'nosuch.mln'; it has: learnt"),
+    ("-missing", "no such project file"),
+])
+def test_bad_project_references_name_what_is_missing(tmp_path, bad, match):
+    project = _project(tmp_path)
+    ref = f"{project}{bad}" if bad.startswith(":") else str(project).replace(".pracmln", bad + ".pracmln")
+    with pytest.raises(ModelError, match=match):
+        load_model(ref)
+
+
+def test_project_without_query_conf_needs_a_named_model(tmp_path):
+    project = _project(tmp_path, conf=False)
+    with pytest.raises(ModelError, match="names no model"):
+        load_model(project)
+    assert load_model(f"{project}:smoking.mln").settings.queries is None
+
+
+def test_not_a_zip_is_a_clear_error(tmp_path):
+    path = tmp_path / "broken.pracmln"
+    path.write_text("not a zip")
+    with pytest.raises(ModelError, match="zip archive"):
+        load_model(path)
+
+
+def test_domain_sizes_give_fresh_constants(tmp_path):
+    model = load_model(SMOKERS / "mlns" / "smoking.mln", domain_sizes={"person": 3}).model
+    assert model.domain_map["person"] == ("Person1", "Person2", "Person3")
+    with pytest.raises(ModelError, match="'persn' is not a domain of the model; its domains: person"):
+        load_model(SMOKERS / "mlns" / "smoking.mln", domain_sizes={"persn": 2})
+    with pytest.raises(ModelError, match="not a valid constant"):
+        load_model(SMOKERS / "mlns" / "smoking.mln", domains={"person": ["b c"]})
+
+
+def test_fresh_constants_avoid_names_in_use():
+    from pracmln_poss.bridge.loader import fresh_constants
+
+    assert fresh_constants("person", 2, {"thing": ["Person1"]}) == ["Person_1", "Person_2"]
+    assert fresh_constants("person", 2, {"person": ["Person1"]}) == ["Person1", "Person2"]
+
+
+def test_a_database_declaring_an_unknown_domain_is_an_error(tmp_path):
+    db = tmp_path / "d.db"
+    db.write_text("persn = {X, Y}\n")
+    with pytest.raises(ModelError, match=r"d.db:1.*'persn' is not a domain of the model"):
+        load_model(SMOKERS / "mlns" / "smoking.mln", db)

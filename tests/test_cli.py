@@ -231,3 +231,22 @@ def test_lifted_output_is_byte_identical_across_hash_seeds(pracmln):
         for seed in ("1", "2")
     ]
     assert outputs[0] == outputs[1] and outputs[0].startswith("// pracmln_poss")
+
+
+def test_a_project_on_the_command_line(capsys, tmp_path):
+    from .test_bridge import _project
+
+    project = _project(tmp_path, conf={"mln": "learnt.bpll.smoking-train-smoking.mln", "db": "smoking-test-smaller.db",
+                                       "queries": "Smokes,Cancer"})
+    code, out, err = run(capsys, "convert", project, "-k", "1", "--quiet")
+    assert code == 0, err
+    assert "Smokes(Ann)" in out and "lifted possibilistic theory" in out
+    # the project's queries focus the conversion: no rule concludes about Friends
+    rules = [l for l in out.splitlines() if l and l[0].isdigit()]  # soft rules
+    assert rules and not any("=> Friends" in l or "=> !Friends" in l for l in rules)
+    code, out_all, err = run(capsys, "convert", project, "-k", "1", "--quiet", "--query-preds", "all")
+    assert code == 0 and len(out_all) > len(out)
+    code, out, err = run(capsys, "map", f"{project}:smoking.mln", "--domain-size", "person=2")
+    assert code == 0 and "Smokes(Person1)" in out
+    code, out, err = run(capsys, "map", f"{project}:smoking.mln", "--domain-size", "person=0")
+    assert code == 2 and "--domain-size expects NAME=N" in err

@@ -22,13 +22,14 @@ _DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
 
 
 def read_database(
-    path: str | Path, grammar: str = "StandardGrammar"
+    path: str | Path, grammar: str = "StandardGrammar", text: str | None = None
 ) -> tuple[list[tuple[str, tuple[str, ...], SourcePosition]], list[EvidenceLiteral]]:
-    """Domain declarations and evidence literals of a ``.db`` file.
+    """Domain declarations and evidence literals of a ``.db`` file (its ``text`` when
+    the caller has read it already; ``path`` then only names it).
 
     :raises ModelError: unreadable file, several databases, malformed lines.
     """
-    raw = read_source(path, "database file")
+    raw = text if text is not None else read_source(path, "database file")
     domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
     for pos, text in numbered_lines(raw, str(path)):

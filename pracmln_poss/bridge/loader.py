@@ -12,7 +12,7 @@ Either way, domains are merged with the database's and weights evaluated exactly
 
 from __future__ import annotations
 
-__all__ = ["LoadedModel", "READERS", "load_model", "from_pracmln"]
+__all__ = ["LoadedModel", "READERS", "load_model", "from_pracmln", "fresh_constants"]
 
 import bisect
 import io
@@ -48,19 +48,21 @@ from ..model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
 from .compat import import_pracmln
 from ..logic.syntax import strip_comments
-from ..sources import read_source
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
+from .project import ProjectSettings, open_sources
 from .weights import evaluate_weight
 
 
 @dataclass(frozen=True)
 class LoadedModel:
     """A model as we hold it (``model``) and as pracmln does (``mln``: pracmln's ``MLN``
-    when pracmln read the file, else None)."""
+    when pracmln read the file, else None), with the settings of the project it came
+    from (all None for plain files)."""
 
     mln: Any
     model: FirstOrderMLN
+    settings: ProjectSettings = ProjectSettings()
 
 
 class _LineTracker:
@@ -192,26 +194,34 @@ def load_model(
     mln_path: str | Path,
     db_path: str | Path | None = None,
     *,
-    grammar: str = "StandardGrammar",
+    grammar: str | None = None,
     resolution: Resolution | None = None,
     domains: Mapping[str, Sequence[str]] | None = None,
+    domain_sizes: Mapping[str, int] | None = None,
     reader: str = "auto",
 ) -> LoadedModel:
-    """Load an ``.mln`` file (and optionally a ``.db``).
+    """Load an ``.mln`` file (and optionally a ``.db``); either may be a pracmln project
+    (``X.pracmln``: the model and database its ``query.conf`` names) or a file in one
+    (``X.pracmln:NAME.mln``, ``X.pracmln:NAME.db``).
 
+    :param grammar: pracmln's grammar of the files (None: the project's, else
+        ``StandardGrammar``).
     :param domains: domains that replace those of the files (``{"person": ["A", "B"]}``).
+    :param domain_sizes: domains that become that many fresh constants
+        (``{"cluster": 1}``: one constant ``Cluster1``).
     :param reader: ``native`` reads the file with :mod:`.mln_file` (fast, the constructs
         of learned models), ``pracmln`` with pracmln's parser (everything pracmln reads);
         ``auto`` (the default) tries the first and falls back to the second.
         ``LoadedModel.mln`` is pracmln's ``MLN`` only from the ``pracmln`` reader.
     :raises PossError: with file, line and text for anything we cannot read.
     """
-    if grammar not in GRAMMARS:
-        raise ModelError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
     if reader not in READERS:
         raise ModelError(f"unknown reader {reader!r}; valid: {', '.join(READERS)}")
-    name = str(mln_path)
-    raw = read_source(mln_path, "model file")
+    sources = open_sources(mln_path, db_path)
+    grammar = grammar or sources.settings.grammar or "StandardGrammar"
+    if grammar not in GRAMMARS:
+        raise ModelError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
+    name, raw = sources.model_name, sources.model_text
     for i, line in enumerate(strip_comments(raw).split("\n")):
         if line.strip().startswith("#fuzzy"):
             raise UnsupportedInputError(
@@ -229,13 +239,13 @@ def load_model(
         mln, parsed = _parse_with_pracmln(raw, name, grammar, Path(mln_path))
     db_domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
-    if db_path is not None:
-        db_domains, evidence = read_database(db_path, grammar)
+    if sources.db_name is not None:
+        db_domains, evidence = read_database(sources.db_name, grammar, text=sources.db_text)
     model = _assemble(
         parsed, resolution=resolution, source=name, extra_domains=db_domains, evidence=evidence,
-        domains=domains, expand=_template_expander(mln) if mln is not None else None,
+        domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln) if mln is not None else None,
     )
-    return LoadedModel(mln, model)
+    return LoadedModel(mln, model, sources.settings)
 
 
 def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path) -> tuple[Any, ParsedModel]:
@@ -332,6 +342,7 @@ def _assemble(
     evidence: Sequence[EvidenceLiteral],
     domains: Mapping[str, Sequence[str]] | None,
     expand: Callable[[ParsedFormula, Mapping[str, Sequence[str]]], list[ParsedFormula]] | None,
+    domain_sizes: Mapping[str, int] | None = None,
 ) -> FirstOrderMLN:
     """The model with its domains merged (the model's, then those of the database, then
     the constants its evidence uses, then the caller's replacements) and its weights
@@ -339,7 +350,14 @@ def _assemble(
     res = resolution or Resolution()
     by_name = {p.name: p for p in parsed.predicates}
     merged: dict[str, list[str]] = {d: list(cs) for d, cs in parsed.domains.items()}
-    for dom, consts, _pos in extra_domains:
+    known = sorted(set(merged) | {d for p in parsed.predicates for d in p.domains})
+
+    def check_domain(dom: str, what: str, pos: SourcePosition | None = None) -> None:
+        if dom not in known:
+            raise ModelError(f"{what} {dom!r} is not a domain of the model; its domains: {', '.join(known)}", pos)
+
+    for dom, consts, pos in extra_domains:
+        check_domain(dom, "the database declares domain", pos)
         merged.setdefault(dom, [])
         merged[dom].extend(c for c in consts if c not in merged[dom])
     for ev in evidence:
@@ -353,7 +371,14 @@ def _assemble(
             if c not in merged[dom]:
                 merged[dom].append(c)
     for dom, consts in (domains or {}).items():
+        check_domain(dom, "domain")
+        for c in consts:
+            if not _CONSTANT.match(c):
+                raise ModelError(f"{c!r} is not a valid constant (letters, digits and _-'.:;$~/ only) for domain {dom}")
         merged[dom] = list(dict.fromkeys(consts))
+    for dom, size in (domain_sizes or {}).items():
+        check_domain(dom, "domain")
+        merged[dom] = fresh_constants(dom, size, merged)
 
     templates: list[FormulaTemplate] = []
     weights: dict[str, int | float] = {}  # learned models repeat weight expressions
@@ -374,6 +399,21 @@ def _assemble(
         resolution=res,
         source=source,
     )
+
+
+_CONSTANT = re.compile(r"^[A-Za-z0-9_'\-.:;$~\\/ÄÖÜäöü]+$")
+
+
+def fresh_constants(domain: str, size: int, domains: Mapping[str, Sequence[str]]) -> list[str]:
+    """``size`` new constants for ``domain``: ``Cluster1``, ``Cluster2``, ... (with a
+    suffix when the model already uses such a name)."""
+    if size < 1:
+        raise ModelError(f"domain size of {domain} must be at least 1, got {size}")
+    taken = {c for name, cs in domains.items() if name != domain for c in cs}
+    stem = domain[:1].upper() + domain[1:]
+    while any(f"{stem}{i}" in taken for i in range(1, size + 1)):
+        stem += "_"
+    return [f"{stem}{i}" for i in range(1, size + 1)]
 
 
 def _formula_text(f: Any) -> str:

@@ -94,6 +94,8 @@ class CPSATBackend(Backend):
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = self.seed
+        for key, value in getattr(self, "params", {}).items():
+            setattr(solver.parameters, key, value)
         status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
             return None

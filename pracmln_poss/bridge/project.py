@@ -1,0 +1,175 @@
+"""pracmln project files (``.pracmln``): zip archives of models, databases and settings.
+
+A project holds ``mlns/*.mln``, ``dbs/*.db`` and a ``query.conf`` (JSON) naming the
+model (``mln``), the database (``db``), the grammar (``grammar``) and the query
+predicates (``queries``, comma-separated).  Files inside are named as pracmln names
+them: ``PROJECT.pracmln:NAME.mln`` or ``PROJECT.pracmln:NAME.db`` (also with the
+folder: ``PROJECT.pracmln:mlns/NAME.mln``).  Reading needs no pracmln.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Project", "ProjectSettings", "Sources", "is_project_reference", "open_sources", "read_project", "read_member"]
+
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+
+from ..errors import ModelError, SourcePosition
+
+_MAX_MEMBER = 256 * 1024 * 1024  # a member larger than this is not a model or database
+
+
+@dataclass(frozen=True)
+class ProjectSettings:
+    """What a project's ``query.conf`` says (None: not said)."""
+
+    mln: str | None = None
+    db: str | None = None
+    grammar: str | None = None
+    queries: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project archive: its path, its members and its query settings."""
+
+    path: str
+    members: tuple[str, ...]
+    settings: ProjectSettings
+
+    def member(self, name: str, folder: str) -> str:
+        """The archive member ``name`` names (``NAME.mln``, ``mlns/NAME.mln``).
+
+        :raises ModelError: listing the project's files of that kind when there is none.
+        """
+        for candidate in (name, f"{folder}/{name}"):
+            if candidate in self.members:
+                return candidate
+        known = sorted(m.split("/", 1)[1] for m in self.members if m.startswith(folder + "/"))
+        raise ModelError(
+            f"project has no {folder[:-1]} file {name!r}; it has: {', '.join(known) or 'none'}",
+            SourcePosition(self.path),
+        )
+
+
+def is_project_reference(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a project (``X.pracmln``) or a file in one (``X.pracmln:NAME``)."""
+    text = os.fspath(path)
+    return text.endswith(".pracmln") or ".pracmln:" in text
+
+
+def split_reference(path: str | os.PathLike[str]) -> tuple[str, str | None]:
+    """``("X.pracmln", "NAME.mln")`` from ``X.pracmln:NAME.mln``; ``(X.pracmln, None)`` for the project."""
+    text = os.fspath(path)
+    archive, sep, member = text.partition(".pracmln:")
+    if sep:
+        return archive + ".pracmln", member or None
+    return text, None
+
+
+def read_project(path: str | os.PathLike[str]) -> Project:
+    """The project archive at ``path`` with its ``query.conf`` settings.
+
+    :raises ModelError: naming the file when it cannot be read or is not a project.
+    """
+    where = SourcePosition(os.fspath(path))
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = tuple(archive.namelist())
+            conf = archive.read("query.conf") if "query.conf" in members else None
+    except FileNotFoundError:
+        raise ModelError("no such project file", where) from None
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise ModelError(f"cannot read the project (a .pracmln file is a zip archive): {exc}", where) from None
+    settings = ProjectSettings()
+    if conf is not None:
+        try:
+            data = json.loads(conf.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ModelError(f"query.conf is not valid JSON: {exc}", SourcePosition(f"{where.file}:query.conf")) from None
+        if not isinstance(data, dict):
+            raise ModelError("query.conf is not a JSON object", SourcePosition(f"{where.file}:query.conf"))
+        queries = str(data.get("queries") or "").strip()
+        settings = ProjectSettings(
+            mln=str(data["mln"]) if data.get("mln") else None,
+            db=str(data["db"]) if data.get("db") else None,
+            grammar=str(data["grammar"]) if data.get("grammar") else None,
+            queries=tuple(q.strip() for q in queries.split(",") if q.strip()) if queries else None,
+        )
+    return Project(os.fspath(path), members, settings)
+
+
+def read_member(project: Project, member: str) -> str:
+    """The text of one file of the project.
+
+    :raises ModelError: naming ``PROJECT.pracmln:member`` when it cannot be read.
+    """
+    where = SourcePosition(f"{project.path}:{member}")
+    try:
+        with zipfile.ZipFile(project.path) as archive:
+            info = archive.getinfo(member)
+            if info.file_size > _MAX_MEMBER:
+                raise ModelError(f"file of {info.file_size} bytes is too large to be a model or database", where)
+            data = archive.read(member)
+    except (OSError, KeyError, zipfile.BadZipFile) as exc:
+        raise ModelError(f"cannot read it from the project: {exc}", where) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ModelError(f"not UTF-8 text (line {line}, byte offset {exc.start})", where) from None
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The texts of a model and (optionally) a database, wherever they come from, with
+    the names to show in messages and the settings of the project they came from."""
+
+    model_name: str
+    model_text: str
+    db_name: str | None
+    db_text: str | None
+    settings: ProjectSettings
+
+
+def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | None) -> Sources:
+    """Read a model given as a file, a project (its ``query.conf`` names the model and
+    the database) or a file in a project; and a database given as a file or a file in
+    a project.
+
+    :raises ModelError: naming the file or project that cannot be read.
+    """
+    from ..sources import read_source
+
+    settings = ProjectSettings()
+    db_name = db_text = None
+    if is_project_reference(model):
+        archive, member = split_reference(model)
+        project = read_project(archive)
+        settings = project.settings
+        name = member or settings.mln
+        if name is None:
+            raise ModelError("the project's query.conf names no model; name one as PROJECT.pracmln:NAME.mln",
+                             SourcePosition(archive))
+        inner = project.member(name, "mlns")
+        model_name, model_text = f"{archive}:{inner}", read_member(project, inner)
+        if db is None and member is None and settings.db:
+            inner_db = project.member(settings.db, "dbs")
+            db_name, db_text = f"{archive}:{inner_db}", read_member(project, inner_db)
+    else:
+        model_name, model_text = os.fspath(model), read_source(model, "model file")
+    if db is not None:
+        if is_project_reference(db):
+            archive, member = split_reference(db)
+            project = read_project(archive)
+            name = member or project.settings.db
+            if name is None:
+                raise ModelError("the project's query.conf names no database; name one as PROJECT.pracmln:NAME.db",
+                                 SourcePosition(archive))
+            inner_db = project.member(name, "dbs")
+            db_name, db_text = f"{archive}:{inner_db}", read_member(project, inner_db)
+        else:
+            db_name, db_text = os.fspath(db), read_source(db, "database file")
+    return Sources(model_name, model_text, db_name, db_text, settings)
