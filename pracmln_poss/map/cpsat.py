@@ -50,6 +50,7 @@ class CPSATBackend(Backend):
         # cost = constant + sum(coef * var): a unit soft clause l costs w when l is false
         terms: list[Any] = []
         coefs: list[int] = []
+        self._relaxed: list[tuple[int, Clause]] = []  # (proto index, clause) of relaxation variables
         self._constant = 0
         for clause, weight in self.instance.soft:
             if len(clause) == 1:
@@ -63,6 +64,7 @@ class CPSATBackend(Backend):
                     coefs.append(weight)
             else:
                 relax = model.new_bool_var("")
+                self._relaxed.append((relax.index, clause))
                 model.add_bool_or([self._lit(variables, l) for l in clause] + [relax])
                 terms.append(relax)
                 coefs.append(weight)
@@ -84,18 +86,30 @@ class CPSATBackend(Backend):
                 while abs(l) >= len(variables):
                     variables.append(model.new_bool_var(""))
             model.add_bool_or([self._lit(variables, l) for l in clause])
-        if self._hint is not None:
-            for v in range(1, self._top + 1):
-                model.add_hint(variables[v], self._hint[v])
+        self._add_hint(model, variables)
         return model, variables
+
+    def _add_hint(self, model: Any, variables: list[Any]) -> None:
+        """Hint the last world found, relaxation variables included (a complete hint
+        lets CP-SAT start from a solution)."""
+        hint = self._hint
+        if hint is None:
+            return
+        model.clear_hints()
+        for v in range(1, self._top + 1):
+            model.add_hint(variables[v], hint[v])
+        for index, clause in self._relaxed:
+            satisfied = any(hint[l] if l > 0 else not hint[-l] for l in clause)
+            model.add_hint(model.get_bool_var_from_proto_index(index), not satisfied)
 
     def _solve(self, model: Any, variables: list[Any]) -> Optimum | None:
         cp_model = self.cp_model
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = self.seed
-        for key, value in getattr(self, "params", {}).items():
-            setattr(solver.parameters, key, value)
+        # the conversions solve thousands of small, similar instances: one presolve pass
+        # saves about a quarter of each call (measured on pracmln's object-recognition)
+        solver.parameters.max_presolve_iterations = 1
         status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
             return None
@@ -149,10 +163,7 @@ class CPSATBackend(Backend):
                 while abs(l) >= len(variables):
                     variables.append(model.new_bool_var(""))
             model.add_bool_or([self._lit(variables, l) for l in clause])
-            if self._hint is not None:
-                model.clear_hints()
-                for v in range(1, self._top + 1):
-                    model.add_hint(variables[v], self._hint[v])
+            self._add_hint(model, variables)
             return self._solve(model, variables)
 
         yield solve
