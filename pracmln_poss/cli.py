@@ -300,7 +300,23 @@ def _emit(text: str, output: str | None) -> int:
 def _print_progress(info) -> None:
     total = f"/{info.total}" if info.total is not None else ""
     size = f", size {info.size}" if info.size is not None else ""
-    print(f"{PROG}: {info.phase}: {info.done}{total}{size}, {info.rules} rules so far", file=sys.stderr, flush=True)
+    pace = ""
+    if info.rate is not None and info.elapsed >= 1:
+        pace = f", {info.rate:.0f}/s"
+        if info.remaining is not None and info.done < (info.total or 0):
+            pace += f", about {_duration(info.remaining)} left"
+    print(f"{PROG}: {info.phase}: {info.done}{total}{size}, {info.rules} rules so far{pace}",
+          file=sys.stderr, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    """``45 s``, ``3 min 5 s``, ``2 h 10 min``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
 
 
 def _formula_json(pf, theory) -> dict[str, object]:

@@ -250,3 +250,20 @@ def test_a_project_on_the_command_line(capsys, tmp_path):
     assert code == 0 and "Smokes(Person1)" in out
     code, out, err = run(capsys, "map", f"{project}:smoking.mln", "--domain-size", "person=0")
     assert code == 2 and "--domain-size expects NAME=N" in err
+
+
+def test_progress_shows_rate_and_time_left():
+    from pracmln_poss.cli import _duration, _print_progress
+    from pracmln_poss.transformations.common import ProgressInfo
+
+    import io
+    import contextlib
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        _print_progress(ProgressInfo("rules of evidence classes", 500, 2000, 2, 40, elapsed=10.0))
+        _print_progress(ProgressInfo("rules of evidence classes", 2000, 2000, None, 90, elapsed=40.0))
+    first, last = err.getvalue().splitlines()
+    assert first.endswith("500/2000, size 2, 40 rules so far, 50/s, about 30 s left")
+    assert last.endswith("2000/2000, 90 rules so far, 50/s")
+    assert (_duration(5), _duration(185), _duration(7800)) == ("5 s", "3 min 5 s", "2 h 10 min")

@@ -23,6 +23,20 @@ class ProgressInfo:
     total: int | None
     size: int | None
     rules: int
+    elapsed: float = 0.0  # seconds since the phase started
+
+    @property
+    def rate(self) -> float | None:
+        """Evidence sets (or items) per second so far."""
+        return self.done / self.elapsed if self.elapsed > 0 and self.done else None
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds left at the rate so far (None when unknown)."""
+        rate = self.rate
+        if rate is None or self.total is None:
+            return None
+        return max(self.total - self.done, 0) / rate
 
 
 Progress = Optional[Callable[[ProgressInfo], None]]
@@ -52,11 +66,14 @@ class Reporter:
         self.total = total
         self.interval = interval
         self._last = 0.0
+        self._start: float | None = None
 
     def __call__(self, done: int, rules: int, size: int | None = None, final: bool = False) -> None:
         if self.progress is None:
             return
         now = time.monotonic()
+        if self._start is None:
+            self._start = now
         if final or now - self._last >= self.interval:
             self._last = now
-            self.progress(ProgressInfo(self.phase, done, self.total, size, rules))
+            self.progress(ProgressInfo(self.phase, done, self.total, size, rules, now - self._start))
