@@ -6,6 +6,7 @@ import json
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pracmln_poss.errors import FormulaSyntaxError, PossError, WeightError
 from pracmln_poss.formats import dumps, load_theory, loads, save
@@ -13,6 +14,7 @@ from pracmln_poss.formats.common import by_level
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.weights import INF
 
+from .conftest import PAPER
 from .strategies import theories
 
 
@@ -135,3 +137,56 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         formats.save(theory, tmp_path / "new.theory")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.theory"]
+
+
+@settings(max_examples=80)
+@given(theories(), st.data())
+def test_a_theory_file_cut_short_is_refused_not_misread(theory, data):
+    """Any cut of a theory file at a line boundary that loses a formula is an error (the
+    header announces the counts); the text of the theory is never silently changed."""
+    text = dumps(theory, "text")
+    lines = text.splitlines(keepends=True)
+    cut = data.draw(st.integers(1, len(lines)))
+    truncated = "".join(lines[:cut])
+    try:
+        back = loads(truncated, "text")
+    except PossError:
+        return
+    assert dumps(back, "text") == text
+
+
+@settings(max_examples=40)
+@given(theories(), st.data())
+def test_a_json_theory_missing_a_formula_is_refused(theory, data):
+    doc = json.loads(dumps(theory, "json"))
+    if not doc["formulas"]:
+        return
+    del doc["formulas"][data.draw(st.integers(0, len(doc["formulas"]) - 1))]
+    text = json.dumps(doc)
+    levels = {f["level"] for f in doc["formulas"]}
+    if len(levels) == len(doc["levels"]):
+        return  # every level still present: the file is consistent, and reads as written
+    with pytest.raises(FormulaSyntaxError, match="'levels' list"):
+        loads(text, "json")
+
+
+def test_names_outside_the_atoms_are_errors_not_new_atoms():
+    from pracmln_poss.errors import UnknownNameError
+
+    text = "#atoms bird(T) flies(T)\ninf  bird(x) => flies(x)\n"
+    with pytest.raises(UnknownNameError, match=r"<input>:2.*bird\(x\) is not an atom of the theory"):
+        loads(text, "text")
+    # without an #atoms line (hand-written), names are the atoms
+    assert loads("inf  bird(x) => flies(x)\n", "text").atoms == ("bird(x)", "flies(x)")
+
+
+def test_a_lifted_theory_without_its_type_line_is_an_error(pracmln):
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.transformations import transform
+
+    theory = transform(load_model(PAPER / "smokers.mln").model, "lifted", k=2)
+    text = dumps(theory, "text")
+    assert "#type person p = " in text
+    damaged = "".join(l for l in text.splitlines(keepends=True) if not l.startswith("#type"))
+    with pytest.raises(PossError, match="not an atom of the theory"):
+        loads(damaged, "text")

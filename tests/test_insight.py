@@ -176,10 +176,14 @@ def test_explain_and_verify_and_show_commands(pracmln, capsys, tmp_path):
     assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is True and data["mode"] == "exhaustive" and data["pairs_checked"] > 0
-    # a damaged theory: exit status 1 and the counterexample
+    # a damaged theory: its header no longer matches, so it is refused
     lines = theory_file.read_text().splitlines()
     damaged_file = tmp_path / "damaged.theory"
     damaged_file.write_text("\n".join(l for l in lines if "from: {flies(Tweety)}" not in l) + "\n")
+    assert main(["verify", str(damaged_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "3"]) == 2
+    assert "the header announces 6 formulas in 5 levels but the file holds 5 in 4" in capsys.readouterr().err
+    # edited by hand (no header): verify finds the counterexample, exit status 1
+    damaged_file.write_text("\n".join(l for l in lines[1:] if "from: {flies(Tweety)}" not in l) + "\n")
     assert main(["verify", str(damaged_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "3"]) == 1
     assert "counterexample" in capsys.readouterr().out
     assert main(["show", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "--query-preds", "flies"]) == 0

@@ -1,4 +1,4 @@
-"""Golden tests: Examples 3, 4 and 5 of the paper, and the regression of DESIGN.md section 3 item 2."""
+"""Golden tests: Examples 3, 4 and 5 of the paper, and the regression of docs/corrections.md item 2."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_example_5_defaults_with_the_omission_rule_keeps_the_cuts():
 
 
 def test_design_regression_selective_uses_less_or_equal():
-    # DESIGN.md section 3 item 2: M = {1: g, 1: !e}, E = {e}: MAP entails g
+    # docs/corrections.md item 2: M = {1: g, 1: !e}, E = {e}: MAP entails g
     mln = GroundMLN.from_pairs([("g", 1), ("!e", 1)])
     e = mln.atom("e")
     theory = transform(mln, "selective", family=[(e,)])

@@ -81,8 +81,8 @@ def test_cora_k2_table2_rules_hold_at_the_paper_level_indices(cora):
 
 
 def test_cora_k2_differs_from_the_paper_only_where_net_matters(cora):
-    """The paper's code ignores the -3 weight of category(a, Net) in penalties (DESIGN.md
-    section 3 item 6): there, evidence category(P, Net) costs 0.39 - 0.06 = 0.33, tied with
+    """The paper's code ignores the -3 weight of category(a, Net) in penalties (docs/corrections.md
+    item 6): there, evidence category(P, Net) costs 0.39 - 0.06 = 0.33, tied with
     Hci, and !category(V, Net) sits at lambda_3 with !category(V, Hci).  Here it costs
     3.33, so every level from 3.33 up comes from evidence with category(., Net), and the
     blocking rule !category(V, Net) sits just below 3.33, at the top of the other levels."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["by_level", "level_sections", "split_formula_line"]
+__all__ = ["by_level", "level_sections", "split_formula_line", "check_header"]
 
 import re
 from typing import Callable
@@ -58,3 +58,30 @@ def split_formula_line(
         raise WeightError(f"level {level_text!r} is not a number or 'inf'", pos) from None
     origin = _ORIGIN.search(pos.text or "")
     return level, formula_text, origin.group(1) if origin else None
+
+
+_HEADER = re.compile(r"^//\s*pracmln_poss \S+ (?:lifted )?possibilistic theory: (\d+) (?:formulas|rules) in (\d+) levels")
+
+
+def check_header(text: str, formulas: int, levels: int, source: str | None, atoms_line: bool = True) -> None:
+    """The counts a theory file's header announces must be what the file holds: a file
+    cut short at a line boundary, or with lines lost, would otherwise answer differently.
+
+    :raises FormulaSyntaxError: naming the header line and both counts.
+    """
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    m = _HEADER.match(first.strip())
+    if m is None:
+        return  # written by hand: nothing announced
+    said = (int(m.group(1)), int(m.group(2)))
+    if not atoms_line:
+        raise FormulaSyntaxError(
+            "the file has no #atoms line, which every theory file written by pracmln_poss has: it is cut short",
+            SourcePosition(source, 1, first),
+        )
+    if said != (formulas, levels):
+        raise FormulaSyntaxError(
+            f"the header announces {said[0]} formulas in {said[1]} levels but the file holds {formulas} in "
+            f"{levels}: it is cut short or was edited (remove the header line to read it as it is)",
+            SourcePosition(source, 1, first),
+        )

@@ -35,13 +35,14 @@ import json
 from decimal import Decimal
 
 from ..atoms import intern_atoms
-from ..errors import FormulaSyntaxError, PossError, SourcePosition, WeightError
+from ..errors import UnknownNameError, FormulaSyntaxError, PossError, SourcePosition, WeightError
 from ..logic.syntax import parse_formula
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
 from ..weights import Resolution, weight_number
 from ..transformations.variabilize import LiftedTheory
 from .common import by_level
-from .lifted_text import type_variables
+from ..transformations.variabilize import atom_constants
+from .lifted_text import read_rule
 
 FORMAT_NAME = "pracmln_poss-theory"
 FORMAT_VERSION = 1
@@ -115,6 +116,8 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
     lifted = "types" in data
     types, prefix_of = _types(data["types"], SourcePosition(source, None, "types")) if lifted else ((), {})
     formulas = []
+    declared = "atoms" in data  # the atoms are fixed: any other name is an error
+    constants = atom_constants(names)
     for i, item in enumerate(data["formulas"]):
         pos = SourcePosition(source, None, f"formulas[{i}]")
         if not isinstance(item, dict) or not isinstance(item.get("formula"), str) or "level" not in item:
@@ -126,15 +129,28 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
             lvl = parse_level(level, resolution)
         except WeightError as exc:
             raise WeightError(exc.message, pos) from None
-        tree = parse_formula(item["formula"], ground=not lifted, position=pos)
+        before = len(names)
         try:
-            formula = type_variables(tree, prefix_of) if lifted else intern_atoms(tree, names)
-        except KeyError as exc:
-            raise FormulaSyntaxError(f"variable {exc.args[0]} has no type with its prefix", pos) from None
+            if lifted:
+                formula = read_rule(item["formula"], prefix_of, constants, pos)
+            else:
+                formula = intern_atoms(parse_formula(item["formula"], ground=True, position=pos), names)
         except PossError as exc:
             raise type(exc)(exc.message, pos) from None
+        if declared and len(names) > before:
+            raise UnknownNameError(f"{list(names)[before]} is not an atom of the theory (not in its 'atoms')", pos)
         origin = item.get("origin")
         formulas.append(PossibilisticFormula(formula, lvl, origin if isinstance(origin, str) else None))
+    if "levels" in data:
+        try:
+            said = sorted({parse_level(v, resolution) for v in data["levels"]}) if isinstance(data["levels"], list) else None
+        except (WeightError, TypeError):
+            said = None
+        if said is None or said != sorted({pf.level for pf in formulas}) or len(said) != len(data["levels"]):
+            raise FormulaSyntaxError(
+                "the 'levels' list is not the levels of the formulas: the file is cut short or was edited",
+                SourcePosition(source, None, "levels"),
+            )
     if lifted:
         return LiftedTheory(types, tuple(formulas), tuple(names), resolution)
     return PossibilisticTheory(tuple(names), tuple(formulas), resolution)

@@ -13,19 +13,20 @@ reads these too.
 
 from __future__ import annotations
 
-__all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text", "type_variables"]
+__all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text", "type_variables", "read_rule"]
 
 import re
 
 from .. import __version__
 from ..errors import FormulaSyntaxError
-from ..logic.formula import Formula, Variable, map_terms
+from ..errors import SourcePosition
+from ..logic.formula import Constant, Formula, Variable, map_terms
 from ..logic.syntax import format_formula, parse_formula
 from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
-from ..transformations.variabilize import LiftedTheory
+from ..transformations.variabilize import LiftedTheory, atom_constants
 from ..weights import Resolution
-from .common import by_level, level_sections, split_formula_line
+from .common import by_level, check_header, level_sections, split_formula_line
 
 _TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")  # name, variable prefix, constants
 
@@ -56,6 +57,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
     types: list[tuple[str, tuple[str, ...]]] = []
     prefix_of: dict[str, str] = {}
     formulas: list[PossibilisticFormula] = []
+    known: set[str] | None = None
     for pos, body in numbered_lines(text, source):
         if body.startswith("#"):
             m = _TYPE.match(body)
@@ -70,27 +72,47 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
                 raise FormulaSyntaxError("unknown directive (known: #resolution, #atoms, #type)", pos)
             continue
         level, formula_text, origin = split_formula_line(body, pos, resolution)
-        tree = parse_formula(formula_text, position=pos)
-        try:
-            typed = type_variables(tree, prefix_of)
-        except KeyError as exc:
-            raise FormulaSyntaxError(f"variable {exc.args[0]} has no #type with its prefix", pos) from None
-        formulas.append(PossibilisticFormula(typed, level, origin))
+        known = known if known is not None else atom_constants(atoms)
+        formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos), level, origin))
+    check_header(text, len(formulas), len({pf.level for pf in formulas}), source, bool(atoms) or "#atoms" in text)
     return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution)
 
 
-def type_variables(f: Formula, prefix_of: dict[str, str]) -> Formula:
-    """Variables typed by their prefix (``p3`` is of the type declared with prefix ``p``).
+def read_rule(text: str, prefix_of: dict[str, str], known: set[str], position: SourcePosition | None = None) -> Formula:
+    """A first-order rule of a lifted theory: every term is read as a constant, then
+    PREFIX<digits> of a declared prefix is a variable of its type (constants of
+    PRACGrammar models may start lower-case: ``color(C1,blue)``).
 
-    :raises KeyError: naming a variable whose prefix is no type's.
+    :raises FormulaSyntaxError: for a name that is neither a constant of ``known`` (when
+        given) nor a variable of a type, naming the position.
     """
+    typed = type_variables(parse_formula(text, ground=True, position=position), prefix_of)
+    if known:
+        unknown: list[str] = []
+
+        def check(t):
+            if isinstance(t, Constant) and t.name not in known:
+                unknown.append(t.name)
+            return t
+
+        map_terms(typed, check)
+        if unknown:
+            raise FormulaSyntaxError(
+                f"{unknown[0]!r} is neither a constant of the theory's atoms nor a variable of a #type", position
+            )
+    return typed
+
+
+def type_variables(f: Formula, prefix_of: dict[str, str]) -> Formula:
+    """Terms named PREFIX<digits> after a declared prefix become variables of its type
+    (``p3`` is of the type declared with prefix ``p``); other terms stay constants (the
+    writer picks prefixes no constant of the theory looks like)."""
 
     def term(t):
-        if not isinstance(t, Variable):
-            return t
-        prefix = t.name.rstrip("0123456789")
-        if prefix not in prefix_of:
-            raise KeyError(t.name)
-        return Variable(t.name, prefix_of[prefix])
+        name = t.name
+        prefix = name.rstrip("0123456789")
+        if prefix != name and prefix in prefix_of:
+            return Variable(name, prefix_of[prefix])
+        return t if isinstance(t, Constant) else Constant(name)
 
     return map_terms(f, term)

@@ -28,12 +28,12 @@ __all__ = ["write_text", "read_text"]
 
 from .. import __version__
 from ..atoms import intern_atoms
-from ..errors import FormulaSyntaxError, PossError, WeightError
+from ..errors import FormulaSyntaxError, PossError, UnknownNameError, WeightError
 from ..logic.syntax import parse_formula
 from ..sources import numbered_lines
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..weights import Resolution
-from .common import by_level, level_sections, split_formula_line
+from .common import by_level, check_header, level_sections, split_formula_line
 
 
 
@@ -57,6 +57,7 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
     """
     resolution = Resolution()
     names: dict[str, int] = {}
+    declared = False  # an #atoms line fixes the atoms: any other name is an error
     formulas: list[PossibilisticFormula] = []
     seen_formula = False
     for pos, body in numbered_lines(text, source):
@@ -70,6 +71,7 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
                 except WeightError as exc:
                     raise WeightError(exc.message, pos) from None
             elif directive == "#atoms":
+                declared = True
                 for name in value.split():
                     names.setdefault(name, len(names) + 1)
             else:
@@ -77,10 +79,19 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
             continue
         level, formula_text, origin = split_formula_line(body, pos, resolution)
         tree = parse_formula(formula_text, ground=True, position=pos)
+        before = len(names)
         try:
             ground = intern_atoms(tree, names)
         except PossError as exc:
             raise type(exc)(exc.message, pos) from None
+        if declared and len(names) > before:
+            new = list(names)[before:]
+            raise UnknownNameError(
+                f"{new[0]} is not an atom of the theory (not in its #atoms line); a ground theory has no "
+                "variables, and a lifted one needs its #type lines",
+                pos,
+            )
         formulas.append(PossibilisticFormula(ground, level, origin))
         seen_formula = True
+    check_header(text, len(formulas), len({pf.level for pf in formulas}), source, declared)
     return PossibilisticTheory(tuple(names), tuple(formulas), resolution)

@@ -2,7 +2,7 @@
 
 A level is the exact penalty value ``x`` of ``lambda_x`` (an int number of resolution
 steps) or ``INF`` for certainty 1 (hard rules, evidence); only the order of levels
-matters to inference (DESIGN.md section 1).  The ``[0, 1]`` scale
+matters to inference (docs/semantics.md).  The ``[0, 1]`` scale
 ``lambda_x = (K + x) / L`` is for display only (:meth:`PossibilisticTheory.degree`).
 
 Formulas are ground formulas over the theory's named atoms (ints inside, names at

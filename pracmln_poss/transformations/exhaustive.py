@@ -2,7 +2,7 @@
 
 For every non-empty set ``X`` of soft formulas, ``(OR X, pen(M, not OR X))``; the hard
 formulas are certain.  Sets whose disjunction the hard part already entails (penalty
-``INF``: "tautologies at level 1", DESIGN.md section 3 item 4) are dropped.  Level 0
+``INF``: "tautologies at level 1", docs/corrections.md item 4) are dropped.  Level 0
 is a real level.  The least specific model then gives ``pi = 1 - phi``, and
 ``(M, E) |-MAP a`` iff ``(T, E) |-poss a`` for every ``E`` and ``a``.  The theory has up
 to ``2**m`` formulas for ``m`` soft formulas, so it is refused above ``max_formulas``

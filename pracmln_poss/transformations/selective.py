@@ -1,6 +1,6 @@
 """Transformation 2 (selective): avoid drowning for a chosen family of evidence sets.
 
-With the corrections of DESIGN.md section 3: ``M*_E`` uses ``pen(M, not F) <= pen(M, E)``
+With the corrections of docs/corrections.md: ``M*_E`` uses ``pen(M, not F) <= pen(M, E)``
 (item 2), and the weakened formula ``(not AND E v OR Z)`` gets the level
 ``pen(M, E ^ not F1 ^ ... ^ not Fl)`` (item 1).  For every ``E`` in the family,
 ``(M, E) |-MAP a`` iff ``(T, E) |-poss a``.  Formulas the hard part already entails

@@ -26,7 +26,7 @@ from ..model import FirstOrderMLN, FormulaTemplate
 from ..atoms import intern_atoms
 from ..logic.syntax import format_formula
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory, level_name
-from ..errors import ModelError, UnknownNameError
+from ..errors import ModelError, PossError, UnknownNameError
 from ..weights import INF, Resolution
 from .evidence import describe
 from .lifted import Schema
@@ -84,14 +84,13 @@ class LiftedTheory:
         this theory's typed variables, e.g. ``s(p1) ^ f(p1,p2) ^ p1 != p2 => s(p2)``, or a
         ground one); None if no cut does."""
         if isinstance(rule, str):
-            from ..formats.lifted_text import type_variables
-            from ..logic.syntax import parse_formula
+            from ..formats.lifted_text import read_rule
 
             prefix_of = {prefix: name for name, prefix in self.prefixes().items()}
             try:
-                rule = type_variables(parse_formula(rule), prefix_of)
-            except KeyError as exc:
-                raise UnknownNameError(f"variable {exc.args[0]} has no type with its prefix") from None
+                rule = read_rule(rule, prefix_of, self.constants())
+            except PossError as exc:
+                raise UnknownNameError(exc.message) from None
         return self.grounded.necessity(conjunction(self.groundings(PossibilisticFormula(rule, INF, None))))
 
     def levels(self) -> tuple[Level, ...]:
@@ -108,7 +107,11 @@ class LiftedTheory:
 
     def prefixes(self) -> dict[str, str]:
         """Type name -> the prefix of its variables (:func:`variable_prefixes`)."""
-        return variable_prefixes(name for name, _ in self.types)
+        return variable_prefixes((name for name, _ in self.types), self.constants())
+
+    def constants(self) -> set[str]:
+        """Every constant the theory's atoms name."""
+        return atom_constants(self.atoms)
 
     def ground(self) -> PossibilisticTheory:
         """Every grounding of every rule over its types (``!=`` respected): a ground theory."""
@@ -152,22 +155,36 @@ def _type_names(symmetry: Symmetry) -> dict[int, str]:
     return names
 
 
-def variable_prefixes(type_names: Iterable[str]) -> dict[str, str]:
+def atom_constants(atoms: Iterable[str]) -> set[str]:
+    """Every constant that ground atom names (``pred(A,B)``) mention."""
+    return {c for atom in atoms for c in atom.partition("(")[2].rstrip(")").split(",") if c}
+
+
+def variable_prefixes(type_names: Iterable[str], constants: Iterable[str] = ()) -> dict[str, str]:
     """A distinct variable prefix per type: the shortest start of its name that no other
     type shares and that does not end in a digit (else the name and ``_``), so that
-    ``p1``, ``pe2`` or ``cat1_3`` tell their type."""
+    ``p1``, ``pe2`` or ``cat1_3`` tell their type; a prefix that would make a variable
+    look like one of ``constants`` (``s1`` when a constant is named ``s1``) gets more ``_``."""
     names = sorted(set(type_names))
+    taken = set(constants)
     out = {}
+
+    def clashes(prefix: str) -> bool:
+        return any(c.startswith(prefix) and c[len(prefix):].isdigit() and c[len(prefix):] for c in taken)
+
     for name in names:
         lower = name.lower()
         others = [n.lower() for n in names if n != name]
         for length in range(1, len(lower) + 1):
             prefix = lower[:length]
-            if not prefix[-1].isdigit() and not any(o.startswith(prefix) for o in others):
+            if not prefix[-1].isdigit() and not any(o.startswith(prefix) for o in others) and not clashes(prefix):
                 out[name] = prefix
                 break
         else:
-            out[name] = lower + "_"
+            prefix = lower + "_"
+            while clashes(prefix) or any(o.startswith(prefix) for o in others):
+                prefix += "_"
+            out[name] = prefix
     return out
 
 
@@ -228,7 +245,7 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema], model: First
     domain_types = {d: model.domain_map[d] for _, types in liftable for d in types.values()} if model else {}
     types = dict(class_types)
     types.update(domain_types)
-    prefixes = variable_prefixes(types)
+    prefixes = variable_prefixes(types, atom_constants(mln.atoms))
     formulas = _hard_rules(mln, liftable, prefixes)
     for s in schemas:
         origin = ("blocking " if s.conclusion is None else "") + describe(s.evidence, mln)
