@@ -305,8 +305,8 @@ def _print_progress(info) -> None:
         pace = f", {info.rate:.0f}/s"
         if info.remaining is not None and info.done < (info.total or 0):
             pace += f", about {_duration(info.remaining)} left"
-    print(f"{PROG}: {info.phase}: {info.done}{total}{size}, {info.rules} rules so far{pace}",
-          file=sys.stderr, flush=True)
+    rules = f", {info.rules} rules so far" if info.rules is not None else ""
+    print(f"{PROG}: {info.phase}: {info.done}{total}{size}{rules}{pace}", file=sys.stderr, flush=True)
 
 
 def _duration(seconds: float) -> str:

@@ -189,7 +189,7 @@ def verify(
             map_side = pen(e + tuple(-l for l in c)) > pen(e)
             poss_side = reasoner.entails(list(e), disjunction(literal(l) for l in c))
             checked += 1
-            report(checked, 0, len(e) + len(c))
+            report(checked, None, len(e) + len(c))
             if map_side != poss_side:
                 example = Counterexample(
                     tuple(mln.literal_name(l) for l in e), tuple(mln.literal_name(l) for l in c), map_side, poss_side

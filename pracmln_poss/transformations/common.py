@@ -22,7 +22,7 @@ class ProgressInfo:
     done: int
     total: int | None
     size: int | None
-    rules: int
+    rules: int | None  # None where no rules are made (verification)
     elapsed: float = 0.0  # seconds since the phase started
 
     @property
@@ -68,7 +68,7 @@ class Reporter:
         self._last = 0.0
         self._start: float | None = None
 
-    def __call__(self, done: int, rules: int, size: int | None = None, final: bool = False) -> None:
+    def __call__(self, done: int, rules: int | None, size: int | None = None, final: bool = False) -> None:
         if self.progress is None:
             return
         now = time.monotonic()
