@@ -220,3 +220,30 @@ def test_show_keeps_a_lifted_theory_first_order(pracmln, capsys, tmp_path):
     flagged = len(notes)
     assert out.splitlines()[-1] == f"{len(lifted)} rules in {len(lifted.levels())} levels; {flagged} flagged"
     assert flagged > 0
+
+
+def test_verify_sample_sizes(pracmln, capsys, tmp_path):
+    """--sample N checks exactly N pairs; N < 1 is a usage error, never a certificate."""
+    theory_file = tmp_path / "bird.theory"
+    assert main(["convert", str(PAPER / "birds-jetpack.mln"), "-k", "2", "-o", str(theory_file)]) == 0
+    capsys.readouterr()
+    for bad in ("-5", "0"):
+        assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2",
+                     "--sample", bad, "--json"]) == 2
+        assert "--sample must be at least 1" in capsys.readouterr().err
+    assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2",
+                 "--sample", "37", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] and data["mode"] == "sample" and data["pairs_checked"] == 37
+
+
+def test_verify_a_focused_theory(pracmln, capsys, tmp_path):
+    theory_file = tmp_path / "bird.theory"
+    focus = ["--evidence-preds", "bird,heavy", "--query-preds", "flies"]
+    assert main(["convert", str(PAPER / "birds-jetpack.mln"), "-k", "2", *focus, "-o", str(theory_file)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2", *focus]) == 0
+    out = capsys.readouterr().out
+    assert "E over bird, heavy, C over flies" in out
+    # the focused theory does not answer questions outside its focus: verify says so
+    assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2"]) == 1
