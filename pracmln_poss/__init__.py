@@ -8,6 +8,10 @@ pracmln, and only when called.
 Importing this package has one side effect: pracmln's ``MLN`` gets a
 ``to_possibilistic(db=None, method=None, k=..., filter=...)`` method, at once if
 pracmln is already imported, else when it is (see :mod:`pracmln_poss.bridge.plugin`).
+
+pracmln 1.2.4 does not import on Python >= 3.10 by itself; after ``import pracmln_poss``
+a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln module
+(imported on first use).
 """
 
 from __future__ import annotations
@@ -36,6 +40,14 @@ from .transformations.variabilize import LiftedTheory, filter_lifted
 from .bridge.plugin import install as _install_plugin
 
 _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported
+
+
+def __getattr__(name: str) -> object:
+    if name == "pracmln":  # the working pracmln module, imported on first use
+        from .bridge.compat import import_pracmln
+
+        return import_pracmln()
+    raise AttributeError(f"module 'pracmln_poss' has no attribute {name!r}")
 
 
 def load(mln_path: str, db_path: str | None = None, **options: object) -> GroundMLN:

@@ -80,3 +80,10 @@ def test_supported_pythons_agree_across_setup_tox_and_bootstrap():
         assert f"Programming Language :: Python :: {major}.{minor}" in setup
         assert f"py{major}{minor}" in tox
     assert "python_requires = >=3.11, <3.14" in setup
+
+
+def test_pracmln_poss_pracmln_is_the_working_pracmln(pracmln):
+    code = "import sys, pracmln_poss; m = pracmln_poss.pracmln; print(m.__name__, m.MLN.__name__, 'pracmln' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["pracmln", "MLN", "True"]
