@@ -202,7 +202,8 @@ def generated_model(n: int, rng: random.Random) -> str:
     colors = [f"C{i}" for i in range(40)]
     shapes = [f"S{i}" for i in range(40)]
     objects = [f"O{i}" for i in range(60)]
-    lines += ["color(cluster, col)", "shape(cluster, shp)", "object(cluster, obj!)", "near(cluster, cluster)", ""]
+    lines += ["cluster = {K1, K2}", "color(cluster, col)", "shape(cluster, shp)", "object(cluster, obj!)",
+              "near(cluster, cluster)", ""]
     for _ in range(n):
         weight = rng.uniform(-5, 5)
         parts = [f"color(c, {rng.choice(colors)})", f"shape(c, {rng.choice(shapes)})", f"object(c, {rng.choice(objects)})"]
@@ -220,8 +221,8 @@ def loading_rows(sizes: list[int], timeout: float) -> list[str]:
             path.write_text(generated_model(n, random.Random(n)))
             ours_s, ours_mb, out, _ = measure([sys.executable, "-c", OUR_LOAD, str(path), "-", "StandardGrammar"], timeout)
             theirs_s, theirs_mb, t_out, _ = measure([sys.executable, "-c", PRACMLN_LOAD, str(path), "StandardGrammar"], timeout)
-            ours = f"{ours_s:.2f}" if out else "timeout"
-            theirs = f"{theirs_s:.2f}" if t_out else "timeout"
+            ours = f"{ours_s:.2f}" if out else "timeout" if out is None else "error"
+            theirs = f"{theirs_s:.2f}" if t_out else "timeout" if t_out is None else "error"
             per = f"{1e6 * ours_s / n:.0f}" if out else "-"
             rows.append(f"| {n} | {ours} | {per} | {theirs} | {ours_mb:.0f} | {theirs_mb:.0f} |")
             print(rows[-1], flush=True)
