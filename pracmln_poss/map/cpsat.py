@@ -69,6 +69,8 @@ class CPSATBackend(Backend):
                 terms.append(relax)
                 coefs.append(weight)
         self._objective = cp_model.LinearExpr.weighted_sum(terms, coefs) if terms else 0
+        if terms:
+            model.minimize(self._objective)  # set once: copies keep it
         self._base = model
         self._hint: list[bool] | None = None
 
@@ -91,16 +93,19 @@ class CPSATBackend(Backend):
 
     def _add_hint(self, model: Any, variables: list[Any]) -> None:
         """Hint the last world found, relaxation variables included (a complete hint
-        lets CP-SAT start from a solution)."""
+        lets CP-SAT start from a solution); written to the model's proto in bulk."""
         hint = self._hint
         if hint is None:
             return
         model.clear_hints()
-        for v in range(1, self._top + 1):
-            model.add_hint(variables[v], hint[v])
+        indices = list(range(self._top))  # variable v is proto index v - 1
+        values = [int(hint[v]) for v in range(1, self._top + 1)]
         for index, clause in self._relaxed:
-            satisfied = any(hint[l] if l > 0 else not hint[-l] for l in clause)
-            model.add_hint(model.get_bool_var_from_proto_index(index), not satisfied)
+            indices.append(index)
+            values.append(0 if any(hint[l] if l > 0 else not hint[-l] for l in clause) else 1)
+        proto = model.proto.solution_hint
+        proto.vars.extend(indices)
+        proto.values.extend(values)
 
     def _solve(self, model: Any, variables: list[Any]) -> Optimum | None:
         cp_model = self.cp_model
@@ -117,7 +122,8 @@ class CPSATBackend(Backend):
             status == cp_model.FEASIBLE and model.has_objective()
         ):
             raise BackendError(f"CP-SAT stopped without an answer (status {solver.status_name(status)})")
-        values = [False] + [bool(solver.boolean_value(variables[v])) for v in range(1, self._top + 1)]
+        solution = solver.response_proto.solution  # variable v is proto index v - 1
+        values = [False] + [bool(x) for x in list(solution)[: self._top]]
         self._hint = values
         return self._optimum_of(values)
 
@@ -139,7 +145,6 @@ class CPSATBackend(Backend):
         if constraints is None or self.instance.unsat_reason is not None:
             return None
         model, variables = self._model(constraints)
-        model.minimize(self._objective)
         return self._solve(model, variables)
 
     @contextmanager
@@ -153,6 +158,7 @@ class CPSATBackend(Backend):
         model, variables = self._model(constraints)
         limit = bound - self.instance.offset - self._constant
         if not isinstance(self._objective, int):
+            model.clear_objective()  # any world within the bound will do
             model.add(self._objective <= limit)
         elif limit < 0:
             yield lambda clause: None
