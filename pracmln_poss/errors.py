@@ -19,6 +19,7 @@ __all__ = [
     "UnknownNameError",
     "BackendError",
     "DependencyError",
+    "OutputError",
 ]
 
 from dataclasses import dataclass
@@ -87,3 +88,7 @@ class BackendError(PossError, RuntimeError):
 
 class DependencyError(PossError, ImportError):
     """An optional dependency (pracmln) is missing or cannot be imported."""
+
+
+class OutputError(PossError, OSError):
+    """An output file that cannot be written (missing or unwritable directory, not a regular file)."""

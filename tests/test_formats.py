@@ -190,3 +190,37 @@ def test_a_lifted_theory_without_its_type_line_is_an_error(pracmln):
     damaged = "".join(l for l in text.splitlines(keepends=True) if not l.startswith("#type"))
     with pytest.raises(PossError, match="not an atom of the theory"):
         loads(damaged, "text")
+
+
+def test_output_paths(tmp_path):
+    """-o through a symlink writes its target; directories, FIFOs and missing or
+    unwritable directories are clear errors; modes follow the umask or are kept."""
+    import os
+    import stat
+
+    from pracmln_poss.errors import OutputError
+    from pracmln_poss.formats import atomic_write
+
+    real = tmp_path / "real.theory"
+    real.write_text("old")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.theory"
+    link.symlink_to(real)
+    atomic_write(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    umask = os.umask(0o022)
+    try:
+        atomic_write(tmp_path / "fresh.theory", "x")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "fresh.theory").stat().st_mode) == 0o644
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match="not a regular file"):
+        atomic_write(fifo, "x")
+    with pytest.raises(OutputError, match="is a directory"):
+        atomic_write(tmp_path, "x")
+    with pytest.raises(OutputError, match="no such directory"):
+        atomic_write(tmp_path / "missing" / "out.theory", "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "fresh.theory", "link.theory", "real.theory"]

@@ -41,7 +41,7 @@ def test_every_error_derives_from_the_root_and_a_builtin():
     for _, cls in inspect.getmembers(errors, inspect.isclass):
         if issubclass(cls, Exception) and cls is not errors.PossError:
             assert issubclass(cls, errors.PossError), cls
-            assert any(b in cls.__mro__ for b in (ValueError, KeyError, RuntimeError, ImportError)), cls
+            assert any(b in cls.__mro__ for b in (ValueError, KeyError, RuntimeError, ImportError, OSError)), cls
 
 
 def _bootstrap():

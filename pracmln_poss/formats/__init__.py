@@ -9,10 +9,11 @@ from __future__ import annotations
 __all__ = ["FORMATS", "dumps", "loads", "load_theory", "save", "atomic_write"]
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
-from ..errors import UnknownNameError
+from ..errors import OutputError, SourcePosition, UnknownNameError
 from ..possibilistic.theory import PossibilisticTheory
 from ..sources import read_source
 from .json_format import read_json, to_json
@@ -63,12 +64,44 @@ def load_theory(path: str | os.PathLike[str], ground: bool = True) -> Possibilis
 
 
 def atomic_write(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` all at once: a temporary file renamed into place."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    """Write ``text`` to ``path`` all at once: a temporary file renamed into place.
+
+    A symlink is written through (its target is replaced); anything else that is not a
+    regular file (a directory, a FIFO, a device) is refused.  A new file gets the mode a
+    plain ``open()`` gives it (umask applied); a replaced file keeps its mode.
+
+    :raises OutputError: naming the path, when it cannot be written.
+    """
+    shown = os.fspath(path)
+    target = Path(os.path.realpath(path))
+    mode = None
+    try:
+        info = target.stat()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror}", SourcePosition(shown)) from None
+    else:
+        if stat.S_ISDIR(info.st_mode):
+            raise OutputError("is a directory; give a file name", SourcePosition(shown))
+        if not stat.S_ISREG(info.st_mode):
+            raise OutputError("is not a regular file (a FIFO or a device?); refusing to replace it",
+                              SourcePosition(shown))
+        mode = stat.S_IMODE(info.st_mode)
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except FileNotFoundError:
+        raise OutputError(f"no such directory: {target.parent}", SourcePosition(shown)) from None
+    except OSError as exc:
+        raise OutputError(f"cannot write in {target.parent}: {exc.strerror}", SourcePosition(shown)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         try:
