@@ -474,3 +474,34 @@ def test_a_database_declaring_an_unknown_domain_is_an_error(tmp_path):
     db.write_text("persn = {X, Y}\n")
     with pytest.raises(ModelError, match=r"d.db:1.*'persn' is not a domain of the model"):
         load_model(SMOKERS / "mlns" / "smoking.mln", db)
+
+
+def test_an_interrupt_while_pracmln_imports_wins(pracmln):
+    """pracmln's import swallows KeyboardInterrupt in bare excepts; ours raises it after."""
+    code = textwrap.dedent("""
+        import importlib, os, signal, time
+        import pracmln_poss
+        from pracmln_poss.bridge import compat
+
+        real = importlib.import_module
+
+        def pracmln_like(name):
+            # what pracmln's import does: Ctrl-C arrives inside a bare except
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.5)
+            except:  # noqa: E722
+                pass
+            return real(name)
+
+        importlib.import_module = pracmln_like
+        try:
+            compat.import_pracmln()
+        except KeyboardInterrupt:
+            print("interrupted")
+        else:
+            print("finished")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "interrupted"

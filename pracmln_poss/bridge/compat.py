@@ -20,8 +20,12 @@ __all__ = ["import_pracmln", "pracmln_available", "prepare_import"]
 
 import _thread
 import importlib
+import signal
 import sys
+import threading
 import types
+from contextlib import contextmanager
+from typing import Iterator
 from functools import lru_cache
 
 from ..errors import DependencyError
@@ -113,6 +117,24 @@ def prepare_import() -> None:
     _prepare_dnutils()
 
 
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back until the block is done, then raise it: pracmln's import runs
+    code with bare ``except:`` clauses that would swallow the interrupt (and the run
+    would go on)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    hits: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: hits.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if hits:
+        raise KeyboardInterrupt
+
+
 @lru_cache(maxsize=None)
 def import_pracmln() -> types.ModuleType:
     """Import and return the :mod:`pracmln` package.
@@ -123,7 +145,8 @@ def import_pracmln() -> types.ModuleType:
     try:
         # not under redirect_stdout: pracmln binds sys.stdout.buffer as a default
         # argument at import time
-        module = importlib.import_module("pracmln")
+        with _interrupts_deferred():
+            module = importlib.import_module("pracmln")
     except ImportError as exc:
         raise DependencyError(
             f"pracmln cannot be imported ({exc}); install it with "
