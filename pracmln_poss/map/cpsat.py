@@ -115,6 +115,8 @@ class CPSATBackend(Backend):
         # the conversions solve thousands of small, similar instances: one presolve pass
         # saves about a quarter of each call (measured on pracmln's object-recognition)
         solver.parameters.max_presolve_iterations = 1
+        # Ctrl-C must reach Python (KeyboardInterrupt, exit 130), not just stop the search
+        solver.parameters.catch_sigint_signal = False
         status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
             return None
