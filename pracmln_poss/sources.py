@@ -7,22 +7,41 @@ errors; this is that shared part.
 
 from __future__ import annotations
 
-__all__ = ["read_source", "numbered_lines"]
+__all__ = ["read_source", "numbered_lines", "MAX_INPUT_BYTES"]
 
 import os
-from pathlib import Path
 from typing import Iterator
 
 from .errors import ModelError, SourcePosition
 from .logic.syntax import strip_comments
 
 
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+"""Input files larger than this are refused (``/dev/zero`` would fill the memory)."""
+
+
 def read_source(path: str | os.PathLike[str], what: str) -> str:
-    """The text of a file; :raises ModelError: naming it when it cannot be read."""
+    """The text of a file (UTF-8, a leading byte-order mark ignored).
+
+    :raises ModelError: naming the file when it cannot be read, is too large, or is
+        not UTF-8 (with the line and byte offset of the first bad byte).
+    """
+    where = SourcePosition(os.fspath(path))
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
-        raise ModelError(f"cannot read {what}: {exc.strerror}", SourcePosition(os.fspath(path))) from None
+        raise ModelError(f"cannot read {what}: {exc.strerror}", where) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise ModelError(f"{what} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB; refusing to read it", where)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ModelError(
+            f"{what} is not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, byte offset {exc.start}",
+            SourcePosition(os.fspath(path), line),
+        ) from None
 
 
 def numbered_lines(text: str, source: str | None) -> Iterator[tuple[SourcePosition, str]]:

@@ -505,3 +505,24 @@ def test_an_interrupt_while_pracmln_imports_wins(pracmln):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "interrupted"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=1, max_size=4), st.integers(0, 10_000), st.booleans())
+def test_any_bytes_in_a_model_or_database_give_a_clear_error(pracmln, tmp_path_factory, junk, where, bom):
+    """Non-UTF-8 bytes anywhere in a model or database: a PossError naming the file (and
+    the line), never a UnicodeDecodeError; a UTF-8 byte-order mark is accepted."""
+    folder = tmp_path_factory.mktemp("bytes")
+    model = (SMOKERS / "mlns" / "smoking.mln").read_bytes()
+    db = (SMOKERS / "dbs" / "smoking-test-smaller.db").read_bytes()
+    prefix = b"\xef\xbb\xbf" if bom else b""
+    for name, data in (("m.mln", model), ("d.db", db)):
+        at = where % (len(data) + 1)
+        damaged = prefix + data[:at] + junk + data[at:]
+        (folder / name).write_bytes(damaged)
+        other = folder / ("d.db" if name == "m.mln" else "m.mln")
+        other.write_bytes(prefix + (db if name == "m.mln" else model))
+        try:
+            load_model(folder / "m.mln", folder / "d.db")
+        except PossError as exc:
+            assert name in str(exc) or "d.db" in str(exc) or "m.mln" in str(exc)
