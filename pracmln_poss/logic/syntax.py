@@ -67,6 +67,7 @@ def _token_pattern(word: str) -> re.Pattern[str]:
 _TOKEN = _token_pattern(r"[A-Za-z0-9_'?-]+")
 _WIDE_CHARS = r"A-Za-z0-9_'?\-.:;$~\\/ÄÖÜäöü"
 _WIDE_TOKEN = _token_pattern(rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]|!(?!=))*")  # ja!_ but not a!=b
+_PREDICATE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_'-]*")
 _EQ_OPS = frozenset(("=", "!=", "=/="))
 
 
@@ -191,7 +192,7 @@ class _Parser:
             raise _Unexpected(loc)
         if text == "v" and self.peek(1)[1] != "(":
             raise _Unexpected(loc)
-        if not (text[0].isalpha() or text[0] == "_") or "?" in text:
+        if not _PREDICATE_NAME.fullmatch(text):  # the wider characters are for constants only
             raise _Unexpected(loc)
         self.i += 1
         args: list[Term] = []
