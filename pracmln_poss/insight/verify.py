@@ -96,17 +96,11 @@ def count_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: in
 
 
 def _all_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> Iterator[tuple[EvidenceSet, EvidenceSet]]:
-    for e in _literal_sets_over(evidence_atoms, k):
+    for e in literal_sets(evidence_atoms, k):
         used = {abs(l) for l in e}
-        rest = [a for a in query_atoms if a not in used]
-        for c in _literal_sets_over(rest, k + 1 - len(e)):
+        for c in literal_sets([a for a in query_atoms if a not in used], k + 1 - len(e)):
             if c:
                 yield e, c
-
-
-def _literal_sets_over(atoms: Sequence[int], k: int) -> Iterator[EvidenceSet]:
-    for e in literal_sets(len(atoms), k):
-        yield tuple(atoms[abs(l) - 1] * (1 if l > 0 else -1) for l in e)
 
 
 def _random_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int,

@@ -95,7 +95,4 @@ def evidence_family(mln: GroundMLN, kind: str, k: int, focus: Focus = Focus()) -
     if kind not in ("all", "positive"):
         raise UnknownNameError(f"unknown evidence family {kind!r}; valid: all, positive, or a list of sets")
     atoms = list(range(1, mln.n_atoms + 1)) if focus.evidence is None else sorted(focus.evidence)
-    return [
-        tuple(atoms[abs(l) - 1] * (1 if l > 0 else -1) for l in e)
-        for e in literal_sets(len(atoms), k, positive_only=kind == "positive")
-    ]
+    return list(literal_sets(atoms, k, positive_only=kind == "positive"))

@@ -47,8 +47,7 @@ def defaults(
     out = hard_part(mln)
     with open_engine(mln, backend) as engine:
         free = [a for a in range(1, mln.n_atoms + 1) if a not in engine.fixed]
-        atoms = focus.enumerated(free)
-        sets = [tuple(atoms[abs(l) - 1] * (1 if l > 0 else -1) for l in e) for e in literal_sets(len(atoms), k)]
+        sets = list(literal_sets(focus.enumerated(free), k))
         rules = default_rules(
             engine, sets, k, focus=focus, long_blocking=True,
             omit_redundant_blocking=omit_redundant_blocking, prune_heads=prune_heads,

@@ -6,7 +6,7 @@ __all__ = ["literal_sets", "read_family", "describe"]
 
 import itertools
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from ..atoms import NamedAtoms
 from ..errors import FormulaSyntaxError, PossError
@@ -15,18 +15,20 @@ from ..sources import numbered_lines, read_source
 EvidenceSet = tuple[int, ...]
 
 
-def literal_sets(n_atoms: int, k: int, positive_only: bool = False) -> Iterator[EvidenceSet]:
-    """Every set of at most ``k`` literals over distinct atoms, smallest first.
+def literal_sets(atoms: int | Sequence[int], k: int, positive_only: bool = False) -> Iterator[EvidenceSet]:
+    """Every set of at most ``k`` literals over distinct atoms (``atoms``: a list of
+    atoms, or ``n`` for atoms ``1..n``), smallest first.
 
-    Each set is sorted by atom; the order is deterministic.
+    Each set follows the order of ``atoms``; the order is deterministic.
     """
-    for size in range(0, min(k, n_atoms) + 1):
-        for atoms in itertools.combinations(range(1, n_atoms + 1), size):
+    pool = range(1, atoms + 1) if isinstance(atoms, int) else tuple(atoms)
+    for size in range(0, min(k, len(pool)) + 1):
+        for chosen in itertools.combinations(pool, size):
             if positive_only:
-                yield atoms
+                yield chosen
                 continue
             for signs in itertools.product((1, -1), repeat=size):
-                yield tuple(a * s for a, s in zip(atoms, signs))
+                yield tuple(a * s for a, s in zip(chosen, signs))
 
 
 def _split_literals(line: str) -> list[str]:
