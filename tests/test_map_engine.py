@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pracmln_poss.errors import InconsistentEvidenceError, InconsistentModelError
+from pracmln_poss.errors import BackendError, InconsistentEvidenceError, InconsistentModelError
 from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import Optimum, World
@@ -16,7 +16,7 @@ from .reference import MapReference
 from .strategies import formulas, ground_mlns, literal_sets
 
 
-@pytest.mark.parametrize("backend", ["rc2", "cpsat", "bruteforce", "auto"])
+@pytest.mark.parametrize("backend", ["rc2", "toulbar2", "cpsat", "bruteforce", "auto"])
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_backends_agree_with_brute_force(backend, data):
@@ -55,10 +55,10 @@ def test_penalty_of_empty_evidence_is_zero(mln):
         assert engine.penalty([]) == 0
 
 
-@pytest.mark.parametrize("backend", ["rc2", "cpsat"])
+@pytest.mark.parametrize("backend", ["rc2", "toulbar2", "cpsat"])
 def test_many_distinct_weights(backend):
-    """Learned models have a distinct weight per formula: CP-SAT's home ground, where
-    RC2 stratifies; both exact."""
+    """Learned models have a distinct weight per formula: branch and bound's home
+    ground, where RC2 stratifies; all exact."""
     pairs = [(f"a{i} => b{(i * 5) % 6}", 1 + i * 37 % 101) for i in range(6)]
     pairs += [(f"b{i}", -(3 + i * 13 % 29)) for i in range(6)] + [(f"a{i} v a{(i + 3) % 6}", 11 + i) for i in range(6)]
     mln = GroundMLN.from_pairs(pairs)
@@ -70,13 +70,38 @@ def test_many_distinct_weights(backend):
             assert engine.consequences(evidence) == ref.consequences(evidence)
 
 
-def test_auto_picks_cpsat_for_many_distinct_weights_and_rc2_for_few():
-    from pracmln_poss.map import CPSAT_MIN_DISTINCT_WEIGHTS
+def test_auto_picks_toulbar2_for_many_distinct_weights_and_rc2_for_few():
+    from pracmln_poss.map import MANY_DISTINCT_WEIGHTS
 
     few = GroundMLN.from_pairs([("a", 1), ("b", 2), ("a => b", 1)])
-    many = GroundMLN.from_pairs([(f"a{i}", i + 1) for i in range(CPSAT_MIN_DISTINCT_WEIGHTS)])
+    many = GroundMLN.from_pairs([(f"a{i}", i + 1) for i in range(MANY_DISTINCT_WEIGHTS)])
     with open_engine(few) as e1, open_engine(many) as e2:
-        assert (e1.name, e2.name) == ("rc2", "cpsat")
+        assert (e1.name, e2.name) == ("rc2", "toulbar2")
+
+
+def test_auto_leaves_toulbar2_when_its_double_costs_would_round():
+    from pracmln_poss.map import MANY_DISTINCT_WEIGHTS
+    from pracmln_poss.map.toulbar2 import MAX_TOTAL_WEIGHT
+
+    huge = GroundMLN.from_pairs([(f"a{i}", (MAX_TOTAL_WEIGHT // MANY_DISTINCT_WEIGHTS + i) / 1e6)
+                                 for i in range(MANY_DISTINCT_WEIGHTS + 1)])
+    with open_engine(huge) as engine:
+        assert engine.name == "cpsat"
+        assert engine.penalty([f"!a{MANY_DISTINCT_WEIGHTS}"]) == MAX_TOTAL_WEIGHT // MANY_DISTINCT_WEIGHTS + 32
+    with pytest.raises(BackendError, match="more than toulbar2 holds exactly"):
+        open_engine(huge, "toulbar2")
+
+
+def test_toulbar2_backends_can_be_used_side_by_side():
+    """pytoulbar2 keeps global state (options, the store of saved states): two open
+    problems must not disturb each other."""
+    one = GroundMLN.from_pairs([("a", 1), ("b", 2), ("a => !b", 5)])
+    two = GroundMLN.from_pairs([("x v y", None), ("x", -3), ("y", -4), ("z", 1)])
+    with open_engine(one, "toulbar2") as e1, open_engine(two, "toulbar2") as e2:
+        for _ in range(2):
+            assert e1.penalty(["a"]) == MapReference(one).penalty(["a"])
+            assert e2.consequences(["z"]) == MapReference(two).consequences(["z"])
+            assert e2.penalty(["!x", "!y"]) == INF
 
 
 def test_brute_force_reference_on_hand_checked_example():
@@ -115,9 +140,34 @@ def test_unsatisfiable_hard_part_is_reported():
             eng.penalty([])
 
 
-def test_formula_evidence():
+@pytest.mark.parametrize("backend", ["rc2", "toulbar2", "cpsat"])
+def test_formula_evidence(backend):
     mln = GroundMLN.from_pairs([("a", 1), ("b", 1), ("c", 3)])
-    with open_engine(mln) as eng:
+    with open_engine(mln, backend) as eng:
         # evidence "!a v !b" forces giving up a or b: penalty 1, c still true
         assert eng.penalty(["!a v !b"]) == 1_000_000
         assert eng.consequences(["!a v !b"]) == {mln.literal("c")}
+
+
+def test_toulbar2_over_its_backtrack_budget_hands_over_to_cpsat(monkeypatch):
+    """A search over budget is answered by CP-SAT; after a few, CP-SAT answers all
+    (clause sessions included).  Exact throughout."""
+    import random
+
+    from pracmln_poss.map import toulbar2
+
+    monkeypatch.setattr(toulbar2, "BACKTRACK_BUDGET", 0)
+    rng = random.Random(3)
+    pairs = []
+    for i in range(70):  # random weighted 3-clauses: toulbar2 must backtrack
+        atoms = rng.sample(range(12), 3)
+        pairs.append((" v ".join(("!" if rng.random() < 0.5 else "") + f"x{a}" for a in atoms), 1 + i))
+    mln = GroundMLN.from_pairs(pairs)
+    ref = MapReference(mln)
+    seen = []
+    with open_engine(mln, "toulbar2") as engine:
+        for evidence in ([], ["x1"], ["!x2", "x3"], ["x0", "x5", "!x4"], ["x7"], ["!x8"]):
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+            assert engine.consequences(evidence) == ref.consequences(evidence)
+            seen.append((engine.backend.over_budget, engine.backend.clause_sessions))
+    assert seen[0][0] >= 1 and seen[-1] == (toulbar2.GIVE_UP_AFTER, True)

@@ -86,13 +86,16 @@ def test_selective_is_exact_on_its_family(mln, family_kind, k, filtering, data):
                 assert poss_entails(r, evidence, query) == ref.entails(list(evidence), query), (evidence, query)
 
 
+BACKENDS = st.sampled_from(["auto", "toulbar2"])  # RC2 (clause sessions), toulbar2 (literal tests)
+
+
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 @settings(max_examples=40)
-@given(mln=small_mlns, filtering=st.sampled_from(["none", "aggressive", "conservative"]))
-def test_defaults_satisfies_proposition_2(k, mln, filtering):
+@given(mln=small_mlns, filtering=st.sampled_from(["none", "aggressive", "conservative"]), backend=BACKENDS)
+def test_defaults_satisfies_proposition_2(k, mln, filtering, backend):
     ref = MapReference(mln)
     assume(ref.consistent)
-    theory = filter_redundant(transform(mln, "defaults", k=k), filtering).theory
+    theory = filter_redundant(transform(mln, "defaults", k=k, backend=backend), filtering).theory
     with theory.reasoner() as r:
         for evidence in literal_sets(mln.n_atoms, k):
             if ref.penalty(list(evidence)) == INF:
@@ -142,8 +145,8 @@ def _foci(draw, n):
 
 @pytest.mark.parametrize("k", [0, 1, 2])
 @settings(max_examples=60)
-@given(data=st.data(), filtering=st.sampled_from(["none", "aggressive"]))
-def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filtering):
+@given(data=st.data(), filtering=st.sampled_from(["none", "aggressive"]), backend=BACKENDS)
+def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filtering, backend):
     """The guarantee of docs/focus.md, against brute force over all worlds: for E over
     the evidence atoms and C over the query atoms with |E| + |C| <= k + 1,
     (M, E) |-MAP OR C iff (T, E) |-poss OR C."""
@@ -152,7 +155,8 @@ def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filterin
     assume(ref.consistent)
     evidence_preds, query_preds = data.draw(_foci(mln.n_atoms))
     theory = filter_redundant(
-        transform(mln, "defaults", k=k, evidence_preds=evidence_preds, query_preds=query_preds), filtering
+        transform(mln, "defaults", k=k, evidence_preds=evidence_preds, query_preds=query_preds, backend=backend),
+        filtering,
     ).theory
     ev = [mln.atom(p) for p in evidence_preds] if evidence_preds else list(range(1, mln.n_atoms + 1))
     qs = [mln.atom(p) for p in query_preds] if query_preds else list(range(1, mln.n_atoms + 1))

@@ -7,15 +7,18 @@ releases its solvers on exit.
 
 from __future__ import annotations
 
-__all__ = ["World", "Optimum", "Backend", "Solve"]
+__all__ = ["World", "Optimum", "Backend", "Solve", "Check"]
 
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, Or, literal
+
+if TYPE_CHECKING:
+    from .instance import MaxSatInstance
 
 
 @dataclass(frozen=True)
@@ -58,16 +61,24 @@ class Optimum:
 
 
 Solve = Callable[[tuple[int, ...]], "Optimum | None"]
+Check = Callable[[tuple[int, ...]], "Optimum | None"]
 
 
 class Backend(ABC):
-    """Finds optimal worlds of one ground MLN; counts its solver calls in :attr:`calls`."""
+    """Finds optimal worlds of one ground MLN."""
 
     name = "abstract"
+    clause_sessions = True
+    """Whether :meth:`session` keeps its solver between calls, so that a backbone is
+    best found one added clause at a time; else it tests one literal at a time
+    (:meth:`bounded`)."""
+
+    instance: "MaxSatInstance | None" = None
+    """The weighted CNF the backend solves, if it solves one (the engine propagates its
+    hard clauses)."""
 
     def __init__(self, mln: GroundMLN) -> None:
         self.mln = mln
-        self.calls = 0
         self.unsat_reason: str | None = None  # set when the hard part is seen unsatisfiable
 
     def __enter__(self) -> "Backend":
@@ -97,3 +108,16 @@ class Backend(ABC):
             return self.optimum(units, extra + tuple(added))
 
         yield solve
+
+    @contextmanager
+    def bounded(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Check]:
+        """A test for a run of calls under the same evidence: each call gives literals
+        (for that call only) and gets a world of cost at most ``bound`` satisfying the
+        evidence and them, or None.  Backends that can keep their state between the
+        calls override this."""
+
+        def check(lits: tuple[int, ...]) -> Optimum | None:
+            found = self.optimum(units + lits, extra)
+            return found if found is not None and found.cost <= bound else None
+
+        yield check

@@ -25,7 +25,7 @@ from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause
 from ..logic.formula import Formula
-from .backend import Backend, Optimum, Solve, World
+from .backend import Backend, Optimum, Solve
 from .instance import MaxSatInstance, build_instance
 
 
@@ -127,20 +127,8 @@ class CPSATBackend(Backend):
         solution = solver.response_proto.solution  # variable v is proto index v - 1
         values = [False] + [bool(x) for x in list(solution)[: self._top]]
         self._hint = values
-        return self._optimum_of(values)
-
-    def _optimum_of(self, values: list[bool]) -> Optimum:
-        """The world and its exact cost (recomputed from the clauses, not the solver's float)."""
-        cost = self.instance.offset
-        for clause, weight in self.instance.soft:
-            if not any(values[l] if l > 0 else not values[-l] for l in clause):
-                cost += weight
-        n = self.mln.n_atoms
-        world = values[: n + 1]
-        for a, v in self.instance.fixed.items():
-            world[a] = v
-        world[0] = False
-        return Optimum(cost, World(tuple(world)))
+        # the exact cost, recomputed from the clauses, not the solver's float
+        return Optimum(self.instance.cost(values), self.instance.world(values))
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         constraints = self.instance.constraints(units, extra)

@@ -27,7 +27,7 @@ from ..logic.formula import (
     negate,
 )
 from ..weights import INF
-from .backend import Backend, Optimum, Solve, World
+from .backend import Backend, Check, Optimum, Solve, World
 from .instance import fixed_atoms
 
 Evidence = Iterable[Union[int, str, Formula]]
@@ -169,7 +169,8 @@ class MapEngine:
 
         A backbone computation: candidates are the literals of one optimal world;
         every further optimal world found (by flipping one atom, or by a solver call
-        that must flip at least one remaining candidate) removes what it flips.
+        that must flip at least one remaining candidate, or one given candidate for
+        backends without clause sessions) removes what it flips.
         """
         units, formulas = self.split_evidence(evidence)
         settled = dict(self.fixed)
@@ -178,18 +179,21 @@ class MapEngine:
         if first is None:
             self._no_optimum(units, formulas)
         best = first.cost
-        with self._session(units, formulas, best) as solve:
-            entailed = frozenset(entailed)
-            wanted = range(1, self.mln.n_atoms + 1) if atoms is None else atoms
-            candidates = {(a if first.world[a] else -a) for a in wanted if a not in settled} - entailed
-            self._drop_single_flips(first.world, best, candidates, units, formulas)
-            while candidates:
-                # candidates only shrink, so each clause implies the ones added before
-                found = solve(tuple(-c for c in sorted(candidates, key=abs)))
-                if found is None or found.cost > best:
-                    break
-                candidates -= {c for c in candidates if not found.world.satisfies(c)}
-                self._drop_single_flips(found.world, best, candidates, units, formulas)
+        entailed = frozenset(entailed)
+        wanted = range(1, self.mln.n_atoms + 1) if atoms is None else atoms
+        candidates = {(a if first.world[a] else -a) for a in wanted if a not in settled} - entailed
+        self._drop_single_flips(first.world, best, candidates, units, formulas)
+        if self.backend.clause_sessions:
+            with self._session(units, formulas, best) as solve:
+                while candidates:
+                    # candidates only shrink, so each clause implies the ones added before
+                    found = solve(tuple(-c for c in sorted(candidates, key=abs)))
+                    if found is None or found.cost > best:
+                        break
+                    candidates -= {c for c in candidates if not found.world.satisfies(c)}
+                    self._drop_single_flips(found.world, best, candidates, units, formulas)
+        else:
+            self._test_each(units, formulas, best, candidates, entailed)
         fixed_lits = {a if v else -a for a, v in settled.items()}
         return frozenset(fixed_lits | candidates | entailed)
 
@@ -219,6 +223,47 @@ class MapEngine:
             def counted(clause: tuple[int, ...]) -> Optimum | None:
                 self.calls += 1
                 return solve(clause)
+
+            yield counted
+
+    def _test_each(self, units: tuple[int, ...], formulas: tuple[Formula, ...], best: int,
+                   candidates: set[int], entailed: frozenset[int]) -> None:
+        """Reduce ``candidates`` to the backbone one literal at a time (for backends
+        that cannot keep added clauses): a world within ``best`` without a candidate
+        removes what it flips; a candidate shown in the backbone adds what unit
+        propagation over the hard clauses derives from it (positive literals first:
+        they usually decide the most, e.g. the other values of a functional predicate)."""
+        proven: set[int] = set(entailed)
+        instance = self.backend.instance
+        clauses = (instance.constraints(units, formulas) or []) if instance is not None else []
+        with self._bounded(units, formulas, best) as check:
+            while True:
+                open_ = sorted(candidates - proven, key=lambda l: (l < 0, abs(l)))
+                if not open_:
+                    return
+                c = open_[0]
+                found = check((-c,))
+                if found is not None:
+                    candidates -= {x for x in candidates if not found.world.satisfies(x)}
+                    self._drop_single_flips(found.world, best, candidates, units, formulas)
+                    continue
+                proven.add(c)
+                if instance is not None:
+                    derived = instance.propagate(proven, clauses)
+                    if derived is not None:  # (None cannot happen: the first world satisfies all)
+                        proven |= derived & candidates
+
+    @contextmanager
+    def _bounded(self, units: tuple[int, ...], formulas: tuple[Formula, ...], bound: int) -> Iterator[Check]:
+        """The backend's literal test, with the calls counted."""
+        if self._unsat_reason is not None:
+            yield lambda lits: None
+            return
+        with self.backend.bounded(units, formulas, bound) as check:
+
+            def counted(lits: tuple[int, ...]) -> Optimum | None:
+                self.calls += 1
+                return check(lits)
 
             yield counted
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 __all__ = ["MaxSatInstance", "build_instance", "fixed_atoms"]
 
-from dataclasses import dataclass
-from typing import Mapping
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
 
 from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause, VarPool, clausify
 from ..logic.formula import Formula, Truth, is_literal, literal_of, substitute_atoms
 from ..weights import INF
+from .backend import World
 
 
 def fixed_atoms(mln: GroundMLN) -> tuple[dict[int, bool], str | None]:
@@ -51,10 +52,67 @@ class MaxSatInstance:
     offset: int
     fixed: Mapping[int, bool]
     unsat_reason: str | None
+    _watch: dict[int, list[Clause]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def distinct_weights(self) -> int:
         return len({w for _, w in self.soft})
+
+    @property
+    def total_weight(self) -> int:
+        """The cost of a world violating every soft clause."""
+        return sum(w for _, w in self.soft)
+
+    def world(self, values: Sequence[bool]) -> World:
+        """The world of a solver's assignment (``values[v]`` for variables ``1..``; the
+        fixed atoms put back)."""
+        world = [False] * (self.n_atoms + 1)
+        world[1:] = values[1 : self.n_atoms + 1]
+        for a, v in self.fixed.items():
+            world[a] = v
+        return World(tuple(world))
+
+    def cost(self, values: Sequence[bool]) -> int:
+        """The exact cost of an assignment to the instance's variables (offset included)."""
+        cost = self.offset
+        for clause, weight in self.soft:
+            if not any(values[l] if l > 0 else not values[-l] for l in clause):
+                cost += weight
+        return cost
+
+    def propagate(self, literals: Iterable[int], clauses: Iterable[Clause] = ()) -> set[int] | None:
+        """The literals unit propagation derives from ``literals`` with the hard clauses
+        and ``clauses`` (``literals`` included); None on a conflict.  Every world of the
+        hard part that satisfies ``literals`` and ``clauses`` satisfies them all."""
+        watch = self._watch
+        if not watch:
+            for clause in self.hard:
+                for l in clause:
+                    watch.setdefault(-l, []).append(clause)
+        extra: dict[int, list[Clause]] = {}
+        queue: list[int] = []
+        for clause in clauses:
+            if len(clause) == 1:
+                queue.append(clause[0])
+            for l in clause:
+                extra.setdefault(-l, []).append(clause)
+        queue.extend(literals)
+        true: set[int] = set()
+        while queue:
+            lit = queue.pop()
+            if lit in true:
+                continue
+            if -lit in true:
+                return None
+            true.add(lit)
+            # clauses that just lost a literal: unit or conflict?
+            for clause in watch.get(lit, []) + extra.get(lit, []):
+                open_lits = [l for l in clause if -l not in true]
+                if not open_lits:
+                    return None
+                if len(open_lits) == 1 and open_lits[0] not in true:
+                    queue.append(open_lits[0])
+        return true
 
     def constraints(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> list[Clause] | None:
         """Evidence as clauses over this instance (units on fixed atoms checked, extra

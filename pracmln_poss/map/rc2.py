@@ -16,7 +16,7 @@ from pysat.formula import WCNF
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
-from .backend import Backend, Optimum, Solve, World
+from .backend import Backend, Optimum, Solve
 from .instance import MaxSatInstance, build_instance
 
 
@@ -77,9 +77,7 @@ class RC2Backend(Backend):
         for lit in model:
             if 0 < abs(lit) <= n:
                 values[abs(lit)] = lit > 0
-        for a, v in self.instance.fixed.items():
-            values[a] = v
-        return Optimum(cost + self.instance.offset, World(tuple(values)))
+        return Optimum(cost + self.instance.offset, self.instance.world(values))
 
     @contextmanager
     def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
