@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="evidence literals such as bird(Tweety) or !flies(Tweety) (repeatable)",
     )
     m.add_argument("--backend", choices=BACKENDS, default="auto",
-                   help="MAP solver (default: auto, which picks rc2 or cpsat per model)")
+                   help="MAP solver (default: auto, which picks rc2 or toulbar2 per model)")
     m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
     m.set_defaults(run=_run_map)
 
@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
     shown.add_argument("--quiet", action="store_true", help="no progress report")
     c.add_argument("--backend", choices=BACKENDS, default="auto",
-                   help="MAP solver (default: auto, which picks rc2 or cpsat per model)")
+                   help="MAP solver (default: auto, which picks rc2 or toulbar2 per model)")
     c.set_defaults(run=_run_convert)
 
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")

@@ -526,3 +526,21 @@ def test_any_bytes_in_a_model_or_database_give_a_clear_error(pracmln, tmp_path_f
             load_model(folder / "m.mln", folder / "d.db")
         except PossError as exc:
             assert name in str(exc) or "d.db" in str(exc) or "m.mln" in str(exc)
+
+
+def test_cora_under_pracmlns_default_grammar_has_constants_in_two_domains(pracmln):
+    """Regression (a KeyError once): PRACGrammar reads cora's lower-case ``a, b, c`` as
+    constants, named in formulas over both domains; the lifted conversion keeps them
+    apart and still answers exactly (checked on a sample of questions)."""
+    import pracmln_poss  # noqa: F401  (the plugin)
+    from pracmln_poss.bridge.loader import from_pracmln
+    from pracmln_poss.grounding import ground
+    from pracmln_poss.insight.verify import verify
+
+    mln = pracmln.MLN.load(str(Path(__file__).parent.parent / "examples" / "paper" / "cora.mln"))
+    model = from_pracmln(mln)
+    seen = [c for _, cs in model.domains for c in set(cs)]
+    assert {c for c in seen if seen.count(c) > 1} == {"a", "b", "c"}  # each in two domains
+    theory = mln.to_possibilistic(k=1)
+    report = verify(theory.ground(), ground(model), 1, sample=200)
+    assert report.ok and report.pairs_checked == 200

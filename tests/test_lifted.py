@@ -127,14 +127,18 @@ def test_short_blocking_rules_keep_proposition_2(case):
 from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from pracmln_poss.transformations import transform  # noqa: E402
+
 
 @st.composite
 def first_order_mlns(draw):
-    """1-2 domains, unary and binary predicates, few ground atoms (brute force stays cheap)."""
+    """1-2 domains, unary and binary predicates, few ground atoms (brute force stays
+    cheap); the two domains may share a constant, and formulas may name constants
+    (a shared one included, through either domain's predicate)."""
     two = draw(st.booleans())
     domains = {"p": ["A", "B", "C"][: draw(st.integers(2, 3))]}
     if two:
-        domains["q"] = ["X", "Y"]
+        domains["q"] = ["A", "X"] if draw(st.booleans()) else ["X", "Y"]
     preds = [("s", ["p"]), ("t", ["q" if two else "p"])]
     if len(domains["p"]) == 2:
         preds.append(("f", ["p", "p"]))
@@ -143,6 +147,7 @@ def first_order_mlns(draw):
     for name, doms in preds:
         for combo in itertools.product(*(variables[d] for d in doms)):
             literals.append(f"{name}({', '.join(combo)})")
+        literals.append(f"{name}({', '.join(domains[d][0] for d in doms)})")  # a named constant
     formulas = []
     for _ in range(draw(st.integers(1, 3))):
         lits = draw(st.lists(st.sampled_from(literals), min_size=1, max_size=3, unique=True))
@@ -150,6 +155,14 @@ def first_order_mlns(draw):
         weight = draw(st.sampled_from([1, 1, 2, -1, -2, None]))
         formulas.append((text, weight))
     return model(preds, domains, formulas)
+
+
+def test_a_constant_in_two_domains_and_named_in_formulas():
+    """Regression (a KeyError once): ``A`` is both an object and a location."""
+    m = model([("at", ["obj", "loc"]), ("near", ["loc", "loc"])], {"obj": ["A", "B"], "loc": ["A", "C"]},
+              [("!at(x, y) v !near(y, z) v at(x, z)", 1), ("at(x, y)", -0.5), ("near(A, C)", 2)])
+    for k in (1, 2):
+        assert_same_cuts(transform(m, "lifted", k=k).ground(), defaults(ground(m), k))
 
 
 @settings(max_examples=25, deadline=None)

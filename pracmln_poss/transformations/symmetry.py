@@ -77,7 +77,7 @@ class Symmetry:
 
     @cached_property
     def types(self) -> dict[str, int]:
-        """Constant -> index of its class (constants of different domains never share one)."""
+        """Constant -> index of its class (a constant of two domains is a singleton in each)."""
         return {c: i for i, cls in enumerate(self.classes) for c in cls}
 
     def permute(self, mapping: dict[str, str]) -> list[int]:
@@ -133,9 +133,15 @@ def find_symmetry(mln: GroundMLN, domains: dict[str, tuple[str, ...]]) -> Symmet
             profile.setdefault(c, Counter())[(wf.weight, tuple(sorted(names)))] += 1
     empty: Counter = Counter()
     classes: list[tuple[str, ...]] = []
+    # a renaming acts on a constant wherever it occurs, so a constant of two domains
+    # would be renamed in the other domain's arguments too: it stands alone
+    shared = {c for c, n in Counter(c for cs in domains.values() for c in set(cs)).items() if n > 1}
     for _domain, constants in domains.items():
         groups: list[list[str]] = []
         for c in constants:
+            if c in shared:
+                classes.append((c,))
+                continue
             for group in groups:
                 d = group[0]
                 if profile.get(c, empty) != profile.get(d, empty):
