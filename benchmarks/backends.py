@@ -71,6 +71,8 @@ def instances() -> dict[str, tuple[str, str, dict[str, int]]]:
     paper = ROOT / "examples" / "paper"
     return {
         "object-recognition, 1 cluster": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", "", {"cluster": 1}),
+        "object-recognition, 2 clusters": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", "", {"cluster": 2}),
+        "object-recognition, 3 clusters": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", "", {"cluster": 3}),
         "object-recognition, test.db": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", f"{orec}:test.db", {}),
         "meals, query1.db": (f"{meals}:meals_any_for.mln", f"{meals}:query1.db", {}),
         "CORA (paper)": (str(paper / "cora.mln"), "", {}),

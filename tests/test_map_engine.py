@@ -79,6 +79,14 @@ def test_auto_picks_toulbar2_for_many_distinct_weights_and_rc2_for_few():
         assert (e1.name, e2.name) == ("rc2", "toulbar2")
 
 
+def test_auto_picks_cpsat_for_large_instances_with_many_distinct_weights():
+    from pracmln_poss.map import MANY_DISTINCT_WEIGHTS, TOULBAR2_MAX_CLAUSES, choose_backend
+    from pracmln_poss.map.instance import build_instance
+
+    large = GroundMLN.from_pairs([(f"a{i}", 1 + i % MANY_DISTINCT_WEIGHTS) for i in range(TOULBAR2_MAX_CLAUSES + 1)])
+    assert choose_backend(build_instance(large)) == "cpsat"
+
+
 def test_auto_leaves_toulbar2_when_its_double_costs_would_round():
     from pracmln_poss.map import MANY_DISTINCT_WEIGHTS
     from pracmln_poss.map.toulbar2 import MAX_TOTAL_WEIGHT
