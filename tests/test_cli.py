@@ -267,3 +267,24 @@ def test_progress_shows_rate_and_time_left():
     assert first.endswith("500/2000, size 2, 40 rules so far, 50/s, about 30 s left")
     assert last.endswith("2000/2000, 90 rules so far, 50/s")
     assert (_duration(5), _duration(185), _duration(7800)) == ("5 s", "3 min 5 s", "2 h 10 min")
+
+
+def test_a_theory_and_an_mln_over_other_atoms_are_an_error_not_a_report(capsys, tmp_path):
+    """verify and show --mln compare a theory with a model: over other constants every
+    answer about the atoms one side lacks would be a false report."""
+    theory = tmp_path / "smokers-ab.theory"
+    code, _, err = run(capsys, "convert", PAPER / "smokers.mln", "--domain", "person=A,B", "--method", "defaults",
+                       "-k", "1", "-o", theory)
+    assert code == 0, err
+    code, out, err = run(capsys, "verify", "--mln", PAPER / "smokers.mln", "--domain", "person=A,B,C", "-k", "1", theory)
+    assert code == 2 and not out
+    assert "the MLN has 7 atom(s) the theory does not: c(C)" in err and "counterexample" not in err
+    code, out, err = run(capsys, "show", theory, "--mln", PAPER / "birds-jetpack.mln")
+    assert code == 2 and "the theory has 8 atom(s) the MLN does not" in err and "bird(Tweety)" in err
+    code, out, err = run(capsys, "show", theory, "--query-preds", "nosuch,s")
+    assert code == 2 and "unknown query predicate(s) 'nosuch'; the theory's predicates: c, f, s" in err
+    # the same domains: fine
+    code, out, err = run(capsys, "show", theory, "--mln", PAPER / "smokers.mln", "--domain", "person=A,B")
+    assert code == 0, err
+    code, out, err = run(capsys, "verify", "--mln", PAPER / "smokers.mln", "--domain", "person=A,B", "-k", "1", theory)
+    assert code == 0 and "verified" in out

@@ -27,6 +27,7 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..transformations.variabilize import LiftedTheory
 from ..weights import INF, format_weight
 from .explain import explain
+from .vocabulary import check_predicates, check_same_atoms
 
 
 def _literals(f: Formula) -> list[int] | None:
@@ -105,7 +106,11 @@ class Flag:
 
 
 def overturned_readings(theory: PossibilisticTheory, mln: GroundMLN) -> list[Flag]:
-    """Rules that overturn the literal reading of an MLN formula (one report per formula source)."""
+    """Rules that overturn the literal reading of an MLN formula (one report per formula source).
+
+    :raises ModelError: when the theory and the MLN are over different atoms.
+    """
+    check_same_atoms(theory.atoms, mln.atoms)
     flags: list[Flag] = []
     reported: set[str] = set()
     by_name = {n: i for i, n in enumerate(theory.atoms, 1)}
@@ -159,7 +164,11 @@ def _conclusion_atoms(f: Formula) -> frozenset[int]:
 
 
 def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) -> list[Flag]:
-    """Rules concluding about predicates outside ``query_preds``."""
+    """Rules concluding about predicates outside ``query_preds``.
+
+    :raises UnknownNameError: for a name that is not a predicate of the theory.
+    """
+    check_predicates(query_preds, theory.atoms, "query")
     wanted = set(query_preds)
     flags = []
     for pf in theory.formulas:

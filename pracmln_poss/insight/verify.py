@@ -29,6 +29,7 @@ from ..transformations.common import Progress, Reporter
 from ..transformations.evidence import EvidenceSet, literal_sets
 from ..transformations.rules import Focus
 from ..weights import INF
+from .vocabulary import check_same_atoms
 
 DEFAULT_MAX_PAIRS = 200_000
 DEFAULT_SAMPLE = 10_000
@@ -59,10 +60,8 @@ class Verification:
 
 
 def _with_atoms(theory: PossibilisticTheory, names: tuple[str, ...]) -> PossibilisticTheory:
-    """The theory over the MLN's atom numbering (atoms it does not mention added)."""
-    missing = [n for n in theory.atoms if n not in set(names)]
-    if missing:
-        raise ModelError(f"the theory mentions atoms the MLN does not have: {', '.join(missing[:5])}")
+    """The theory over the MLN's atom numbering (the same atoms, or an error naming the difference)."""
+    check_same_atoms(theory.atoms, names)
     index = {n: i for i, n in enumerate(names, 1)}
     from ..atoms import map_leaves
     from ..logic.formula import Atom
