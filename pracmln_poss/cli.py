@@ -72,7 +72,6 @@ def build_parser() -> argparse.ArgumentParser:
         "one evidence set per line (literals separated by commas)",
     )
     _focus_arguments(c)
-    c.add_argument("--force", action="store_true", help="exhaustive: run even above 16 soft formulas")
     c.add_argument("--filter", choices=FILTER_MODES, default="none", help="redundancy filtering (default: none)")
     c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     c.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of to stdout")
@@ -167,12 +166,17 @@ def _model_options(p: argparse.ArgumentParser) -> None:
         "--resolution", default=DEFAULT_RESOLUTION,
         help=f"unit of the exact integer weights (default {DEFAULT_RESOLUTION})",
     )
+    p.add_argument(
+        "--force", action="store_true",
+        help="go ahead above the size limits (1,000,000 ground atoms, 10,000,000 ground formulas, "
+        "10,000,000 evidence sets; the exhaustive transformation above 16 soft formulas)",
+    )
 
 
 def _load_ground(args: argparse.Namespace):
     from .grounding import ground
 
-    return ground(_load(args).model)
+    return ground(_load(args).model, force=args.force)
 
 
 def _load(args: argparse.Namespace):
@@ -241,9 +245,10 @@ def _run_convert(args: argparse.Namespace) -> int:
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
     loaded = _load(args)
-    gmln = ground_model(loaded.model)
+    gmln = ground_model(loaded.model, force=args.force)
     method = args.method or default_method(loaded.model)
-    options: dict[str, object] = {"backend": args.backend, "k": args.k, **_focus_options(args, loaded)}
+    options: dict[str, object] = {"backend": args.backend, "k": args.k, "force": args.force,
+                                  **_focus_options(args, loaded)}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     if show:
         options["progress"] = _print_progress
@@ -255,8 +260,6 @@ def _run_convert(args: argparse.Namespace) -> int:
         return _emit(dumps(filtered, args.format), args.output)
     if method == "selective":
         options["family"] = args.family if args.family in ("all", "positive") else read_family(args.family, gmln)
-    elif method == "exhaustive":
-        options["force"] = args.force
     theory = transform(gmln, method, **options)
     if args.filter != "none":
         result = filter_redundant(theory, args.filter)
@@ -405,7 +408,7 @@ def _run_verify(args: argparse.Namespace) -> int:
 
     theory = load_theory(args.theory)
     loaded = _load(args)
-    gmln = ground_model(loaded.model)
+    gmln = ground_model(loaded.model, force=args.force)
     focus_names = _focus_options(args, loaded)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
     show = args.progress or (not args.quiet and sys.stderr.isatty())

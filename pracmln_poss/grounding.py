@@ -10,7 +10,8 @@ hard constraints, evidence becomes hard unit formulas.
 
 from __future__ import annotations
 
-__all__ = ["ground", "infer_variable_domains", "template_source"]
+__all__ = ["ground", "ground_size", "infer_variable_domains", "template_source", "MAX_GROUND_ATOMS",
+           "MAX_GROUND_FORMULAS"]
 
 import itertools
 from typing import Callable, Iterator, Mapping
@@ -127,14 +128,65 @@ def _free_variables(f: Formula) -> list[str]:
 
 Env = dict[str, int]  # variable -> position of its constant in the variable's domain
 
+MAX_GROUND_ATOMS = 1_000_000
+"""Above this many ground atoms a grounding is refused unless forced."""
+MAX_GROUND_FORMULAS = 10_000_000
+"""Above this many ground formulas (groundings of the templates) a grounding is refused unless forced."""
 
-def ground(model: FirstOrderMLN) -> GroundMLN:
+
+def ground_size(model: FirstOrderMLN) -> tuple[int, int, tuple[FormulaTemplate, int] | None]:
+    """Ground atoms, groundings of the formula templates, and the template with the
+    most groundings (with their number), computed from the domain sizes alone."""
+    sizes = {d: len(cs) for d, cs in model.domains}
+    atoms = sum(_product(sizes.get(d, 0) for d in p.domains) for p in model.predicates)
+    preds = model.predicate_map
+    total, largest = 0, None
+    for template in model.formulas:
+        types = infer_variable_domains(template, preds)
+        n = _product(sizes.get(types[v], 0) for v in _free_variables(template.formula))
+        total += n
+        if largest is None or n > largest[1]:
+            largest = (template, n)
+    return atoms, total, largest
+
+
+def _product(values: Iterator[int] | list[int]) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def _check_size(model: FirstOrderMLN) -> None:
+    atoms, formulas, largest = ground_size(model)
+    if atoms > MAX_GROUND_ATOMS:
+        raise ModelError(
+            f"grounding would make {atoms:,} ground atoms, more than {MAX_GROUND_ATOMS:,}: "
+            "give smaller domains (--domain-size NAME=N) or force it (--force)"
+        )
+    if formulas > MAX_GROUND_FORMULAS:
+        where = ""
+        if largest is not None:
+            template, n = largest
+            where = f"; the largest, {template.position or repr(template.text)}, alone makes {n:,}"
+        raise ModelError(
+            f"grounding would make {formulas:,} ground formulas, more than {MAX_GROUND_FORMULAS:,}{where}: "
+            "give smaller domains (--domain-size NAME=N) or force it (--force)"
+        )
+
+
+def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
     """Ground ``model`` over its domains into a normalised :class:`GroundMLN`.
 
+    :param force: ground even above :data:`MAX_GROUND_ATOMS` atoms or
+        :data:`MAX_GROUND_FORMULAS` formulas.
     :raises ModelError: for unknown predicates, untyped variables, constants
-        outside their domain, evidence on unknown atoms.
+        outside their domain, evidence on unknown atoms; for a grounding above the
+        limits (saying how large it would be), unless ``force``.
     :raises InconsistentModelError: when a hard formula grounds to false.
     """
+    if not force:
+        _check_size(model)
     table = _AtomTable(model)
     preds = model.predicate_map
     out: list[WeightedFormula] = []

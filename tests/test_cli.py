@@ -288,3 +288,31 @@ def test_a_theory_and_an_mln_over_other_atoms_are_an_error_not_a_report(capsys, 
     assert code == 0, err
     code, out, err = run(capsys, "verify", "--mln", PAPER / "smokers.mln", "--domain", "person=A,B", "-k", "1", theory)
     assert code == 0 and "verified" in out
+
+
+def test_groundings_and_searches_beyond_the_limits_are_refused_with_their_size(capsys, tmp_path):
+    """Before a grounding or an enumeration that cannot fit, say how large it would be
+    and refuse, unless --force."""
+    big = tmp_path / "big.mln"
+    big.write_text("d = {A, B, C, D, E, F, G, H, I, J}\np(d)\nr(d, d)\n"
+                   "1 p(a) ^ p(b) ^ p(c) ^ p(e) ^ p(f) ^ p(g) ^ p(h) ^ p(i) => r(a, b)\n")
+    code, out, err = run(capsys, "map", big)
+    assert code == 2 and "grounding would make 100,000,000 ground formulas, more than 10,000,000" in err
+    assert f"{big}:4" in err and "--force" in err
+    code, out, err = run(capsys, "map", big, "--domain", "d=A,B", "--force")
+    assert code == 0, err
+    target = tmp_path / "x.theory"
+    code, out, err = run(capsys, "convert", PAPER / "smokers.mln", "-k", "1000000", "-o", target)
+    assert code == 2 and "makes 3,486,784,401 evidence sets, more than 1,000,000,000" in err
+    assert not target.exists()
+
+
+def test_ground_size_counts_atoms_and_groundings(tmp_path):
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.grounding import ground_size
+
+    path = tmp_path / "m.mln"
+    path.write_text("d = {A, B, C}\ne = {X, Y}\np(d)\nr(d, e)\n1 p(a) => r(a, x)\n2 p(a)\n-1 r(A, x)\n")
+    atoms, formulas, largest = ground_size(load_model(path).model)
+    assert (atoms, formulas) == (3 + 6, 6 + 3 + 2)
+    assert largest[1] == 6 and largest[0].text == "p(a) => r(a, x)"

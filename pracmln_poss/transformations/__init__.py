@@ -8,13 +8,16 @@ for first-order models and ``defaults`` for propositional ones.
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "transform", "default_method", "evidence_family", "Focus"]
+__all__ = ["METHODS", "transform", "default_method", "evidence_family", "Focus", "count_evidence_sets",
+           "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
 
+from math import comb
 from typing import Any, Callable, Iterable
 
 from ..errors import ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
 from ..grounding import ground
+from ..map.instance import fixed_atoms
 from ..model import FirstOrderMLN
 from ..possibilistic.theory import PossibilisticTheory
 from .defaults import defaults
@@ -33,6 +36,19 @@ METHODS: dict[str, Callable[..., Any]] = {
 }
 
 
+MAX_EVIDENCE_SETS = 10_000_000
+"""Above this many evidence sets, Transformations 2 and 3 are refused unless forced."""
+MAX_LIFTED_EVIDENCE_SETS = 1_000_000_000
+"""The same for Transformation 4, counted before symmetry (its classes are far fewer:
+CORA over 4 papers and 4 persons has 16 million sets of at most 4 literals in 339,308
+classes)."""
+
+
+def count_evidence_sets(n_atoms: int, k: int) -> int:
+    """The consistent sets of at most ``k`` literals over ``n_atoms`` atoms."""
+    return sum(comb(n_atoms, s) * 2**s for s in range(min(k, n_atoms) + 1))
+
+
 def default_method(model: FirstOrderMLN | GroundMLN) -> str:
     """``lifted`` for a first-order model with a predicate that takes arguments, else ``defaults``."""
     if isinstance(model, FirstOrderMLN) and any(p.domains for p in model.predicates):
@@ -49,6 +65,7 @@ def transform(
     query_preds: Iterable[str] | None = None,
     family: str | Iterable[EvidenceSet] = "all",
     grounded: GroundMLN | None = None,
+    force: bool = False,
     **options: Any,
 ) -> "PossibilisticTheory | LiftedTheory":
     """Convert ``mln`` with the named transformation (None: :func:`default_method`).
@@ -64,9 +81,14 @@ def transform(
     :param family: selective: ``all`` or ``positive`` (sets of at most ``k`` literals
         over the evidence atoms) or the evidence sets themselves.
     :param grounded: ``ground(mln)`` when the caller has it already.
+    :param force: go ahead above the size limits: of the grounding
+        (:func:`~pracmln_poss.grounding.ground`), of the evidence sets
+        (:data:`MAX_EVIDENCE_SETS`, :data:`MAX_LIFTED_EVIDENCE_SETS`) and of the
+        exhaustive transformation.
     :param options: passed to the transformation (``backend``, ``progress``,
-        ``long_blocking``, ``force``, ...).
+        ``long_blocking``, ...).
     :raises UnknownNameError: for a method not in :data:`METHODS`, or an unknown predicate.
+    :raises ModelError: above a size limit, saying how large, unless ``force``.
     """
     method = method or default_method(mln)
     if method not in METHODS:
@@ -75,8 +97,10 @@ def transform(
         raise ModelError(f"k must be at least 0, got {k}")
     if method == "lifted" and not isinstance(mln, FirstOrderMLN):
         raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
-    ground_mln = mln if isinstance(mln, GroundMLN) else grounded if grounded is not None else ground(mln)
+    ground_mln = mln if isinstance(mln, GroundMLN) else grounded if grounded is not None else ground(mln, force=force)
     focus = Focus.of_predicates(ground_mln, evidence_preds, query_preds)
+    if method in ("defaults", "lifted", "selective") and not force:
+        _check_evidence_sets(ground_mln, method, k, focus, family)
     function = METHODS[method]
     if method == "lifted":
         return function(mln, k, focus=focus, grounded=ground_mln, **options)
@@ -86,7 +110,25 @@ def transform(
         if isinstance(family, str):
             family = evidence_family(ground_mln, family, k, focus)
         return function(ground_mln, family, **options)
-    return function(ground_mln, **options)
+    return function(ground_mln, force=force, **options)
+
+
+def _check_evidence_sets(mln: GroundMLN, method: str, k: int, focus: Focus, family: object) -> None:
+    fixed, _ = fixed_atoms(mln)
+    free = [a for a in range(1, mln.n_atoms + 1) if a not in fixed]
+    if method == "selective":
+        if not isinstance(family, str):
+            return  # the caller's own sets, already in memory
+        n = len(free) if focus.evidence is None else len(focus.evidence)
+    else:
+        n = len(focus.enumerated(free))
+    count = count_evidence_sets(n, k)
+    limit = MAX_LIFTED_EVIDENCE_SETS if method == "lifted" else MAX_EVIDENCE_SETS
+    if count > limit:
+        raise ModelError(
+            f"k = {k} over {n} atoms makes {count:,} evidence sets, more than {limit:,}: "
+            "use a smaller k, focus the conversion (--evidence-preds, --query-preds) or force it (--force)"
+        )
 
 
 def evidence_family(mln: GroundMLN, kind: str, k: int, focus: Focus = Focus()) -> list[EvidenceSet]:
