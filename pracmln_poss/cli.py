@@ -329,11 +329,6 @@ def _formula_json(pf, theory) -> dict[str, object]:
     return item
 
 
-def _formula_line(pf, theory) -> str:
-    origin = f"  [{pf.origin}]" if pf.origin else ""
-    return f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}{origin}"
-
-
 def _run_explain(args: argparse.Namespace) -> int:
     from .formats import load_theory
     from .insight.explain import explain
@@ -374,23 +369,8 @@ def _run_explain(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2))
         return 0
-    print(f"query: {args.query}")
-    print(f"evidence: {', '.join(args.evidence) or 'none'}")
-    print(f"entailed: {'yes' if why.entailed else 'no'}, at consistency level {theory.level_name(why.consistency_level)}")
-    if why.entailed:
-        print(f"because of these {len(why.rules)} rule(s), each needed:")
-        for pf in why.rules:
-            print(f"  {_formula_line(pf, theory)}")
-    print(f"drowned: {len(why.drowned)} rule(s) below the consistency level")
-    for pf in why.conflicting:
-        print(f"  conflicts with the evidence: {_formula_line(pf, theory)}")
-    for pf, value in why.would_decide:
-        verdict = "the query" if value else "its negation"
-        print(f"  would have made {verdict} follow: {_formula_line(pf, theory)}")
-    if world is not None:
-        print(f"{world_kind}:")
-        print("  " + ", ".join(n if v else "!" + n for n, v in world.items()))
-    elif not why.entailed and args.mln:
+    sys.stdout.write(why.text(world, world_kind))
+    if world is None and not why.entailed and args.mln:
         print("the MLN entails the query: the theory and the MLN disagree here (see `verify`)")
     return 0
 

@@ -4,6 +4,7 @@ and `show` flags the paper's unintended consequences."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -247,3 +248,28 @@ def test_verify_a_focused_theory(pracmln, capsys, tmp_path):
     assert "E over bird, heavy, C over flies" in out
     # the focused theory does not answer questions outside its focus: verify says so
     assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2"]) == 1
+
+
+def test_theories_and_explanations_print_as_text_and_render_in_notebooks():
+    """print() gives the text format, a notebook a table per level (certain rules last,
+    warnings marked), repr a one-line summary; an explanation prints as `explain` does."""
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.formats import dumps
+    from pracmln_poss.insight.explain import explain
+    from pracmln_poss.insight.show import Flag, show_html
+    from pracmln_poss.transformations import transform
+
+    model = load_model(Path(__file__).parent / "data" / "paper" / "smokers.mln", domains={"person": ["A", "B"]}).model
+    lifted = transform(model, k=1)
+    theory = lifted.ground()
+    for t in (lifted, theory):
+        assert str(t) == dumps(t)
+        assert repr(t) == f"<{type(t).__name__}: {len(t)} formulas in {len(t.levels())} levels over 8 atoms>"
+        page = t._repr_html_()
+        assert page.count("<table>") == len(set(pf.level for pf in t.formulas))
+        assert page.index("<b>certain") > page.rindex("<b>level ")
+    flagged = show_html(theory, [Flag(theory.formulas[-1], "a <warning>")])
+    assert "&#9888; a &lt;warning&gt;" in flagged and "1 flagged" in flagged
+    why = explain(theory, ["s(A)"], "!c(A)")
+    assert str(why).startswith("query: !c(A)\nevidence: s(A)\nentailed: no")
+    assert "a most plausible world of the evidence" in str(why) and why._repr_html_().startswith("<pre>")

@@ -12,9 +12,10 @@ had they not drowned, would have decided the query.
 
 from __future__ import annotations
 
-__all__ = ["Explanation", "explain"]
+__all__ = ["Explanation", "explain", "formula_line"]
 
-from dataclasses import dataclass
+import html
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..errors import BackendError
@@ -46,6 +47,47 @@ class Explanation:
     drowned: tuple[PossibilisticFormula, ...]
     conflicting: tuple[PossibilisticFormula, ...]
     would_decide: tuple[tuple[PossibilisticFormula, bool], ...]
+    theory: PossibilisticTheory = field(repr=False, compare=False)
+
+    def text(self, world: dict[str, bool] | None = None, world_kind: str | None = None) -> str:
+        """The explanation as ``explain`` prints it; ``world`` (atom name -> value) is the
+        world shown when the query is not entailed (default: the countermodel)."""
+        theory = self.theory
+        evidence = [e if isinstance(e, str) else theory.format(_evidence_formula(e, theory)) for e in self.evidence]
+        lines = [
+            f"query: {theory.format(self.query)}",
+            f"evidence: {', '.join(evidence) or 'none'}",
+            f"entailed: {'yes' if self.entailed else 'no'}, at consistency level "
+            f"{theory.level_name(self.consistency_level)}",
+        ]
+        if self.entailed:
+            lines.append(f"because of these {len(self.rules)} rule(s), each needed:")
+            lines.extend(f"  {formula_line(pf, theory)}" for pf in self.rules)
+        lines.append(f"drowned: {len(self.drowned)} rule(s) below the consistency level")
+        lines.extend(f"  conflicts with the evidence: {formula_line(pf, theory)}" for pf in self.conflicting)
+        for pf, value in self.would_decide:
+            verdict = "the query" if value else "its negation"
+            lines.append(f"  would have made {verdict} follow: {formula_line(pf, theory)}")
+        if world is None and not self.entailed and self.countermodel is not None:
+            true = set(self.countermodel)
+            world = {theory.name(a): a in true for a in range(1, theory.n_atoms + 1)}
+            world_kind = "a most plausible world of the evidence (a model of the active cut) where the query fails"
+        if world is not None:
+            lines.append(f"{world_kind}:")
+            lines.append("  " + ", ".join(n if v else "!" + n for n, v in world.items()))
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        return "<pre>" + html.escape(self.text()) + "</pre>"
+
+
+def formula_line(pf: PossibilisticFormula, theory: PossibilisticTheory) -> str:
+    """``LEVEL: FORMULA  [ORIGIN]``, one rule of a theory on a line."""
+    origin = f"  [{pf.origin}]" if pf.origin else ""
+    return f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}{origin}"
 
 
 def explain(
@@ -87,7 +129,7 @@ def explain(
                     would_decide.append((pf, False))
     return Explanation(
         q, evidence, result.entailed, level, rules, countermodel, result.drowned,
-        tuple(conflicting), tuple(would_decide),
+        tuple(conflicting), tuple(would_decide), theory,
     )
 
 

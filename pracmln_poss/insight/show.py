@@ -11,8 +11,10 @@ predicates are flagged (the paper's CORA rule gamma, about authorship).
 
 from __future__ import annotations
 
-__all__ = ["render_rule", "render_lifted_rule", "Flag", "overturned_readings", "off_target_rules", "lifted_flags", "show_text"]
+__all__ = ["render_rule", "render_lifted_rule", "Flag", "overturned_readings", "off_target_rules", "lifted_flags", "show_text",
+           "show_html"]
 
+import html
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -195,32 +197,59 @@ def lifted_flags(flags: Iterable[Flag], ground: PossibilisticTheory, sources: Se
     return out
 
 
-def show_text(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag] = ()) -> str:
-    """The theory per level, as rules, certain ones last, with per-level counts and flags
-    (a lifted theory's rules first-order, with their ``!=`` constraints and types)."""
+def _sections(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag]
+              ) -> tuple[list[str], list[tuple[str, list[tuple[str, list[str]]]]], str]:
+    """The theory's type lines, its levels (title, rules with their warnings; certain
+    ones last) and the summary line: what :func:`show_text` and :func:`show_html` lay out."""
     from ..formats.common import by_level
 
     notes: dict[int, list[str]] = {}
     for flag in flags:
         notes.setdefault(id(flag.rule), []).append(flag.message)
     lifted = isinstance(theory, LiftedTheory)
-    lines = []
+    types = []
     if lifted:
         prefixes = theory.prefixes()
-        for name, constants in theory.types:
-            lines.append(f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}")
-        lines.append("")
+        types = [f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}"
+                 for name, constants in theory.types]
+    levels = []
     for level, group in by_level(theory):
         title = "certain" if level == INF else f"level {theory.level_name(level)}"
-        lines.append(f"{title} ({len(group)} rule{'s' if len(group) != 1 else ''})")
-        for pf in group:
-            text = render_lifted_rule(pf.formula, theory) if lifted else render_rule(pf.formula, theory)
-            lines.append(f"  {text}")
-            for note in notes.get(id(pf), []):
-                lines.append(f"    ! {note}")
-        lines.append("")
+        title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
+        rules = [(render_lifted_rule(pf.formula, theory) if lifted else render_rule(pf.formula, theory),
+                  notes.get(id(pf), [])) for pf in group]
+        levels.append((title, rules))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
-    lines.append(f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged")
+    return types, levels, f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
+
+
+def show_text(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag] = ()) -> str:
+    """The theory per level, as rules, certain ones last, with per-level counts and flags
+    (a lifted theory's rules first-order, with their ``!=`` constraints and types)."""
+    types, levels, summary = _sections(theory, flags)
+    lines = types + ([""] if types else [])
+    for title, rules in levels:
+        lines.append(title)
+        for text, notes in rules:
+            lines.append(f"  {text}")
+            lines.extend(f"    ! {note}" for note in notes)
+        lines.append("")
+    lines.append(summary)
     return "\n".join(lines) + "\n"
 
 
+def show_html(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag] = ()) -> str:
+    """The same as :func:`show_text`, as HTML for a notebook: a table per level, certain
+    rules last, warnings marked."""
+    types, levels, summary = _sections(theory, flags)
+    esc = html.escape
+    parts = ["<div class=\"pracmln-poss-theory\">"]
+    parts.extend(f"<p><code>{esc(t)}</code></p>" for t in types)
+    for title, rules in levels:
+        parts.append(f"<table><caption style=\"text-align:left\"><b>{esc(title)}</b></caption>")
+        for text, notes in rules:
+            warn = "".join(f"<br><span style=\"color:#b00\">&#9888; {esc(n)}</span>" for n in notes)
+            parts.append(f"<tr><td style=\"text-align:left\"><code>{esc(text)}</code>{warn}</td></tr>")
+        parts.append("</table>")
+    parts.append(f"<p>{esc(summary)}</p></div>")
+    return "\n".join(parts)

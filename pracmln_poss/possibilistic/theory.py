@@ -12,7 +12,7 @@ the edges).  Reasoning (consistency level, entailment, necessity, drowning) is i
 
 from __future__ import annotations
 
-__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Level", "parse_level", "level_name"]
+__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "Level", "parse_level", "level_name"]
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -52,8 +52,27 @@ def level_name(level: Level, resolution: Resolution) -> str:
     return "1 (certain)" if level == INF else f"lambda_{format_weight(level, resolution)}"
 
 
-@dataclass(frozen=True)
-class PossibilisticTheory(NamedAtoms):
+class Displayed:
+    """How a theory shows itself: ``print`` gives its text format, a notebook a table
+    per level (certain rules last), ``repr`` a one-line summary."""
+
+    def __str__(self) -> str:
+        from ..formats import dumps  # the text format is defined with the other formats
+
+        return dumps(self)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        formulas, levels, atoms = self.formulas, self.levels(), self.atoms  # type: ignore[attr-defined]
+        return f"<{type(self).__name__}: {len(formulas)} formulas in {len(levels)} levels over {len(atoms)} atoms>"
+
+    def _repr_html_(self) -> str:
+        from ..insight.show import show_html
+
+        return show_html(self)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, repr=False)
+class PossibilisticTheory(NamedAtoms, Displayed):
     """An immutable possibilistic logic theory over named ground atoms.
 
     :ivar atoms: atom names; atom ``i`` (from 1) is ``atoms[i - 1]``.

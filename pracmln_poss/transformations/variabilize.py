@@ -25,7 +25,7 @@ from ..logic.formula import (
 from ..model import FirstOrderMLN, FormulaTemplate
 from ..atoms import intern_atoms
 from ..logic.syntax import format_formula
-from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory, level_name
+from ..possibilistic.theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
 from ..errors import ModelError, PossError, UnknownNameError
 from ..weights import INF, Resolution
 from .evidence import describe
@@ -33,8 +33,8 @@ from .lifted import Schema
 from .symmetry import Symmetry, _split
 
 
-@dataclass(frozen=True)
-class LiftedTheory:
+@dataclass(frozen=True, repr=False)
+class LiftedTheory(Displayed):
     """First-order possibilistic rules over typed variables, with their types.
 
     :ivar types: type name -> its constants (one type per interchangeable class of
