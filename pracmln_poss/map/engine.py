@@ -13,7 +13,7 @@ from __future__ import annotations
 __all__ = ["World", "Optimum", "MapEngine", "Evidence", "world_cost"]
 
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator, NoReturn, Union
+from typing import Callable, ContextManager, Iterable, Iterator, NoReturn, Union
 
 from ..errors import InconsistentEvidenceError, InconsistentModelError
 from ..ground_mln import GroundMLN
@@ -27,7 +27,7 @@ from ..logic.formula import (
     negate,
 )
 from ..weights import INF
-from .backend import Backend, Check, Optimum, Solve, World
+from .backend import Backend, Optimum, World
 from .instance import fixed_atoms
 
 Evidence = Iterable[Union[int, str, Formula]]
@@ -184,7 +184,7 @@ class MapEngine:
         candidates = {(a if first.world[a] else -a) for a in wanted if a not in settled} - entailed
         self._drop_single_flips(first.world, best, candidates, units, formulas)
         if self.backend.clause_sessions:
-            with self._session(units, formulas, best) as solve:
+            with self._counted(self.backend.session(units, formulas, best)) as solve:
                 while candidates:
                     # candidates only shrink, so each clause implies the ones added before
                     found = solve(tuple(-c for c in sorted(candidates, key=abs)))
@@ -212,17 +212,18 @@ class MapEngine:
     # -- helpers ---------------------------------------------------------------------
 
     @contextmanager
-    def _session(self, units: tuple[int, ...], formulas: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
-        """The backend's session, with the calls counted (and none when the hard part
-        is already known unsatisfiable)."""
+    def _counted(self, opened: ContextManager[Callable[[tuple[int, ...]], Optimum | None]]
+                 ) -> Iterator[Callable[[tuple[int, ...]], Optimum | None]]:
+        """A backend's session (``backend.session`` or ``backend.bounded``) with its calls
+        counted, and no call at all when the hard part is already known unsatisfiable."""
         if self._unsat_reason is not None:
-            yield lambda clause: None
+            yield lambda lits: None
             return
-        with self.backend.session(units, formulas, bound) as solve:
+        with opened as call:
 
-            def counted(clause: tuple[int, ...]) -> Optimum | None:
+            def counted(lits: tuple[int, ...]) -> Optimum | None:
                 self.calls += 1
-                return solve(clause)
+                return call(lits)
 
             yield counted
 
@@ -236,7 +237,7 @@ class MapEngine:
         proven: set[int] = set(entailed)
         instance = self.backend.instance
         clauses = (instance.constraints(units, formulas) or []) if instance is not None else []
-        with self._bounded(units, formulas, best) as check:
+        with self._counted(self.backend.bounded(units, formulas, best)) as check:
             while True:
                 open_ = sorted(candidates - proven, key=lambda l: (l < 0, abs(l)))
                 if not open_:
@@ -252,20 +253,6 @@ class MapEngine:
                     derived = instance.propagate(proven, clauses)
                     if derived is not None:  # (None cannot happen: the first world satisfies all)
                         proven |= derived & candidates
-
-    @contextmanager
-    def _bounded(self, units: tuple[int, ...], formulas: tuple[Formula, ...], bound: int) -> Iterator[Check]:
-        """The backend's literal test, with the calls counted."""
-        if self._unsat_reason is not None:
-            yield lambda lits: None
-            return
-        with self.backend.bounded(units, formulas, bound) as check:
-
-            def counted(lits: tuple[int, ...]) -> Optimum | None:
-                self.calls += 1
-                return check(lits)
-
-            yield counted
 
     def _describe(self, units: tuple[int, ...], formulas: tuple[Formula, ...]) -> str:
         parts = [self.mln.literal_name(u) for u in units] + [self.mln.format(f) for f in formulas]
