@@ -42,7 +42,7 @@ def exhaustive(
     if m > max_formulas and not force:
         raise ModelError(
             f"the exhaustive transformation has up to 2**{m} formulas for {m} soft formulas; "
-            f"it is refused above {max_formulas} (force it, or use the selective or defaults method)"
+            f"it is refused above {max_formulas} (--force, or force=True from Python; or use the selective or defaults method)"
         )
     out = hard_part(mln)
     total = 2**m - 1
