@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = ["NamedAtoms", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
 
+import difflib
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
@@ -30,11 +31,39 @@ class NamedAtoms:
         return len(self.atoms)
 
     def atom(self, name: str) -> int:
-        """The int of an atom name (spaces inside the name are ignored)."""
+        """The int of an atom name (spaces inside the name are ignored).
+
+        :raises UnknownNameError: saying whether the predicate, its arity or a constant
+            is wrong, with the closest atom names.
+        """
         try:
             return self._index[name.replace(" ", "")]
         except KeyError:
-            raise UnknownNameError(f"unknown atom {name!r}") from None
+            raise UnknownNameError(f"unknown atom {name!r}: {self._why_unknown(name.replace(' ', ''))}") from None
+
+    def _why_unknown(self, name: str) -> str:
+        """What is wrong with an atom name that is not one of ours, and the closest ones."""
+        pred, _, rest = name.partition("(")
+        args = rest[:-1].split(",") if rest.endswith(")") else []
+        by_pred: dict[str, list[list[str]]] = {}
+        for known in self.atoms:
+            p, _, r = known.partition("(")
+            by_pred.setdefault(p, []).append(r[:-1].split(",") if r else [])
+        close = difflib.get_close_matches(name, self.atoms, n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        if pred not in by_pred:
+            preds = difflib.get_close_matches(pred, list(by_pred), n=3, cutoff=0.5)
+            known = f"did you mean {', '.join(preds)}?" if preds else f"its predicates: {', '.join(sorted(by_pred))}"
+            return f"no predicate {pred!r} ({known})"
+        arities = {len(a) for a in by_pred[pred]}
+        if len(args) not in arities:
+            return f"{pred} takes {' or '.join(map(str, sorted(arities)))} argument(s), not {len(args)}{hint}"
+        for i, arg in enumerate(args):
+            values = sorted({a[i] for a in by_pred[pred] if len(a) == len(args)})
+            if arg not in values:
+                shown = ", ".join(values[:8]) + (", ..." if len(values) > 8 else "")
+                return f"{arg!r} is not a constant of argument {i + 1} of {pred} ({shown}){hint}"
+        return f"no such atom{hint}"
 
     def name(self, atom: int) -> str:
         return self.atoms[atom - 1]

@@ -55,7 +55,8 @@ class _AtomTable:
             if missing:
                 raise ModelError(
                     f"predicate {p.name} uses domain {missing[0]!r}, which has no constants "
-                    f"(declare `{missing[0]} = {{...}}` in the .mln or give a .db)",
+                    f"(declare `{missing[0]} = {{...}}` in the .mln, give a .db or --domain/--domain-size; "
+                    f"from Python db=, domains= or domain_sizes=)",
                     p.position,
                 )
             self.offsets[p.name] = len(names) + 1
@@ -162,7 +163,7 @@ def _check_size(model: FirstOrderMLN) -> None:
     if atoms > MAX_GROUND_ATOMS:
         raise ModelError(
             f"grounding would make {atoms:,} ground atoms, more than {MAX_GROUND_ATOMS:,}: "
-            "give smaller domains (--domain-size NAME=N) or force it (--force)"
+            "give smaller domains (--domain-size NAME=N; from Python domain_sizes={...}) or force it (--force; force=True)"
         )
     if formulas > MAX_GROUND_FORMULAS:
         where = ""
@@ -171,7 +172,7 @@ def _check_size(model: FirstOrderMLN) -> None:
             where = f"; the largest, {template.position or repr(template.text)}, alone makes {n:,}"
         raise ModelError(
             f"grounding would make {formulas:,} ground formulas, more than {MAX_GROUND_FORMULAS:,}{where}: "
-            "give smaller domains (--domain-size NAME=N) or force it (--force)"
+            "give smaller domains (--domain-size NAME=N; from Python domain_sizes={...}) or force it (--force; force=True)"
         )
 
 

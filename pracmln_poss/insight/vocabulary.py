@@ -41,7 +41,8 @@ def check_same_atoms(theory_atoms: Sequence[str], mln_atoms: Sequence[str]) -> N
         parts.append(f"the MLN has {len(only_mln)} atom(s) the theory does not: {_some(only_mln)}")
     raise ModelError(
         "the theory and the MLN are over different atoms; " + "; ".join(parts)
-        + " (give the MLN the domains or database the theory was converted with: --domain, --domain-size, --db)"
+        + " (give the MLN the domains or database the theory was converted with: --domain, --domain-size, --db; "
+        "from Python domains=, domain_sizes=, db=)"
     )
 
 

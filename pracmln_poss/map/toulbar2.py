@@ -81,7 +81,7 @@ class Toulbar2Backend(Backend):
         if total > MAX_TOTAL_WEIGHT:
             raise BackendError(
                 f"the soft weights add up to {total} resolution steps, more than toulbar2 holds exactly "
-                f"({MAX_TOTAL_WEIGHT}); use another backend or a coarser --resolution"
+                f"({MAX_TOTAL_WEIGHT}); use another backend or a coarser --resolution (resolution= from Python)"
             )
         self._hard = total + 1  # a world violating a hard clause costs more than any other
         cfn = pytoulbar2.CFN(None, resolution=0, verbose=-1)

@@ -127,7 +127,8 @@ def _check_evidence_sets(mln: GroundMLN, method: str, k: int, focus: Focus, fami
     if count > limit:
         raise ModelError(
             f"k = {k} over {n} atoms makes {count:,} evidence sets, more than {limit:,}: "
-            "use a smaller k, focus the conversion (--evidence-preds, --query-preds) or force it (--force)"
+            "use a smaller k, focus the conversion (--evidence-preds, --query-preds; from Python evidence_preds=, "
+            "query_preds=) or force it (--force; force=True)"
         )
 
 

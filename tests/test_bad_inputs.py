@@ -1,0 +1,75 @@
+"""Every row of docs/bad-inputs.md: the command fails with status 2 and the error shown."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from pracmln_poss.cli import main
+
+from .conftest import PAPER
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = ROOT / "docs" / "bad-inputs.md"
+THEORY = "#resolution 0.000001\n#atoms a(T) b(T)\n\n// level lambda_1\n1  a(T) => b(T)\n"
+
+FILES = {
+    "syntax.mln": b"obj = {T}\na(obj)\n2 a(o) v\n",
+    "undeclared.mln": b"obj = {T}\na(obj)\n2 b(o)\n",
+    "weight.mln": b"obj = {T}\na(obj)\nfoo a(o)\n",
+    "latin.mln": b"obj = {T}\na(obj)\n2 a(o)\n\xff\xfe\n",
+    "unknown.db": b"a(T)\nzz(T)\n",
+    "big.mln": b"d = {A, B, C, D, E, F, G, H, I, J}\np(d)\nr(d, d)\n"
+               b"1 p(a) ^ p(b) ^ p(c) ^ p(e) ^ p(f) ^ p(g) ^ p(h) ^ p(i) => r(a, b)\n",
+    "many.mln": ("obj = {T}\n" + "".join(f"p{i}(obj)\n" for i in range(17))
+                 + "".join(f"{i + 1} p{i}(o)\n" for i in range(17))).encode(),
+    "cut.theory": b"// pracmln_poss 0.1.0 possibilistic theory: 3 formulas in 2 levels\n#resolution 0.000001\n"
+                  b"#atoms a(T) b(T)\n\n// level lambda_1\n1  a(T)\n",
+    "cut2.theory": THEORY.encode(),
+    "vars.theory": b"#resolution 0.000001\n#atoms a(T)\n1  a(x) => b(x)\n",
+}
+
+
+def rows() -> list[tuple[str, str]]:
+    """(command, error excerpt) of every row of the table."""
+    out = []
+    for line in TABLE.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[1].startswith("`") and cells[2].startswith("`"):
+            out.append((cells[1].strip("`"), cells[2].split("`")[1]))
+    return out
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch, capsys):
+    for name, data in FILES.items():
+        (tmp_path / name).write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", str(PAPER / "smokers.mln"), "--domain", "person=Alice,Bob", "-k", "1",
+                 "-o", "smokers-ab.theory"]) == 0
+    capsys.readouterr()
+    return tmp_path
+
+
+@pytest.mark.parametrize("command, error", rows(), ids=[c for c, _ in rows()])
+def test_bad_input_row(pracmln, workdir, capsys, command, error):
+    argv = [{"MODEL": str(PAPER / "example5-defaults.mln"), "SMOKERS": str(PAPER / "smokers.mln"),
+             "DEEP": "!" * 1000 + "a(T)"}.get(a, a) for a in shlex.split(command)]
+    before = sorted(p.name for p in workdir.iterdir())
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert error in err, err
+    assert "Traceback" not in err
+    assert "usage:" in err or len(err.strip().splitlines()) == 1  # one line, or argparse's usage
+    assert sorted(p.name for p in workdir.iterdir()) == before  # nothing written
+
+
+def test_the_table_has_its_rows():
+    assert len(rows()) >= 25 and all(re.match(r"(map|convert|query|verify|show) ", c) for c, _ in rows())
