@@ -66,12 +66,12 @@ def main() -> int:
     print("|---|---:|---:|---:|")
     table = read_lifted_text((PAPER / "cora-table2.theory").read_text())
     for pf in table.formulas:
-        level = cora.necessity(pf.formula)
+        level = cora.necessity_level(pf.formula)
         ours = "not entailed" if level is None else format_weight(level, cora.resolution)
         index = "-" if level is None else finite.index(level)
         print(f"| {pf.origin} | {pf.level} | {ours} | {index} |")
     for text in ("!category(pa1,Net)", "!category(pa1,Hci)"):
-        level = cora.necessity(text)
+        level = cora.necessity_level(text)
         print(f"| {text} | 3 | {format_weight(level, cora.resolution)} | {finite.index(level)} |")
     return 0
 

@@ -69,7 +69,7 @@ def table2_levels(theory: LiftedTheory) -> dict[str, tuple[int, int | None]]:
     finite = [level for level in theory.levels() if level != INF]
     out = {}
     for pf in table.formulas:
-        level = theory.necessity(pf.formula)
+        level = theory.necessity_level(pf.formula)
         out[pf.origin] = (pf.level, None if level is None else finite.index(level))
     return out
 
@@ -93,6 +93,6 @@ def test_cora_k2_differs_from_the_paper_only_where_net_matters(cora):
     assert min(pf.level for pf in high) == step("3.33")
     low = [pf for pf in cora.formulas if pf.level < step(3)]
     assert [pf.origin for pf in low if "Net" in pf.origin] == ["blocking {category(PossPaper,Net)}"]
-    net = cora.necessity("!category(pa1,Net)")
-    hci = cora.necessity("!category(pa1,Hci)")
+    net = cora.necessity_level("!category(pa1,Net)")
+    hci = cora.necessity_level("!category(pa1,Hci)")
     assert finite.index(hci) == 3 and net == max(l for l in finite if l < step(3))

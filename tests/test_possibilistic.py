@@ -141,3 +141,31 @@ def test_theory_level_operations_share_one_reasoner():
     assert len(theory.drowned(["penguin(Tweety)"])) == 1
     assert theory.necessity("penguin(Tweety) => !flies(Tweety)") == INF
     assert theory._reasoner.calls > 0 and theory._reasoner is theory._reasoner
+
+
+def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():
+    """The theory's own methods answer in the model's units (lambda_0.74 is 0.74); the
+    reasoner and the *_level methods keep the exact int steps."""
+    theory = PossibilisticTheory.from_pairs([("a => b", 0.74), ("a => c", 2), ("a", "inf")])
+    assert theory.necessity("b") == 0.74 and theory.necessity_level("b") == 740_000
+    assert theory.necessity("a") == INF and theory.necessity("!b") is None
+    assert theory.consistency_level(["!b"]) == 2  # the lowest level whose cut stays consistent
+    with theory.reasoner() as r:
+        assert r.consistency_level(["!b"]) == 2_000_000 and r.necessity("c") == 2_000_000
+    result = theory.query(["!b"], "c")
+    assert result.entailed and theory.in_units(result.consistency_level) == 2
+
+
+def test_lifted_theories_answer_queries_like_ground_ones():
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.transformations import transform
+
+    from .conftest import PAPER
+
+    lifted = transform(load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model, k=1)
+    ground = lifted.ground()
+    for evidence, query in ((["s(A)"], "c(A)"), (["s(A)", "f(A,B)"], "s(B)"), ([], "!c(B)")):
+        assert lifted.query(evidence, query) == ground.query(evidence, query)
+    with lifted.reasoner() as r:
+        assert r.entails(["s(A)"], "c(A)") == ground.entails(["s(A)"], "c(A)")
+    assert lifted.necessity("s(p1) => c(p1)") == ground.in_units(lifted.necessity_level("s(p1) => c(p1)"))

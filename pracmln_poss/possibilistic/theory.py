@@ -25,7 +25,7 @@ from ..logic.formula import Formula, evaluate
 from ..weights import INF, Resolution, format_weight, parse_weight
 
 if TYPE_CHECKING:
-    from .reasoner import Reasoner
+    from .reasoner import QueryResult, Reasoner
 
 Level = Union[int, float]  # int steps, or INF
 
@@ -173,17 +173,33 @@ class PossibilisticTheory(NamedAtoms, Displayed):
     def _reasoner(self) -> "Reasoner":
         return self.reasoner()
 
-    def consistency_level(self, evidence: Iterable[object] = ()) -> Level:
-        """``con(T, E)``; see :meth:`.Reasoner.consistency_level`."""
-        return self._reasoner.consistency_level(evidence)  # type: ignore[arg-type]
+    def consistency_level(self, evidence: Iterable[object] = ()) -> float:
+        """``con(T, E)`` in the model's weight units (``inf``: the evidence contradicts the
+        certain part); the exact int level: :meth:`.Reasoner.consistency_level`."""
+        return self.in_units(self._reasoner.consistency_level(evidence))  # type: ignore[arg-type]
 
     def entails(self, evidence: Iterable[object], query: "str | Formula") -> bool:
         """``(T, E) |-poss query``; see :meth:`.Reasoner.entails`."""
         return self._reasoner.entails(evidence, query)  # type: ignore[arg-type]
 
-    def necessity(self, query: "str | Formula") -> Level | None:
-        """``N(query)`` as a level; see :meth:`.Reasoner.necessity`."""
+    def query(self, evidence: Iterable[object], query: "str | Formula | None") -> "QueryResult":
+        """Entailment, consistency level and drowned formulas at once; see :meth:`.Reasoner.query`."""
+        return self._reasoner.query(evidence, query)  # type: ignore[arg-type]
+
+    def necessity(self, query: "str | Formula") -> float | None:
+        """``N(query)`` in the model's weight units (``0.74`` for ``lambda_0.74``, ``inf``
+        when certain), None when no cut entails it."""
+        return self.in_units(self.necessity_level(query))
+
+    def necessity_level(self, query: "str | Formula") -> Level | None:
+        """``N(query)`` as an exact int level (as in :meth:`levels`); see :meth:`.Reasoner.necessity`."""
         return self._reasoner.necessity(query)
+
+    def in_units(self, level: Level | None) -> float | None:
+        """An int level in the model's weight units (``inf`` stays ``inf``, None stays None)."""
+        if level is None or level == INF:
+            return level
+        return float(self.resolution.to_decimal(int(level)))
 
     def drowned(self, evidence: Iterable[object] = ()) -> tuple[PossibilisticFormula, ...]:
         """The formulas below ``con(T, E)``; see :meth:`.Reasoner.drowned`."""

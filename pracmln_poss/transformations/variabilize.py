@@ -14,7 +14,7 @@ __all__ = ["LiftedTheory", "variabilize", "lift", "filter_lifted", "variable_pre
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ..ground_mln import GroundMLN
 from ..grounding import infer_variable_domains, template_source
@@ -25,6 +25,8 @@ from ..logic.formula import (
 from ..model import FirstOrderMLN, FormulaTemplate
 from ..atoms import intern_atoms
 from ..logic.syntax import format_formula
+if TYPE_CHECKING:
+    from ..possibilistic.reasoner import QueryResult, Reasoner
 from ..possibilistic.theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
 from ..errors import ModelError, PossError, UnknownNameError
 from ..weights import INF, Resolution
@@ -75,14 +77,26 @@ class LiftedTheory(Displayed):
         """Possibilistic entailment of a ground query from ground evidence (on the grounding)."""
         return self.grounded.entails(evidence, query)
 
-    def consistency_level(self, evidence: Iterable[object] = ()) -> Level:
-        """``con(T, E)`` of the grounding."""
+    def consistency_level(self, evidence: Iterable[object] = ()) -> float:
+        """``con(T, E)`` of the grounding, in the model's weight units."""
         return self.grounded.consistency_level(evidence)
 
-    def necessity(self, rule: str | Formula) -> Level | None:
+    def query(self, evidence: Iterable[object], query: "str | Formula | None") -> "QueryResult":
+        """Entailment, consistency level and drowned formulas of the grounding at once."""
+        return self.grounded.query(evidence, query)
+
+    def reasoner(self, solver: str = "g3") -> "Reasoner":
+        """A new incremental SAT reasoner over the grounding; use it as a context manager."""
+        return self.grounded.reasoner(solver)
+
+    def necessity(self, rule: str | Formula) -> float | None:
+        """:meth:`necessity_level` in the model's weight units (``inf`` when certain)."""
+        return self.grounded.in_units(self.necessity_level(rule))
+
+    def necessity_level(self, rule: str | Formula) -> Level | None:
         """The highest level whose cut entails every grounding of ``rule`` (a formula over
         this theory's typed variables, e.g. ``s(p1) ^ f(p1,p2) ^ p1 != p2 => s(p2)``, or a
-        ground one); None if no cut does."""
+        ground one), as an exact int level; None if no cut does."""
         if isinstance(rule, str):
             from ..formats.lifted_text import read_rule
 
@@ -91,7 +105,7 @@ class LiftedTheory(Displayed):
                 rule = read_rule(rule, prefix_of, self.constants())
             except PossError as exc:
                 raise UnknownNameError(exc.message) from None
-        return self.grounded.necessity(conjunction(self.groundings(PossibilisticFormula(rule, INF, None))))
+        return self.grounded.necessity_level(conjunction(self.groundings(PossibilisticFormula(rule, INF, None))))
 
     def levels(self) -> tuple[Level, ...]:
         """The distinct levels, ascending (``INF`` last)."""
