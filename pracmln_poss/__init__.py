@@ -16,7 +16,7 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from .version import __version__
 
 from .errors import (
     InconsistentEvidenceError,

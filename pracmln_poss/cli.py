@@ -18,7 +18,7 @@ import json
 import sys
 from typing import Sequence
 
-from . import __version__
+from .version import __version__
 from .errors import PossError, SourcePosition
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS

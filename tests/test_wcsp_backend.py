@@ -45,7 +45,7 @@ def test_backends_agree_on_random_mlns(pracmln, mln, evidence):
 
     from pracmln_poss.logic.formula import Atom, walk
 
-    # pracmln mishandles some formulas that mention an atom twice (see bridge/wcsp.py)
+    # pracmln mishandles some formulas that mention an atom twice (see map/wcsp.py)
     assume(all(
         len([g for g in walk(wf.formula) if isinstance(g, Atom)]) == len({g for g in walk(wf.formula) if isinstance(g, Atom)})
         for wf in mln.soft + mln.hard

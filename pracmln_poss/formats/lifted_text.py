@@ -17,7 +17,7 @@ __all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text", "type_vari
 
 import re
 
-from .. import __version__
+from ..version import __version__
 from ..errors import FormulaSyntaxError
 from ..errors import SourcePosition
 from ..logic.formula import Constant, Formula, Variable, map_terms

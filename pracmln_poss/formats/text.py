@@ -26,7 +26,7 @@ from __future__ import annotations
 __all__ = ["write_text", "read_text"]
 
 
-from .. import __version__
+from ..version import __version__
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, UnknownNameError, WeightError
 from ..logic.syntax import parse_formula

@@ -86,6 +86,6 @@ def make_backend(mln: GroundMLN, backend: str = "auto") -> Backend:
         from .bruteforce import BruteForceBackend
 
         return BruteForceBackend(mln)
-    from ..bridge.wcsp import WCSPBackend
+    from .wcsp import WCSPBackend
 
     return WCSPBackend(mln)

@@ -24,11 +24,11 @@ from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
-from ..map.backend import Backend, Optimum, World
-from ..map.engine import world_cost
-from ..map.instance import fixed_atoms
+from .backend import Backend, Optimum, World
+from .engine import world_cost
+from .instance import fixed_atoms
 from ..weights import INF
-from .compat import import_pracmln
+from ..bridge.compat import import_pracmln
 
 _CONST = "O"
 

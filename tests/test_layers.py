@@ -1,0 +1,128 @@
+"""The package's layers, as the README's layout table lists them, kept true.
+
+Every import between two parts of the package goes down the layers; imports at module
+level have no cycles.  The few imports that go up are inside functions, named here
+with their reason, and a new one fails this test.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "pracmln_poss"
+
+# bottom first; a part is a subpackage, a top-level module, or bridge.compat (the shim
+# that makes the third-party pracmln importable: it uses nothing of ours but errors)
+LAYERS = [
+    {"errors", "version"},
+    {"logic", "weights", "bridge.compat"},
+    {"sources", "atoms", "model"},
+    {"ground_mln"},
+    {"grounding"},
+    {"map"},
+    {"possibilistic"},
+    {"transformations"},
+    {"formats"},
+    {"insight"},
+    {"bridge"},
+    {"cli"},
+    {"pracmln_poss", "__main__"},
+]
+
+ALLOWED_UPWARD = {
+    # print(theory) and a notebook's table: the text format and the table live above
+    ("pracmln_poss.possibilistic.theory", "pracmln_poss.formats"),
+    ("pracmln_poss.possibilistic.theory", "pracmln_poss.insight.show"),
+    # LiftedTheory.necessity("s(p1) => c(p1)") reads a rule in the lifted text syntax
+    ("pracmln_poss.transformations.variabilize", "pracmln_poss.formats.lifted_text"),
+}
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    if parts[1:3] == ["bridge", "compat"]:
+        return "bridge.compat"
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def _layer(module: str) -> int:
+    part = _part(module)
+    return next(i for i, layer in enumerate(LAYERS) if part in layer)
+
+
+def imports() -> list[tuple[str, str, bool]]:
+    """(importer, imported, inside a function) for every import of the package's own modules."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module(path)
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        tree = ast.parse(path.read_text())
+        nested = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for n in ast.walk(f)}
+        typing_only = {id(n) for i in ast.walk(tree) if isinstance(i, ast.If)
+                       and isinstance(i.test, ast.Name) and i.test.id == "TYPE_CHECKING" for n in ast.walk(i)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            targets = []
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+                targets = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names if a.name.startswith("pracmln_poss")]
+            for target in targets:
+                if not (PACKAGE.parent / Path(*target.split("."))).with_suffix(".py").exists() and not (
+                        PACKAGE.parent / Path(*target.split("."))).is_dir():
+                    target = target.rsplit(".", 1)[0]  # `from . import name` of a non-module
+                out.append((module, target, id(node) in nested))
+    return out
+
+
+def test_every_part_is_in_a_layer():
+    parts = {_part(m) for m, _, _ in imports()} | {_part(t) for _, t, _ in imports()}
+    assert parts <= set().union(*LAYERS), parts - set().union(*LAYERS)
+
+
+def test_imports_go_down_the_layers():
+    upward = set()
+    for importer, imported, lazy in imports():
+        if _part(importer) != _part(imported) and _layer(imported) >= _layer(importer):
+            allowed = lazy and any(importer == a and imported.startswith(b) for a, b in ALLOWED_UPWARD)
+            if not allowed:
+                upward.add((importer, imported, "in a function" if lazy else "at module level"))
+    assert not upward, sorted(upward)
+
+
+def test_no_import_cycles_at_module_level():
+    graph: dict[str, set[str]] = {}
+    for importer, imported, lazy in imports():
+        if not lazy and importer != imported:
+            graph.setdefault(importer, set()).add(imported)
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(node: str, path: list[str]) -> bool:
+        state[node] = 1
+        for nxt in graph.get(node, ()):
+            # importing a package runs its __init__, not the importer's own package
+            if node.startswith(nxt + "."):
+                continue
+            if state.get(nxt) == 1:
+                cycle.extend(path + [node, nxt])
+                return True
+            if state.get(nxt) is None and visit(nxt, path + [node]):
+                return True
+        state[node] = 2
+        return False
+
+    for node in sorted(graph):
+        if state.get(node) is None and visit(node, []):
+            break
+    assert not cycle, " -> ".join(cycle)
