@@ -16,8 +16,7 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 
 from __future__ import annotations
 
-from .version import __version__
-
+from .bridge.plugin import install as _install_plugin
 from .errors import (
     InconsistentEvidenceError,
     InconsistentModelError,
@@ -25,19 +24,17 @@ from .errors import (
     PossError,
     UnknownNameError,
 )
+from .formats import dumps, load_theory, loads, save
 from .ground_mln import GroundMLN, WeightedFormula
 from .grounding import ground
 from .map import BACKENDS, MapEngine, World, open_engine
-from .formats import dumps, load_theory, loads, save
 from .model import FirstOrderMLN
 from .possibilistic import PossibilisticFormula, PossibilisticTheory, Reasoner
 from .possibilistic.filtering import filter_redundant
-from .weights import INF, Resolution
-
-
 from .transformations import METHODS, transform
 from .transformations.variabilize import LiftedTheory, filter_lifted
-from .bridge.plugin import install as _install_plugin
+from .version import __version__
+from .weights import INF, Resolution
 
 _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported
 

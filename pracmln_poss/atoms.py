@@ -9,8 +9,8 @@ from __future__ import annotations
 __all__ = ["NamedAtoms", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
 
 import difflib
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
-from typing import Callable, Iterable, Sequence
 
 from .errors import FormulaSyntaxError, ModelError, UnknownNameError
 from .logic.formula import And, Atom, Equals, Exists, Formula, Iff, Implies, Not, Or, PredAtom, Truth, atoms_of

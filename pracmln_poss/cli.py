@@ -16,15 +16,15 @@ __all__ = ["main", "build_parser"]
 import argparse
 import json
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from .version import __version__
 from .errors import PossError, SourcePosition
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
 from .possibilistic.filtering import FILTER_MODES
 from .transformations import METHODS
+from .version import __version__
 from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_number
 
 PROG = "pracmln-poss"
@@ -342,8 +342,8 @@ def _run_explain(args: argparse.Namespace) -> int:
     world_kind = None
     if not why.entailed:
         if args.mln:
-            from .map import open_engine
             from .logic.formula import negate
+            from .map import open_engine
 
             gmln = _load_ground(args)
             with open_engine(gmln) as engine:

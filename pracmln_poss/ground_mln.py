@@ -9,8 +9,8 @@ from __future__ import annotations
 
 __all__ = ["WeightedFormula", "GroundMLN"]
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from .atoms import NamedAtoms, check_atom_range, number_formulas
 from .errors import ModelError, WeightError
@@ -58,7 +58,7 @@ class GroundMLN(NamedAtoms):
         atoms: Sequence[str],
         formulas: Iterable[WeightedFormula],
         resolution: Resolution | None = None,
-    ) -> "GroundMLN":
+    ) -> GroundMLN:
         """Normalise weighted formulas (negative weights flipped, zeros dropped)."""
         soft: list[WeightedFormula] = []
         hard: list[WeightedFormula] = []
@@ -86,7 +86,7 @@ class GroundMLN(NamedAtoms):
         resolution: Resolution | str | None = None,
         atoms: Sequence[str] = (),
         grammar: str = "StandardGrammar",
-    ) -> "GroundMLN":
+    ) -> GroundMLN:
         """Build from ``(formula, weight)`` pairs, e.g. ``[("a => x", 5), ("a", None)]``.
 
         Formulas are ground pracmln formulas (``bird(Tweety) => flies(Tweety)``, or

@@ -14,7 +14,7 @@ __all__ = ["ground", "ground_size", "infer_variable_domains", "template_source",
            "MAX_GROUND_FORMULAS"]
 
 import itertools
-from typing import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from .errors import InconsistentModelError, ModelError
 from .ground_mln import GroundMLN, WeightedFormula

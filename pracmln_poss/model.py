@@ -9,9 +9,9 @@ from __future__ import annotations
 
 __all__ = ["Predicate", "FormulaTemplate", "EvidenceLiteral", "FirstOrderMLN"]
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Mapping
 
 from .errors import SourcePosition
 from .logic.formula import Formula

@@ -10,11 +10,10 @@ from __future__ import annotations
 __all__ = ["read_source", "numbered_lines", "MAX_INPUT_BYTES"]
 
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 from .errors import ModelError, SourcePosition
 from .logic.syntax import strip_comments
-
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 """Input files larger than this are refused (``/dev/zero`` would fill the memory)."""

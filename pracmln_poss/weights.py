@@ -72,7 +72,7 @@ class Resolution:
         return str(self.step)
 
     @classmethod
-    def of(cls, value: "Resolution | str | Decimal | None") -> "Resolution":
+    def of(cls, value: Resolution | str | Decimal | None) -> Resolution:
         """``value`` as a Resolution (``None``: the default)."""
         return value if isinstance(value, Resolution) else cls(value if value is not None else DEFAULT_RESOLUTION)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 
-from pracmln_poss.logic.formula import Formula, evaluate
+from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.weights import INF
 
 

@@ -7,12 +7,26 @@ that both read every formula alike.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 import pyparsing as pp
 
-from pracmln_poss.logic.formula import And, Constant, Equals, Exists, Formula, Iff, Implies, Not, Or, PredAtom, Term, Truth, Variable
+from pracmln_poss.logic.formula import (
+    And,
+    Constant,
+    Equals,
+    Exists,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    PredAtom,
+    Term,
+    Truth,
+    Variable,
+)
 
 GRAMMARS = ("StandardGrammar", "PRACGrammar")
 
@@ -20,7 +34,7 @@ GRAMMARS = ("StandardGrammar", "PRACGrammar")
 _NAME_CHARS = pp.alphanums + "_-'"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parser(grammar: str, ground: bool) -> pp.ParserElement:
     prac = grammar == "PRACGrammar"
 

@@ -253,11 +253,11 @@ def test_a_project_on_the_command_line(capsys, tmp_path):
 
 
 def test_progress_shows_rate_and_time_left():
+    import contextlib
+    import io
+
     from pracmln_poss.cli import _duration, _print_progress
     from pracmln_poss.transformations.common import ProgressInfo
-
-    import io
-    import contextlib
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err):

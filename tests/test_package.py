@@ -56,7 +56,7 @@ def test_bootstrap_refuses_unsupported_pythons_in_one_line():
     assert bootstrap.supported_message(sys.version_info) is None
     for version in ((3, 10, 13), (3, 14, 0), (3, 6, 15)):
         message = bootstrap.supported_message(version)
-        assert "3.11, 3.12, 3.13" in message and "%d.%d.%d" % version in message
+        assert "3.11, 3.12, 3.13" in message and ".".join(map(str, version)) in message
         assert "\n" not in message
 
 

@@ -41,7 +41,6 @@ def test_backends_agree_on_bundled_models(pracmln, case):
 @settings(max_examples=30, deadline=None)
 @given(ground_mlns(max_atoms=4, max_formulas=4), literal_sets(4, max_size=2))
 def test_backends_agree_on_random_mlns(pracmln, mln, evidence):
-    from hypothesis import assume
 
     from pracmln_poss.logic.formula import Atom, walk
 

@@ -24,9 +24,9 @@ import signal
 import sys
 import threading
 import types
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
-from functools import lru_cache
+from functools import cache
 
 from ..errors import DependencyError
 
@@ -48,10 +48,10 @@ class _Inert:
     def __init__(self, *args: object, **kwargs: object) -> None:
         pass
 
-    def __call__(self, *args: object, **kwargs: object) -> "_Inert":
+    def __call__(self, *args: object, **kwargs: object) -> _Inert:
         return self
 
-    def __getattr__(self, name: str) -> "_Inert":
+    def __getattr__(self, name: str) -> _Inert:
         return self
 
 
@@ -135,7 +135,7 @@ def _interrupts_deferred() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-@lru_cache(maxsize=None)
+@cache
 def import_pracmln() -> types.ModuleType:
     """Import and return the :mod:`pracmln` package.
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnsupportedInputError
 from ..logic.syntax import parse_literal
-from ..sources import numbered_lines, read_source
 from ..model import EvidenceLiteral
+from ..sources import numbered_lines, read_source
 
 _DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
 

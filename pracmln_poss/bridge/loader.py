@@ -17,10 +17,11 @@ __all__ = ["LoadedModel", "READERS", "load_model", "from_pracmln", "fresh_consta
 import bisect
 import io
 import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..errors import (
     FormulaSyntaxError,
@@ -43,11 +44,10 @@ from ..logic.formula import (
     Truth,
     Variable,
 )
-from ..logic.syntax import GRAMMARS
+from ..logic.syntax import GRAMMARS, strip_comments
 from ..model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
 from .compat import import_pracmln
-from ..logic.syntax import strip_comments
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
 from .project import ProjectSettings, open_sources

@@ -30,6 +30,7 @@ from ..logic.syntax import parse_formula, strip_comments
 from ..model import Predicate
 from ..weights import INF
 
+
 @dataclass(frozen=True)
 class ParsedFormula:
     """A formula as written: its tree, its weight (the text before the formula, to be

@@ -15,7 +15,8 @@ __all__ = ["install", "to_possibilistic"]
 import importlib.abc
 import importlib.util
 import sys
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..weights import Resolution
 

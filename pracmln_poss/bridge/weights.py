@@ -14,7 +14,7 @@ import ast
 import math
 import operator
 import re
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from ..errors import SourcePosition, WeightError
 

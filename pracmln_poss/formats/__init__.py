@@ -16,9 +16,9 @@ from pathlib import Path
 from ..errors import OutputError, SourcePosition, UnknownNameError
 from ..possibilistic.theory import PossibilisticTheory
 from ..sources import read_source
+from ..transformations.variabilize import LiftedTheory
 from .json_format import read_json, to_json
 from .latex import to_latex
-from ..transformations.variabilize import LiftedTheory
 from .lifted_text import is_lifted_text, read_lifted_text, write_lifted_text
 from .text import read_text, write_text
 

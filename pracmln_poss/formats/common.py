@@ -5,10 +5,9 @@ from __future__ import annotations
 __all__ = ["by_level", "level_sections", "split_formula_line", "check_header"]
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import FormulaSyntaxError, SourcePosition, WeightError
-
 from ..logic.formula import Formula
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory, parse_level
 from ..weights import INF, Resolution, format_weight

@@ -35,13 +35,12 @@ import json
 from decimal import Decimal
 
 from ..atoms import intern_atoms
-from ..errors import UnknownNameError, FormulaSyntaxError, PossError, SourcePosition, WeightError
+from ..errors import FormulaSyntaxError, PossError, SourcePosition, UnknownNameError, WeightError
 from ..logic.syntax import parse_formula
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
+from ..transformations.variabilize import LiftedTheory, atom_constants
 from ..weights import Resolution, weight_number
-from ..transformations.variabilize import LiftedTheory
 from .common import by_level
-from ..transformations.variabilize import atom_constants
 from .lifted_text import read_rule
 
 FORMAT_NAME = "pracmln_poss-theory"

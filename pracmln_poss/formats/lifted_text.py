@@ -17,14 +17,13 @@ __all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text", "type_vari
 
 import re
 
-from ..version import __version__
-from ..errors import FormulaSyntaxError
-from ..errors import SourcePosition
+from ..errors import FormulaSyntaxError, SourcePosition
 from ..logic.formula import Constant, Formula, Variable, map_terms
 from ..logic.syntax import format_formula, parse_formula
 from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
 from ..transformations.variabilize import LiftedTheory, atom_constants
+from ..version import __version__
 from ..weights import Resolution
 from .common import by_level, check_header, level_sections, split_formula_line
 

@@ -26,15 +26,14 @@ from __future__ import annotations
 __all__ = ["write_text", "read_text"]
 
 
-from ..version import __version__
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, UnknownNameError, WeightError
 from ..logic.syntax import parse_formula
-from ..sources import numbered_lines
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..sources import numbered_lines
+from ..version import __version__
 from ..weights import Resolution
 from .common import by_level, check_header, level_sections, split_formula_line
-
 
 
 def write_text(theory: PossibilisticTheory) -> str:

@@ -15,8 +15,8 @@ from __future__ import annotations
 __all__ = ["Explanation", "explain", "formula_line"]
 
 import html
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..errors import BackendError
 from ..logic.formula import Formula, literal, negate

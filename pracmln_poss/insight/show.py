@@ -15,14 +15,25 @@ __all__ = ["render_rule", "render_lifted_rule", "Flag", "overturned_readings", "
            "show_html"]
 
 import html
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
+from ..atoms import map_leaves
 from ..errors import InconsistentEvidenceError
 from ..ground_mln import GroundMLN
-from ..atoms import map_leaves
 from ..logic.formula import (
-    And, Atom, Equals, Formula, Implies, Not, Or, atoms_of, conjunction, disjunction, is_literal, literal_of,
+    And,
+    Atom,
+    Equals,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    atoms_of,
+    conjunction,
+    disjunction,
+    is_literal,
+    literal_of,
 )
 from ..logic.syntax import format_formula
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory

@@ -16,9 +16,9 @@ __all__ = ["Verification", "Counterexample", "verify", "count_pairs", "DEFAULT_M
 
 import random
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Iterable, Iterator, Sequence
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN

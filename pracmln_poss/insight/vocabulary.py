@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __all__ = ["check_same_atoms", "check_predicates", "predicate_of"]
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import ModelError, UnknownNameError
 

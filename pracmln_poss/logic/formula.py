@@ -38,8 +38,8 @@ __all__ = [
     "literal_of",
 ]
 
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,29 +51,29 @@ class Atom:
 
 @dataclass(frozen=True, slots=True)
 class Not:
-    arg: "Formula"
+    arg: Formula
 
 
 @dataclass(frozen=True, slots=True)
 class And:
-    args: tuple["Formula", ...]
+    args: tuple[Formula, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Or:
-    args: tuple["Formula", ...]
+    args: tuple[Formula, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Implies:
-    left: "Formula"
-    right: "Formula"
+    left: Formula
+    right: Formula
 
 
 @dataclass(frozen=True, slots=True)
 class Iff:
-    left: "Formula"
-    right: "Formula"
+    left: Formula
+    right: Formula
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +100,7 @@ class Constant:
     name: str
 
 
-Term = Union[Variable, Constant]
+Term = Variable | Constant
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +122,10 @@ class Equals:
 @dataclass(frozen=True, slots=True)
 class Exists:
     variables: tuple[Variable, ...]
-    body: "Formula"
+    body: Formula
 
 
-Formula = Union[Atom, Not, And, Or, Implies, Iff, Truth, PredAtom, Equals, Exists]
+Formula = Atom | Not | And | Or | Implies | Iff | Truth | PredAtom | Equals | Exists
 
 
 def literal(lit: int) -> Formula:

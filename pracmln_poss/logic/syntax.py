@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnknownNameError
 from .formula import (

@@ -10,9 +10,10 @@ from __future__ import annotations
 __all__ = ["World", "Optimum", "Backend", "Solve", "Check"]
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, Or, literal
@@ -45,7 +46,7 @@ class World:
         return tuple(a if v else -a for a, v in enumerate(self.values) if a)
 
     @classmethod
-    def from_literals(cls, n_atoms: int, true_atoms: Iterable[int]) -> "World":
+    def from_literals(cls, n_atoms: int, true_atoms: Iterable[int]) -> World:
         values = [False] * (n_atoms + 1)
         for a in true_atoms:
             values[a] = True
@@ -73,7 +74,7 @@ class Backend(ABC):
     best found one added clause at a time; else it tests one literal at a time
     (:meth:`bounded`)."""
 
-    instance: "MaxSatInstance | None" = None
+    instance: MaxSatInstance | None = None
     """The weighted CNF the backend solves, if it solves one (the engine propagates its
     hard clauses)."""
 
@@ -81,13 +82,13 @@ class Backend(ABC):
         self.mln = mln
         self.unsat_reason: str | None = None  # set when the hard part is seen unsatisfiable
 
-    def __enter__(self) -> "Backend":
+    def __enter__(self) -> Backend:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (an optional hook: most backends hold nothing)
         """Release solver resources."""
 
     @abstractmethod

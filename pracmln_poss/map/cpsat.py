@@ -18,8 +18,9 @@ from __future__ import annotations
 
 __all__ = ["CPSATBackend"]
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import BackendError
 from ..ground_mln import GroundMLN

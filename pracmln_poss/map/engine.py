@@ -12,8 +12,9 @@ from __future__ import annotations
 
 __all__ = ["World", "Optimum", "MapEngine", "Evidence", "world_cost"]
 
-from contextlib import contextmanager
-from typing import Callable, ContextManager, Iterable, Iterator, NoReturn, Union
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import NoReturn
 
 from ..errors import InconsistentEvidenceError, InconsistentModelError
 from ..ground_mln import GroundMLN
@@ -30,7 +31,7 @@ from ..weights import INF
 from .backend import Backend, Optimum, World
 from .instance import fixed_atoms
 
-Evidence = Iterable[Union[int, str, Formula]]
+Evidence = Iterable[int | str | Formula]
 
 
 def world_cost(mln: GroundMLN, world: World) -> int | float:
@@ -65,7 +66,7 @@ class MapEngine:
 
     # -- context management ------------------------------------------------------
 
-    def __enter__(self) -> "MapEngine":
+    def __enter__(self) -> MapEngine:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -212,7 +213,7 @@ class MapEngine:
     # -- helpers ---------------------------------------------------------------------
 
     @contextmanager
-    def _counted(self, opened: ContextManager[Callable[[tuple[int, ...]], Optimum | None]]
+    def _counted(self, opened: AbstractContextManager[Callable[[tuple[int, ...]], Optimum | None]]
                  ) -> Iterator[Callable[[tuple[int, ...]], Optimum | None]]:
         """A backend's session (``backend.session`` or ``backend.bounded``) with its calls
         counted, and no call at all when the hard part is already known unsatisfiable."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 __all__ = ["MaxSatInstance", "build_instance", "fixed_atoms"]
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause, VarPool, clausify

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 __all__ = ["RC2Backend"]
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 __all__ = ["Toulbar2Backend", "MAX_TOTAL_WEIGHT", "BACKTRACK_BUDGET", "GIVE_UP_AFTER", "available"]
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
@@ -62,7 +63,6 @@ class Toulbar2Backend(Backend):
     """Exact MAP inference with toulbar2, one preprocessed problem for all calls."""
 
     name = "toulbar2"
-    clause_sessions = False  # clauses over many variables cannot be added to a stored problem
 
     def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None) -> None:
         try:
@@ -105,6 +105,7 @@ class Toulbar2Backend(Backend):
 
     @property
     def clause_sessions(self) -> bool:  # type: ignore[override]
+        # clauses over many variables cannot be added to a stored toulbar2 problem
         return self._gave_up
 
     @property

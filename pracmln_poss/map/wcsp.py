@@ -19,16 +19,16 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from pysat.solvers import Solver
 
+from ..bridge.compat import import_pracmln
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
+from ..weights import INF
 from .backend import Backend, Optimum, World
 from .engine import world_cost
 from .instance import fixed_atoms
-from ..weights import INF
-from ..bridge.compat import import_pracmln
 
 _CONST = "O"
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 __all__ = ["FILTER_MODES", "FilterResult", "filter_redundant", "formula_length", "redundant_order"]
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..errors import UnknownNameError
 from ..logic.formula import Atom, Formula, PredAtom, negate, walk

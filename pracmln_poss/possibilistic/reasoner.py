@@ -11,8 +11,8 @@ from __future__ import annotations
 
 __all__ = ["Reasoner", "QueryResult"]
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Union
 
 from pysat.solvers import Solver
 
@@ -22,7 +22,7 @@ from ..logic.formula import Formula, is_literal, literal_of, negate
 from ..weights import INF
 from .theory import Level, PossibilisticFormula, PossibilisticTheory
 
-EvidenceItem = Union[int, str, Formula]
+EvidenceItem = int | str | Formula
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Reasoner:
             for clause in clausify(pf.formula, self._pool):
                 self._solver.add_clause([*clause, *guard])
 
-    def __enter__(self) -> "Reasoner":
+    def __enter__(self) -> Reasoner:
         return self
 
     def __exit__(self, *exc: object) -> None:

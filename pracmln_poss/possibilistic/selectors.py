@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __all__ = ["SelectorSolver"]
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from pysat.solvers import Solver
 
@@ -50,7 +50,7 @@ class SelectorSolver:
     def model(self) -> list[int]:
         return list(self.sat.get_model() or ())
 
-    def __enter__(self) -> "SelectorSolver":
+    def __enter__(self) -> SelectorSolver:
         return self
 
     def __exit__(self, *exc: object) -> None:

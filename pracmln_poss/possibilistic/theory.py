@@ -14,10 +14,11 @@ from __future__ import annotations
 
 __all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "Level", "parse_level", "level_name"]
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Sequence, Union
+from typing import TYPE_CHECKING
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ModelError, WeightError
@@ -27,7 +28,7 @@ from ..weights import INF, Resolution, format_weight, parse_weight
 if TYPE_CHECKING:
     from .reasoner import QueryResult, Reasoner
 
-Level = Union[int, float]  # int steps, or INF
+Level = int | float  # int steps, or INF
 
 
 def parse_level(level: object, resolution: Resolution) -> Level:
@@ -97,7 +98,7 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         pairs: Iterable[tuple[str | Formula, object]],
         resolution: Resolution | str | None = None,
         atoms: Sequence[str] = (),
-    ) -> "PossibilisticTheory":
+    ) -> PossibilisticTheory:
         """Build from ``(formula, level)`` pairs, levels in user units (``0.5``, ``10``);
         ``None``, ``inf`` or ``"inf"`` make a formula certain.  Atoms are numbered in
         order of first appearance after those in ``atoms``."""
@@ -113,11 +114,11 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         """The distinct levels present, ascending (``INF`` last)."""
         return tuple(sorted({pf.level for pf in self.formulas}))
 
-    def cut(self, level: Level) -> "PossibilisticTheory":
+    def cut(self, level: Level) -> PossibilisticTheory:
         """The formulas with a level ``>= level`` (the lambda-cut)."""
         return replace(self, formulas=tuple(pf for pf in self.formulas if pf.level >= level))
 
-    def with_formulas(self, formulas: Iterable[PossibilisticFormula]) -> "PossibilisticTheory":
+    def with_formulas(self, formulas: Iterable[PossibilisticFormula]) -> PossibilisticTheory:
         return replace(self, formulas=tuple(formulas))
 
     def __len__(self) -> int:
@@ -161,7 +162,7 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         """``lambda_2.5`` style name of a level, in user units."""
         return level_name(level, self.resolution)
 
-    def reasoner(self, solver: str = "g3") -> "Reasoner":
+    def reasoner(self, solver: str = "g3") -> Reasoner:
         """A new incremental SAT reasoner over this theory; use it as a context manager."""
         from .reasoner import Reasoner
 
@@ -170,7 +171,7 @@ class PossibilisticTheory(NamedAtoms, Displayed):
     # -- inference through the theory's own reasoner (one solver per theory) ----------
 
     @cached_property
-    def _reasoner(self) -> "Reasoner":
+    def _reasoner(self) -> Reasoner:
         return self.reasoner()
 
     def consistency_level(self, evidence: Iterable[object] = ()) -> float:
@@ -178,20 +179,20 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         certain part); the exact int level: :meth:`.Reasoner.consistency_level`."""
         return self.in_units(self._reasoner.consistency_level(evidence))  # type: ignore[arg-type]
 
-    def entails(self, evidence: Iterable[object], query: "str | Formula") -> bool:
+    def entails(self, evidence: Iterable[object], query: str | Formula) -> bool:
         """``(T, E) |-poss query``; see :meth:`.Reasoner.entails`."""
         return self._reasoner.entails(evidence, query)  # type: ignore[arg-type]
 
-    def query(self, evidence: Iterable[object], query: "str | Formula | None") -> "QueryResult":
+    def query(self, evidence: Iterable[object], query: str | Formula | None) -> QueryResult:
         """Entailment, consistency level and drowned formulas at once; see :meth:`.Reasoner.query`."""
         return self._reasoner.query(evidence, query)  # type: ignore[arg-type]
 
-    def necessity(self, query: "str | Formula") -> float | None:
+    def necessity(self, query: str | Formula) -> float | None:
         """``N(query)`` in the model's weight units (``0.74`` for ``lambda_0.74``, ``inf``
         when certain), None when no cut entails it."""
         return self.in_units(self.necessity_level(query))
 
-    def necessity_level(self, query: "str | Formula") -> Level | None:
+    def necessity_level(self, query: str | Formula) -> Level | None:
         """``N(query)`` as an exact int level (as in :meth:`levels`); see :meth:`.Reasoner.necessity`."""
         return self._reasoner.necessity(query)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 __all__ = ["METHODS", "transform", "default_method", "evidence_family", "Focus", "count_evidence_sets",
            "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
 
+from collections.abc import Callable, Iterable
 from math import comb
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..errors import ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
@@ -67,7 +68,7 @@ def transform(
     grounded: GroundMLN | None = None,
     force: bool = False,
     **options: Any,
-) -> "PossibilisticTheory | LiftedTheory":
+) -> PossibilisticTheory | LiftedTheory:
     """Convert ``mln`` with the named transformation (None: :func:`default_method`).
 
     :param k: the largest evidence set (defaults, lifted, and selective with a family

@@ -5,13 +5,14 @@ from __future__ import annotations
 __all__ = ["Progress", "ProgressInfo", "conjunction_of", "clause_against", "hard_part", "Reporter"]
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, conjunction, disjunction, literal
 from ..possibilistic.theory import PossibilisticFormula
 from ..weights import INF
+
 
 @dataclass(frozen=True)
 class ProgressInfo:
@@ -39,7 +40,7 @@ class ProgressInfo:
         return max(self.total - self.done, 0) / rate
 
 
-Progress = Optional[Callable[[ProgressInfo], None]]
+Progress = Callable[[ProgressInfo], None] | None
 
 
 def conjunction_of(lits: Iterable[int]) -> Formula:

@@ -5,8 +5,8 @@ from __future__ import annotations
 __all__ = ["literal_sets", "read_family", "describe"]
 
 import itertools
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from ..atoms import NamedAtoms
 from ..errors import FormulaSyntaxError, PossError

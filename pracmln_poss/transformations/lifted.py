@@ -105,7 +105,7 @@ def lifted(
     focus: Focus = Focus(),
     progress: Progress = None,
     grounded: GroundMLN | None = None,
-) -> "LiftedTheory":
+) -> LiftedTheory:
     """Transformation 4: a :class:`~.variabilize.LiftedTheory` of the first-order ``model``
     for evidence sets of at most ``k`` literals, one per renaming class of
     interchangeable constants.

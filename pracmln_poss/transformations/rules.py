@@ -33,8 +33,8 @@ from __future__ import annotations
 __all__ = ["Focus", "DefaultRule", "BlockingRule", "default_rules", "RuleStats"]
 
 import bisect
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 from ..errors import ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
@@ -56,7 +56,7 @@ class Focus:
     @classmethod
     def of_predicates(
         cls, mln: GroundMLN, evidence: Iterable[str] | None = None, query: Iterable[str] | None = None
-    ) -> "Focus":
+    ) -> Focus:
         """The focus given by predicate names (``None``: no restriction).
 
         :raises UnknownNameError: naming a predicate the model does not have, and the ones it has.
@@ -210,7 +210,7 @@ def default_rules(
         x = consequences(e)
         head = {lit for lit in x if abs(lit) not in fixed and lit not in e and focus.is_query(abs(lit))}
         if prune_heads:
-            for y, rest in smaller:
+            for _y, rest in smaller:
                 if pen(rest) == p:  # E - {y} does not entail not y (rational monotonicity)
                     head -= consequences(rest)
         if head:

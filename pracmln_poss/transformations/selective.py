@@ -12,7 +12,7 @@ from __future__ import annotations
 __all__ = ["selective", "minimal_sets"]
 
 import itertools
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, disjunction, literal, negate
@@ -62,8 +62,8 @@ def selective(
                 origin = describe(evidence, mln)
                 candidates = [i for i in range(len(soft)) if negated_level[i] <= pen_e]
 
-                def breaks(subset: tuple[int, ...]) -> bool:
-                    return engine.penalty(list(evidence) + [negate(f) for f in (soft[i] for i in subset)]) > pen_e
+                def breaks(subset: tuple[int, ...]) -> bool:  # used within this iteration only
+                    return engine.penalty(list(evidence) + [negate(f) for f in (soft[i] for i in subset)]) > pen_e  # noqa: B023
 
                 for subset in minimal_sets(candidates, breaks):
                     parts = tuple(soft[i] for i in subset)

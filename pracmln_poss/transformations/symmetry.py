@@ -20,13 +20,13 @@ __all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical
 
 import itertools
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Iterator
 
+from ..atoms import map_leaves
 from ..ground_mln import GroundMLN, WeightedFormula
 from ..logic.formula import Atom, Formula, atoms_of
-from ..atoms import map_leaves
 from .evidence import EvidenceSet
 
 

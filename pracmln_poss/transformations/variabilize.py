@@ -12,23 +12,39 @@ from __future__ import annotations
 __all__ = ["LiftedTheory", "variabilize", "lift", "filter_lifted", "variable_prefixes"]
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
+from ..atoms import intern_atoms
 from ..ground_mln import GroundMLN
 from ..grounding import infer_variable_domains, template_source
 from ..logic.formula import (
-    And, Constant, Equals, Exists, Formula, Implies, Not, Or, PredAtom, Truth, Variable, conjunction, map_terms,
-    substitute_atoms, variables_of, walk,
+    And,
+    Constant,
+    Equals,
+    Exists,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    PredAtom,
+    Truth,
+    Variable,
+    conjunction,
+    map_terms,
+    substitute_atoms,
+    variables_of,
+    walk,
 )
-from ..model import FirstOrderMLN, FormulaTemplate
-from ..atoms import intern_atoms
 from ..logic.syntax import format_formula
+from ..model import FirstOrderMLN, FormulaTemplate
+
 if TYPE_CHECKING:
     from ..possibilistic.reasoner import QueryResult, Reasoner
-from ..possibilistic.theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
 from ..errors import ModelError, PossError, UnknownNameError
+from ..possibilistic.theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
 from ..weights import INF, Resolution
 from .evidence import describe
 from .lifted import Schema
@@ -81,11 +97,11 @@ class LiftedTheory(Displayed):
         """``con(T, E)`` of the grounding, in the model's weight units."""
         return self.grounded.consistency_level(evidence)
 
-    def query(self, evidence: Iterable[object], query: "str | Formula | None") -> "QueryResult":
+    def query(self, evidence: Iterable[object], query: str | Formula | None) -> QueryResult:
         """Entailment, consistency level and drowned formulas of the grounding at once."""
         return self.grounded.query(evidence, query)
 
-    def reasoner(self, solver: str = "g3") -> "Reasoner":
+    def reasoner(self, solver: str = "g3") -> Reasoner:
         """A new incremental SAT reasoner over the grounding; use it as a context manager."""
         return self.grounded.reasoner(solver)
 
@@ -294,7 +310,7 @@ def _hard_rules(
                 domain = types[v.name]
                 counters[domain] = counters.get(domain, 0) + 1
                 renamed[v.name] = Variable(f"{prefixes[domain]}{counters[domain]}", domain)
-        formula = map_terms(template.formula, lambda t: renamed[t.name] if isinstance(t, Variable) else t)
+        formula = map_terms(template.formula, lambda t: renamed[t.name] if isinstance(t, Variable) else t)  # noqa: B023
         out.append(PossibilisticFormula(formula, INF, template_source(template)))
     lifted_sources = {template_source(t) for t, _ in liftable}
     out.extend(PossibilisticFormula(_named(wf.formula, mln), INF, wf.source)
