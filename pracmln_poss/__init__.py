@@ -28,6 +28,7 @@ from .formats import dumps, load_theory, loads, save
 from .ground_mln import GroundMLN, WeightedFormula
 from .grounding import ground
 from .map import BACKENDS, MapEngine, World, open_engine
+from .map.inference import MapInference, map_inference
 from .model import FirstOrderMLN
 from .possibilistic import PossibilisticFormula, PossibilisticTheory, Reasoner
 from .possibilistic.filtering import filter_redundant
@@ -76,6 +77,8 @@ __all__ = [
     "InconsistentModelError",
     "METHODS",
     "MapEngine",
+    "MapInference",
+    "map_inference",
     "ModelError",
     "PossibilisticFormula",
     "PossibilisticTheory",

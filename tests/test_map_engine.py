@@ -179,3 +179,24 @@ def test_toulbar2_over_its_backtrack_budget_hands_over_to_cpsat(monkeypatch):
             assert engine.consequences(evidence) == ref.consequences(evidence)
             seen.append((engine.backend.over_budget, engine.backend.clause_sessions))
     assert seen[0][0] >= 1 and seen[-1] == (toulbar2.GIVE_UP_AFTER, True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_map_inference_answers_by_name_and_in_weight_units(data):
+    """The user's edge: the same answers as the int engine, atoms by name, weights in units."""
+    from pracmln_poss.map.inference import map_inference
+
+    mln = data.draw(ground_mlns())
+    ref = MapReference(mln)
+    assume(ref.consistent)
+    evidence = [mln.literal_name(l) for l in data.draw(literal_sets(mln.n_atoms))]
+    steps = ref.penalty(evidence)
+    with map_inference(mln) as m:
+        assert m.penalty(evidence) == (INF if steps == INF else steps / 1_000_000)
+        if steps == INF:
+            return
+        assert m.consequences(evidence) == {mln.literal_name(l) for l in ref.consequences(evidence)}
+        world = m.map_world(evidence)
+        assert tuple([False] + [world[name] for name in mln.atoms]) in ref.map_worlds(evidence)
+        assert m.cost(evidence) == ref.optimum_cost(evidence) / 1_000_000
