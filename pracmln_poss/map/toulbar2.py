@@ -22,7 +22,7 @@ Either way the answers are exact.
 
 from __future__ import annotations
 
-__all__ = ["Toulbar2Backend", "MAX_TOTAL_WEIGHT", "BACKTRACK_BUDGET", "GIVE_UP_AFTER", "available"]
+__all__ = ["Toulbar2Backend", "MAX_TOTAL_WEIGHT", "BACKTRACK_BUDGET", "GIVE_UP_AFTER"]
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,15 +48,6 @@ GIVE_UP_AFTER = 3
 """After this many calls over budget, every later call goes to CP-SAT."""
 
 _OVER_BUDGET = object()
-
-
-def available() -> bool:
-    """Whether ``pytoulbar2`` can be imported."""
-    try:
-        import pytoulbar2  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 class Toulbar2Backend(Backend):
