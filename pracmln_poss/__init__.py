@@ -32,7 +32,7 @@ from .map.inference import MapInference, map_inference
 from .model import FirstOrderMLN
 from .possibilistic import PossibilisticFormula, PossibilisticTheory, Reasoner
 from .possibilistic.filtering import filter_redundant
-from .transformations import METHODS, transform
+from .transformations import METHODS, Conversion, convert, transform
 from .transformations.variabilize import LiftedTheory, filter_lifted
 from .version import __version__
 from .weights import INF, Resolution
@@ -76,6 +76,8 @@ __all__ = [
     "InconsistentEvidenceError",
     "InconsistentModelError",
     "METHODS",
+    "Conversion",
+    "convert",
     "MapEngine",
     "MapInference",
     "map_inference",

@@ -237,10 +237,8 @@ def _run_map(args: argparse.Namespace) -> int:
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .grounding import ground as ground_model
-    from .possibilistic.filtering import filter_redundant
-    from .transformations import default_method, transform
+    from .transformations import convert, default_method
     from .transformations.evidence import read_family
-    from .transformations.variabilize import filter_lifted
 
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
@@ -254,18 +252,11 @@ def _run_convert(args: argparse.Namespace) -> int:
         options["progress"] = _print_progress
     if method == "lifted":
         options["long_blocking"] = args.blocking == "long"
-        theory = transform(loaded.model, "lifted", grounded=gmln, **options)
-        filtered = filter_lifted(theory, args.filter)
-        _report_filtering(show, args.filter, len(theory.formulas) - len(filtered.formulas))
-        return _emit(dumps(filtered, args.format), args.output)
     if method == "selective":
         options["family"] = args.family if args.family in ("all", "positive") else read_family(args.family, gmln)
-    theory = transform(gmln, method, **options)
-    if args.filter != "none":
-        result = filter_redundant(theory, args.filter)
-        theory = result.theory
-        _report_filtering(show, args.filter, len(result.removed))
-    return _emit(dumps(theory, args.format), args.output)
+    done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
+    _report_filtering(show, args.filter, done.removed)
+    return _emit(dumps(done.theory, args.format), args.output)
 
 
 def _focus_options(args: argparse.Namespace, loaded=None) -> dict[str, object]:

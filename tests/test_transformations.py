@@ -190,3 +190,21 @@ def test_focus_shrinks_the_theory_to_the_query():
     assert len(focused) < len(full)
     with focused.reasoner() as r:
         assert r.entails([], "d") and r.entails(["!a"], "d") is False
+
+
+def test_convert_is_transform_then_filtering():
+    """The one pipeline of the CLI and the plugin, for a ground and a lifted theory."""
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.transformations import convert
+    from pracmln_poss.transformations.variabilize import filter_lifted
+
+    from .conftest import PAPER
+
+    model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model
+    done = convert(model, k=2, filter="conservative")
+    lifted = transform(model, k=2)
+    assert done.theory == filter_lifted(lifted, "conservative")
+    assert done.removed == len(lifted.formulas) - len(done.theory.formulas) > 0
+    ground = convert(model, "defaults", k=1, filter="aggressive")
+    result = filter_redundant(transform(model, "defaults", k=1), "aggressive")
+    assert (ground.theory, ground.removed) == (result.theory, len(result.removed))

@@ -46,16 +46,11 @@ def to_possibilistic(
         ``.ground()`` gives the ground theory) or a
         :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.
     """
-    from ..possibilistic.filtering import filter_redundant
-    from ..transformations import transform
-    from ..transformations.variabilize import LiftedTheory, filter_lifted
+    from ..transformations import convert
     from .loader import from_pracmln
 
     model = from_pracmln(self, db, resolution=Resolution.of(resolution), domains=domains)
-    theory = transform(model, method, **options)
-    if isinstance(theory, LiftedTheory):
-        return filter_lifted(theory, filter)
-    return filter_redundant(theory, filter).theory
+    return convert(model, method, filter=filter, **options).theory
 
 
 def _patch(base_module: Any) -> None:

@@ -8,10 +8,11 @@ for first-order models and ``defaults`` for propositional ones.
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "transform", "default_method", "evidence_family", "Focus", "count_evidence_sets",
+__all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "evidence_family", "Focus", "count_evidence_sets",
            "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from math import comb
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..ground_mln import GroundMLN
 from ..grounding import ground
 from ..map.instance import fixed_atoms
 from ..model import FirstOrderMLN
+from ..possibilistic.filtering import filter_redundant
 from ..possibilistic.theory import PossibilisticTheory
 from .defaults import defaults
 from .evidence import EvidenceSet, literal_sets
@@ -27,7 +29,7 @@ from .exhaustive import exhaustive
 from .lifted import lifted
 from .rules import Focus
 from .selective import selective
-from .variabilize import LiftedTheory
+from .variabilize import LiftedTheory, filter_lifted
 
 METHODS: dict[str, Callable[..., Any]] = {
     "exhaustive": exhaustive,
@@ -131,6 +133,35 @@ def _check_evidence_sets(mln: GroundMLN, method: str, k: int, focus: Focus, fami
             "use a smaller k, focus the conversion (--evidence-preds, --query-preds; from Python evidence_preds=, "
             "query_preds=) or force it (--force; force=True)"
         )
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A converted theory (filtered) and how many formulas the filtering removed."""
+
+    theory: PossibilisticTheory | LiftedTheory
+    removed: int
+
+
+def convert(
+    mln: FirstOrderMLN | GroundMLN,
+    method: str | None = None,
+    *,
+    filter: str = "none",
+    **options: Any,
+) -> Conversion:
+    """:func:`transform`, then redundancy filtering (``none``, ``conservative`` or
+    ``aggressive``; first-order rules for a lifted theory): the one pipeline behind
+    ``pracmln-poss convert`` and ``MLN.to_possibilistic``.
+
+    :param options: those of :func:`transform`.
+    """
+    theory = transform(mln, method, **options)
+    if isinstance(theory, LiftedTheory):
+        filtered = filter_lifted(theory, filter)
+        return Conversion(filtered, len(theory.formulas) - len(filtered.formulas))
+    result = filter_redundant(theory, filter)
+    return Conversion(result.theory, len(result.removed))
 
 
 def evidence_family(mln: GroundMLN, kind: str, k: int, focus: Focus = Focus()) -> list[EvidenceSet]:
