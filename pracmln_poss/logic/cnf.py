@@ -10,6 +10,8 @@ from __future__ import annotations
 
 __all__ = ["VarPool", "clausify", "Clause"]
 
+from typing import cast
+
 from .formula import And, Atom, Formula, Not, Or, Truth, nnf, substitute_atoms
 
 Clause = tuple[int, ...]
@@ -54,7 +56,7 @@ def _clause(g: Formula, pool: VarPool, out: list[Clause]) -> list[int]:
     if isinstance(g, Atom):
         return [g.index]
     if isinstance(g, Not):
-        return [-g.arg.index]  # NNF: negation only on atoms
+        return [-cast(Atom, g.arg).index]  # NNF: negation only on atoms
     if isinstance(g, Or):
         lits: list[int] = []
         for a in g.args:

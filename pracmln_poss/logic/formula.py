@@ -40,6 +40,7 @@ __all__ = [
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +187,13 @@ def atoms_of(f: Formula) -> frozenset[int]:
     return frozenset(out)
 
 
-def evaluate(f: Formula, world: Sequence[bool] | Mapping[int, bool]) -> bool:
+class Valuation(Protocol):
+    """Anything indexed by atom int giving a truth value (a list, a dict, a MAP world)."""
+
+    def __getitem__(self, atom: int, /) -> bool: ...
+
+
+def evaluate(f: Formula, world: Valuation | Sequence[bool] | Mapping[int, bool]) -> bool:
     """Truth of a ground formula in ``world`` (indexed by atom int)."""
     if isinstance(f, Atom):
         return bool(world[f.index])

@@ -34,6 +34,7 @@ class CPSATBackend(Backend):
     """Exact MAP inference with CP-SAT (one worker, deterministic)."""
 
     name = "cpsat"
+    instance: MaxSatInstance  # always set: these backends solve the weighted CNF
 
     def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, seed: int = 0) -> None:
         from ortools.sat.python import cp_model

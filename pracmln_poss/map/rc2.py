@@ -24,6 +24,7 @@ class RC2Backend(Backend):
     """Exact MAP inference with RC2 (stratified for weighted instances)."""
 
     name = "rc2"
+    instance: MaxSatInstance  # always set: these backends solve the weighted CNF
 
     def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = "g3",
                  **rc2_options: bool) -> None:

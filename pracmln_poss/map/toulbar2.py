@@ -54,6 +54,7 @@ class Toulbar2Backend(Backend):
     """Exact MAP inference with toulbar2, one preprocessed problem for all calls."""
 
     name = "toulbar2"
+    instance: MaxSatInstance  # always set: these backends solve the weighted CNF
 
     def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None) -> None:
         try:
