@@ -156,3 +156,10 @@ def test_the_seeds_themselves_are_accepted(tmp_path):
         domain = ["--domain", "person=A,B"] if kind == "lifted" else []
         assert _run(["verify", str(theory), "--mln", str(model), *domain, "-k", "1"])[0] == 0
     assert json.loads(THEORIES["json"])
+
+
+def test_a_control_character_after_a_weight(tmp_path):
+    """Found by the fuzzing: Python's str.split and re's \\s take U+001C for a blank, float() does not."""
+    model = tmp_path / "m.mln"
+    model.write_bytes(b"person = {A}\ns(person)\n1\x1c !s(a)\n")
+    assert _run(["map", str(model)])[0] == 0

@@ -423,7 +423,7 @@ def _formula_text(f: Any) -> str:
         return str(f)
 
 
-_NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+_NUMBER = re.compile(r"^[ \t]*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[ \t]*$")  # ASCII blanks: float() refuses others
 
 
 def _weight(
