@@ -39,19 +39,32 @@ class RC2Backend(Backend):
         self.unsat_reason = self.instance.unsat_reason
         self.solver = solver
         self.rc2_options = {"adapt": False, "exhaust": False, "minz": False, **rc2_options}
+        self._lists: tuple[list[list[int]], list[list[int]], list[int], int] | None = None
 
     def _wcnf(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> WCNF | None:
-        """The MaxSAT instance under extra hard constraints; None if they are trivially unsatisfiable."""
+        """The MaxSAT instance under extra hard constraints; None if they are trivially unsatisfiable.
+
+        The instance's clauses are turned into lists once: ``WCNF.append`` per clause and
+        call was a fifth of a CORA conversion.  RC2 appends selectors to the soft clauses
+        it is given, so those are copied per call; hard clauses are only read.
+        """
         constraints = self.instance.constraints(units, extra)
         if constraints is None or self.instance.unsat_reason is not None:
             return None
+        if self._lists is None:
+            hard = [list(c) for c in self.instance.hard]
+            soft = [list(c) for c, _ in self.instance.soft]
+            weights = [w for _, w in self.instance.soft]
+            nv = max((abs(l) for c in hard + soft for l in c), default=0)
+            self._lists = (hard, soft, weights, nv)
+        hard, soft, weights, nv = self._lists
         wcnf = WCNF()
-        for clause in constraints:
-            wcnf.append(list(clause))
-        for clause in self.instance.hard:
-            wcnf.append(list(clause))
-        for clause, weight in self.instance.soft:
-            wcnf.append(list(clause), weight=weight)
+        extra_hard = [list(c) for c in constraints]
+        wcnf.nv = max([nv] + [abs(l) for c in extra_hard for l in c])
+        wcnf.hard = extra_hard + hard  # the evidence first, as before
+        wcnf.soft = [c[:] for c in soft]
+        wcnf.wght = list(weights)
+        wcnf.topw = 1 + sum(weights)
         return wcnf
 
     def _rc2(self, wcnf: WCNF, incremental: bool = False) -> RC2:
