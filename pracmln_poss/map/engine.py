@@ -58,6 +58,7 @@ class MapEngine:
         self.fixed, self._unsat_reason = fixed_atoms(mln)
         self._occurrences: dict[int, list[int]] | None = None
         self._compiled: list[Callable[[list[bool]], bool]] | None = None
+        self._weights: list[int | float] | None = None
 
     @property
     def name(self) -> str:
@@ -269,6 +270,12 @@ class MapEngine:
             self._occurrences = occ
         return self._occurrences
 
+    def _soft_weights(self) -> list[int | float]:
+        """The weights of the soft formulas, in order."""
+        if self._weights is None:
+            self._weights = [wf.weight for wf in self.mln.soft]
+        return self._weights
+
     def _checks(self) -> list[Callable[[list[bool]], bool]]:
         """The formulas of ``soft + hard`` compiled (:func:`compile_ground`)."""
         if self._compiled is None:
@@ -285,27 +292,31 @@ class MapEngine:
     ) -> None:
         """Remove candidates whose atom can be flipped alone in ``world`` at no extra cost."""
         formulas_atoms = set().union(*(atoms_of(f) for f in formulas)) if formulas else set()
-        everything = self.mln.soft + self.mln.hard
+        weights = self._soft_weights()
         checks = self._checks()
-        n_soft = len(self.mln.soft)
+        n_soft = len(weights)
         occ = self._occurs()
         values = list(world.values)
+        truth: dict[int, bool] = {}  # soft formula -> its value in ``world`` (hard ones hold)
         for lit in sorted(candidates, key=abs):
             a = abs(lit)
             if a in formulas_atoms:
                 continue  # would need re-checking the evidence formulas
             delta = 0
             feasible = True
-            before = [checks[i](values) for i in occ.get(a, ())]
+            mentioned = occ.get(a, ())
+            for i in mentioned:
+                if i < n_soft and i not in truth:
+                    truth[i] = checks[i](values)
             values[a] = not values[a]
-            for i, was in zip(occ.get(a, ()), before):
+            for i in mentioned:
                 now = checks[i](values)
                 if i >= n_soft:
                     if not now:
                         feasible = False
                         break
-                elif was != now:
-                    delta += everything[i].weight if was else -everything[i].weight
+                elif truth[i] != now:
+                    delta += weights[i] if truth[i] else -weights[i]
             values[a] = not values[a]
             if feasible and delta == 0:
                 candidates.discard(lit)
