@@ -430,7 +430,7 @@ def _run_show(args: argparse.Namespace) -> int:
         flags.extend(overturned_readings(ground, _load_ground(args)))
     if args.query_preds:
         flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
-    if sources is not None:
+    if sources is not None and isinstance(theory, LiftedTheory):
         flags = lifted_flags(flags, ground, sources, theory)
     sys.stdout.write(show_text(theory, flags))
     return 0

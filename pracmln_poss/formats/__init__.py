@@ -12,6 +12,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Literal, overload
 
 from ..errors import OutputError, SourcePosition, UnknownNameError
 from ..possibilistic.theory import PossibilisticTheory
@@ -36,6 +37,12 @@ def dumps(theory: PossibilisticTheory | LiftedTheory, fmt: str = "text") -> str:
     raise UnknownNameError(f"unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
 
 
+@overload
+def loads(text: str, fmt: str | None = ..., source: str | None = ...,
+          ground: Literal[True] = ...) -> PossibilisticTheory: ...
+@overload
+def loads(text: str, fmt: str | None = ..., source: str | None = ...,
+          ground: bool = ...) -> PossibilisticTheory | LiftedTheory: ...
 def loads(
     text: str, fmt: str | None = None, source: str | None = None, ground: bool = True
 ) -> PossibilisticTheory | LiftedTheory:
@@ -47,6 +54,7 @@ def loads(
     """
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "text"
+    theory: PossibilisticTheory | LiftedTheory
     if fmt == "text" and is_lifted_text(text):
         theory = read_lifted_text(text, source)
     elif fmt == "json":
@@ -58,6 +66,10 @@ def loads(
     return theory.ground() if ground and isinstance(theory, LiftedTheory) else theory
 
 
+@overload
+def load_theory(path: str | os.PathLike[str], ground: Literal[True] = ...) -> PossibilisticTheory: ...
+@overload
+def load_theory(path: str | os.PathLike[str], ground: bool = ...) -> PossibilisticTheory | LiftedTheory: ...
 def load_theory(path: str | os.PathLike[str], ground: bool = True) -> PossibilisticTheory | LiftedTheory:
     """Read a theory file (text or JSON, told apart by content); see :func:`loads`."""
     return loads(read_source(path, "theory file"), None, os.fspath(path), ground)

@@ -217,9 +217,8 @@ def _sections(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag]
     notes: dict[int, list[str]] = {}
     for flag in flags:
         notes.setdefault(id(flag.rule), []).append(flag.message)
-    lifted = isinstance(theory, LiftedTheory)
     types = []
-    if lifted:
+    if isinstance(theory, LiftedTheory):
         prefixes = theory.prefixes()
         types = [f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}"
                  for name, constants in theory.types]
@@ -227,8 +226,8 @@ def _sections(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag]
     for level, group in by_level(theory):
         title = "certain" if level == INF else f"level {theory.level_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
-        rules = [(render_lifted_rule(pf.formula, theory) if lifted else render_rule(pf.formula, theory),
-                  notes.get(id(pf), [])) for pf in group]
+        rules = [(render_lifted_rule(pf.formula, theory) if isinstance(theory, LiftedTheory)
+                  else render_rule(pf.formula, theory), notes.get(id(pf), [])) for pf in group]
         levels.append((title, rules))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
     return types, levels, f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"

@@ -99,8 +99,8 @@ class RC2Backend(Backend):
         RC2's own enumeration does): cores found earlier stay valid."""
         wcnf = self._wcnf(units, extra)
         if wcnf is None or (not wcnf.hard and not wcnf.soft):
-            with super().session(units, extra, bound) as solve:
-                yield solve
+            with super().session(units, extra, bound) as plain:
+                yield plain
             return
         solvers: list[RC2] = []  # made at the first call: many sessions need none
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ModelError, WeightError
@@ -152,9 +152,9 @@ class PossibilisticTheory(NamedAtoms, Displayed):
             return Fraction(1)
         step = Fraction(self.resolution.step)
         finite = [pf.level for pf in self.formulas if pf.level != INF]
-        top = max(finite + [level]) * step
+        top = max(int(x) for x in finite + [level]) * step
         big_l = Fraction(k) + top + 1
-        return (Fraction(k) + level * step) / big_l
+        return (Fraction(k) + int(level) * step) / big_l
 
     # -- display ---------------------------------------------------------------------
 
@@ -196,6 +196,12 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         """``N(query)`` as an exact int level (as in :meth:`levels`); see :meth:`.Reasoner.necessity`."""
         return self._reasoner.necessity(query)
 
+    @overload
+    def in_units(self, level: Level) -> float: ...
+    @overload
+    def in_units(self, level: None) -> None: ...
+    @overload
+    def in_units(self, level: Level | None) -> float | None: ...
     def in_units(self, level: Level | None) -> float | None:
         """An int level in the model's weight units (``inf`` stays ``inf``, None stays None)."""
         if level is None or level == INF:

@@ -33,7 +33,9 @@ def literal_sets(atoms: int | Sequence[int], k: int, positive_only: bool = False
 
 def _split_literals(line: str) -> list[str]:
     """Split on commas outside parentheses: ``f(A,B), !g(C)`` -> two literals."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
     for ch in line:
         if ch == "(":
             depth += 1

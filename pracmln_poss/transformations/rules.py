@@ -162,7 +162,8 @@ def default_rules(
         return canonical_map(e, symmetry)
 
     optima = _optima(engine, sets, canon, symmetry, report_optima)
-    base = optima[()].cost if optima.get(()) is not None else 0
+    empty = optima.get(())
+    base = empty.cost if empty is not None else 0
     penalty = {e: INF if o is None else o.cost - base for e, o in optima.items()}
 
     def pen(lits: Iterable[int]) -> Level:
