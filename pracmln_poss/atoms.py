@@ -6,7 +6,7 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 
 from __future__ import annotations
 
-__all__ = ["NamedAtoms", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
+__all__ = ["predicate_of", "split_atom", "NamedAtoms", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
@@ -15,6 +15,17 @@ from functools import cached_property
 from .errors import FormulaSyntaxError, ModelError, UnknownNameError
 from .logic.formula import And, Atom, Equals, Exists, Formula, Iff, Implies, Not, Or, PredAtom, Truth, atoms_of
 from .logic.syntax import atom_name, format_formula, parse_formula, parse_literal
+
+
+def predicate_of(atom: str) -> str:
+    """The predicate name of a ground atom name (``f(A,B)`` -> ``f``)."""
+    return atom.partition("(")[0]
+
+
+def split_atom(atom: str) -> tuple[str, tuple[str, ...]]:
+    """A ground atom name as its predicate and arguments (``f(A,B)`` -> ``("f", ("A", "B"))``)."""
+    pred, paren, rest = atom.partition("(")
+    return pred, tuple(rest[:-1].split(",")) if paren and rest.endswith(")") else ()
 
 
 class NamedAtoms:
@@ -43,12 +54,11 @@ class NamedAtoms:
 
     def _why_unknown(self, name: str) -> str:
         """What is wrong with an atom name that is not one of ours, and the closest ones."""
-        pred, _, rest = name.partition("(")
-        args = rest[:-1].split(",") if rest.endswith(")") else []
-        by_pred: dict[str, list[list[str]]] = {}
+        pred, args = split_atom(name)
+        by_pred: dict[str, list[tuple[str, ...]]] = {}
         for known in self.atoms:
-            p, _, r = known.partition("(")
-            by_pred.setdefault(p, []).append(r[:-1].split(",") if r else [])
+            p, known_args = split_atom(known)
+            by_pred.setdefault(p, []).append(known_args)
         close = difflib.get_close_matches(name, self.atoms, n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         if pred not in by_pred:

@@ -15,6 +15,7 @@ __all__ = ["ground", "ground_size", "infer_variable_domains", "template_source",
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
+from math import prod
 
 from .errors import InconsistentModelError, ModelError
 from .ground_mln import GroundMLN, WeightedFormula
@@ -139,23 +140,16 @@ def ground_size(model: FirstOrderMLN) -> tuple[int, int, tuple[FormulaTemplate, 
     """Ground atoms, groundings of the formula templates, and the template with the
     most groundings (with their number), computed from the domain sizes alone."""
     sizes = {d: len(cs) for d, cs in model.domains}
-    atoms = sum(_product(sizes.get(d, 0) for d in p.domains) for p in model.predicates)
+    atoms = sum(prod(sizes.get(d, 0) for d in p.domains) for p in model.predicates)
     preds = model.predicate_map
     total, largest = 0, None
     for template in model.formulas:
         types = infer_variable_domains(template, preds)
-        n = _product(sizes.get(types[v], 0) for v in _free_variables(template.formula))
+        n = prod(sizes.get(types[v], 0) for v in _free_variables(template.formula))
         total += n
         if largest is None or n > largest[1]:
             largest = (template, n)
     return atoms, total, largest
-
-
-def _product(values: Iterator[int] | list[int]) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def _check_size(model: FirstOrderMLN) -> None:

@@ -68,6 +68,10 @@ class Resolution:
         """The user-unit value of ``value`` steps, exactly."""
         return (Decimal(value) * self.step).normalize()
 
+    def to_units(self, value: int | float) -> float:
+        """``value`` steps as a number in the user's units (``INF`` stays ``INF``)."""
+        return value if value == INF else float(self.to_decimal(int(value)))
+
     def __str__(self) -> str:
         return str(self.step)
 

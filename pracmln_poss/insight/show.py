@@ -18,7 +18,7 @@ import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..atoms import map_leaves
+from ..atoms import map_leaves, predicate_of
 from ..errors import InconsistentEvidenceError
 from ..ground_mln import GroundMLN
 from ..logic.formula import (
@@ -187,7 +187,7 @@ def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) ->
     for pf in theory.formulas:
         if pf.level == INF:
             continue
-        others = sorted({theory.name(a).split("(")[0] for a in _conclusion_atoms(pf.formula)} - wanted)
+        others = sorted({predicate_of(theory.name(a)) for a in _conclusion_atoms(pf.formula)} - wanted)
         if others:
             flags.append(Flag(pf, f"concludes about {', '.join(others)}, not a query predicate"))
     return flags

@@ -7,16 +7,12 @@ one side lacks would be a false report, so the mismatch is an error that names t
 
 from __future__ import annotations
 
-__all__ = ["check_same_atoms", "check_predicates", "predicate_of"]
+__all__ = ["check_same_atoms", "check_predicates"]
 
 from collections.abc import Iterable, Sequence
 
+from ..atoms import predicate_of
 from ..errors import ModelError, UnknownNameError
-
-
-def predicate_of(atom: str) -> str:
-    """The predicate name of a ground atom name (``f(A,B)`` -> ``f``)."""
-    return atom.partition("(")[0]
 
 
 def _some(names: Sequence[str], limit: int = 5) -> str:

@@ -13,7 +13,6 @@ __all__ = ["MapInference", "map_inference"]
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
-from ..weights import INF
 from .engine import Evidence, MapEngine
 
 
@@ -31,7 +30,7 @@ class MapInference:
         self.engine.close()
 
     def _units(self, steps: int | float) -> float:
-        return steps if steps == INF else float(self.mln.resolution.to_decimal(int(steps)))
+        return self.mln.resolution.to_units(steps)
 
     def penalty(self, evidence: Evidence = ()) -> float:
         """``pen(M, E)`` in the model's weight units (``inf`` when ``E`` is impossible)."""

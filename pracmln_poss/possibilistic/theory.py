@@ -204,9 +204,7 @@ class PossibilisticTheory(NamedAtoms, Displayed):
     def in_units(self, level: Level | None) -> float | None: ...
     def in_units(self, level: Level | None) -> float | None:
         """An int level in the model's weight units (``inf`` stays ``inf``, None stays None)."""
-        if level is None or level == INF:
-            return level
-        return float(self.resolution.to_decimal(int(level)))
+        return None if level is None else self.resolution.to_units(level)
 
     def drowned(self, evidence: Iterable[object] = ()) -> tuple[PossibilisticFormula, ...]:
         """The formulas below ``con(T, E)``; see :meth:`.Reasoner.drowned`."""

@@ -36,6 +36,7 @@ import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from ..atoms import predicate_of
 from ..errors import ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
@@ -63,7 +64,7 @@ class Focus:
         """
         by_pred: dict[str, set[int]] = {}
         for i, name in enumerate(mln.atoms, 1):
-            by_pred.setdefault(name.partition("(")[0], set()).add(i)
+            by_pred.setdefault(predicate_of(name), set()).add(i)
 
         def atoms(preds: Iterable[str] | None, what: str) -> frozenset[int] | None:
             if preds is None:

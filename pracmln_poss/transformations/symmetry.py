@@ -24,15 +24,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..atoms import map_leaves
+from ..atoms import map_leaves, split_atom
 from ..ground_mln import GroundMLN, WeightedFormula
 from ..logic.formula import Atom, Formula, atoms_of
 from .evidence import EvidenceSet
-
-
-def _split(name: str) -> tuple[str, tuple[str, ...]]:
-    pred, paren, rest = name.partition("(")
-    return pred, tuple(rest[:-1].split(",")) if paren else ()
 
 
 @dataclass(frozen=True)
@@ -50,7 +45,7 @@ class Symmetry:
     @cached_property
     def atom_info(self) -> list[tuple[str, tuple[str, ...]]]:
         """Per atom int (index 0 unused), its predicate and arguments."""
-        return [("", ())] + [_split(name) for name in self.mln.atoms]
+        return [("", ())] + [split_atom(name) for name in self.mln.atoms]
 
     @cached_property
     def atom_index(self) -> dict[tuple[str, tuple[str, ...]], int]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ..atoms import intern_atoms
+from ..atoms import intern_atoms, split_atom
 from ..ground_mln import GroundMLN
 from ..grounding import infer_variable_domains, template_source
 from ..logic.formula import (
@@ -48,7 +48,7 @@ from ..possibilistic.theory import Displayed, Level, PossibilisticFormula, Possi
 from ..weights import INF, Resolution
 from .evidence import describe
 from .lifted import Schema
-from .symmetry import Symmetry, _split
+from .symmetry import Symmetry
 
 
 @dataclass(frozen=True, repr=False)
@@ -323,7 +323,7 @@ def _named(f: Formula, mln: GroundMLN) -> Formula:
     from ..atoms import map_leaves
 
     def leaf(a):
-        pred, args = _split(mln.name(a.index))
+        pred, args = split_atom(mln.name(a.index))
         return PredAtom(pred, tuple(Constant(c) for c in args))
 
     return map_leaves(f, leaf)
