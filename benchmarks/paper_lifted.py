@@ -18,8 +18,9 @@ from pathlib import Path
 
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.formats.lifted_text import read_lifted_text
+from pracmln_poss.possibilistic.filtering import filter_redundant
+from pracmln_poss.possibilistic.lifted import LiftedTheory
 from pracmln_poss.transformations import transform
-from pracmln_poss.transformations.variabilize import LiftedTheory, filter_lifted
 from pracmln_poss.weights import INF, format_weight
 
 PAPER = Path(__file__).resolve().parent.parent / "tests" / "data" / "paper"
@@ -36,7 +37,7 @@ def per_level(theory: LiftedTheory) -> str:
 def convert(name: str, k: int, filtering: str) -> tuple[LiftedTheory, LiftedTheory, float]:
     start = time.perf_counter()
     theory = transform(load_model(PAPER / f"{name}.mln").model, "lifted", k=k)
-    filtered = filter_lifted(theory, filtering)
+    filtered = filter_redundant(theory, filtering).theory
     return theory, filtered, time.perf_counter() - start
 
 

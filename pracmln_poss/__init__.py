@@ -32,8 +32,9 @@ from .map.inference import MapInference, map_inference
 from .model import FirstOrderMLN
 from .possibilistic import PossibilisticFormula, PossibilisticTheory, Reasoner
 from .possibilistic.filtering import filter_redundant
+from .possibilistic.lifted import LiftedTheory
+from .possibilistic.protocol import Theory
 from .transformations import METHODS, Conversion, convert, transform
-from .transformations.variabilize import LiftedTheory, filter_lifted
 from .version import __version__
 from .weights import INF, Resolution
 
@@ -86,12 +87,12 @@ __all__ = [
     "PossibilisticTheory",
     "Reasoner",
     "PossError",
+    "Theory",
     "Resolution",
     "UnknownNameError",
     "WeightedFormula",
     "World",
     "dumps",
-    "filter_lifted",
     "filter_redundant",
     "ground",
     "load",

@@ -6,15 +6,35 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 
 from __future__ import annotations
 
-__all__ = ["predicate_of", "split_atom", "NamedAtoms", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
+__all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 
 from .errors import FormulaSyntaxError, ModelError, UnknownNameError
-from .logic.formula import And, Atom, Equals, Exists, Formula, Iff, Implies, Not, Or, PredAtom, Truth, atoms_of
+from .logic.formula import (
+    And,
+    Atom,
+    Equals,
+    Exists,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    PredAtom,
+    Truth,
+    atoms_of,
+    is_literal,
+    literal_of,
+)
 from .logic.syntax import atom_name, format_formula, parse_formula, parse_literal
+
+EvidenceItem = int | str | Formula
+"""One piece of evidence: a DIMACS literal (``3``, ``-3``), literal or formula text
+(``"!bird(Tweety)"``, ``"a v b"``), or a ground formula tree."""
+Evidence = Iterable[EvidenceItem]
 
 
 def predicate_of(atom: str) -> str:
@@ -104,6 +124,30 @@ class NamedAtoms:
             return self.formula(text)
         index = self.atom(atom_name(atom.pred, tuple(t.name for t in atom.args)))
         return index if positive else -index
+
+    def evidence(self, items: Evidence) -> tuple[int | Formula, ...]:
+        """Evidence normalised, the one place it is: each item a checked DIMACS literal
+        (literal formulas included) or a ground formula that is not a literal, in the
+        order given, repeats dropped.
+
+        :raises UnknownNameError: for an atom these atoms do not have.
+        :raises FormulaSyntaxError: for text that is not a formula.
+        """
+        out: dict[int | Formula, None] = {}
+        for item in items:
+            if isinstance(item, str):
+                item = self.literal_or_formula(item)
+            if isinstance(item, int):
+                out[self.literal(item)] = None
+                continue
+            f = self.formula(item)  # checks the atoms of a ready-made tree
+            out[literal_of(f) if is_literal(f) else f] = None
+        return tuple(out)
+
+    def split_evidence(self, items: Evidence) -> tuple[tuple[int, ...], tuple[Formula, ...]]:
+        """:meth:`evidence` as (unit literals, other ground formulas)."""
+        normal = self.evidence(items)
+        return tuple(x for x in normal if isinstance(x, int)), tuple(x for x in normal if not isinstance(x, int))
 
     def formula(self, text: str | Formula, grammar: str = "StandardGrammar") -> Formula:
         """A ground formula over these atoms, from text or an already-built tree."""

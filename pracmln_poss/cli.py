@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .errors import PossError, SourcePosition
 from .formats import FORMATS
@@ -26,6 +27,13 @@ from .possibilistic.filtering import FILTER_MODES
 from .transformations import METHODS
 from .version import __version__
 from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_number
+
+if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
+    from .bridge.loader import LoadedModel
+    from .ground_mln import GroundMLN
+    from .possibilistic.protocol import Theory
+    from .possibilistic.theory import PossibilisticFormula
+    from .transformations.common import ProgressInfo
 
 PROG = "pracmln-poss"
 
@@ -173,13 +181,13 @@ def _model_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _load_ground(args: argparse.Namespace):
+def _load_ground(args: argparse.Namespace) -> GroundMLN:
     from .grounding import ground
 
     return ground(_load(args).model, force=args.force)
 
 
-def _load(args: argparse.Namespace):
+def _load(args: argparse.Namespace) -> LoadedModel:
     from .bridge.loader import load_model
 
     domains = {}
@@ -259,10 +267,10 @@ def _run_convert(args: argparse.Namespace) -> int:
     return _emit(dumps(done.theory, args.format), args.output)
 
 
-def _focus_options(args: argparse.Namespace, loaded=None) -> dict[str, object]:
+def _focus_options(args: argparse.Namespace, loaded: LoadedModel | None = None) -> dict[str, list[str]]:
     """``evidence_preds``/``query_preds`` from ``--evidence-preds``/``--query-preds``
     (``all``: no restriction); the query predicates default to a project's ``queries``."""
-    out: dict[str, object] = {}
+    out: dict[str, list[str]] = {}
     for option, key in (("evidence_preds", "evidence_preds"), ("focus_query_preds", "query_preds")):
         value = getattr(args, option, None)
         if value is None and key == "query_preds" and loaded is not None and loaded.settings.queries:
@@ -291,7 +299,7 @@ def _emit(text: str, output: str | None) -> int:
     return 0
 
 
-def _print_progress(info) -> None:
+def _print_progress(info: ProgressInfo) -> None:
     total = f"/{info.total}" if info.total is not None else ""
     size = f", size {info.size}" if info.size is not None else ""
     pace = ""
@@ -313,7 +321,7 @@ def _duration(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60} min"
 
 
-def _formula_json(pf, theory) -> dict[str, object]:
+def _formula_json(pf: PossibilisticFormula, theory: Theory) -> dict[str, object]:
     item: dict[str, object] = {"formula": theory.format(pf.formula), "level": weight_number(pf.level, theory.resolution)}
     if pf.origin:
         item["origin"] = pf.origin
@@ -392,22 +400,23 @@ def _run_verify(args: argparse.Namespace) -> int:
             "evidence_preds": focus_names.get("evidence_preds"), "query_preds": focus_names.get("query_preds"),
         }
         if result.counterexample:
-            c = result.counterexample
             out["counterexample"] = {
-                "evidence": list(c.evidence), "conclusion": list(c.conclusion),
-                "map_entails": c.map_entails, "theory_entails": c.theory_entails,
+                "evidence": list(result.counterexample.evidence),
+                "conclusion": list(result.counterexample.conclusion),
+                "map_entails": result.counterexample.map_entails,
+                "theory_entails": result.counterexample.theory_entails,
             }
         print(json.dumps(out, indent=2))
     elif result.ok:
         seed = f", seed {result.seed}" if result.seed is not None else ""
         within = "".join(
-            f", {side} over {', '.join(focus_names[key])}"  # type: ignore[arg-type]
+            f", {side} over {', '.join(focus_names[key])}"
             for side, key in (("E", "evidence_preds"), ("C", "query_preds")) if key in focus_names
         )
         print(f"verified: (M,E) |-MAP OR C iff (T,E) |-poss OR C for all |E| + |C| <= {result.k + 1}{within}")
         print(f"  {result.mode}: {result.pairs_checked} pairs, {result.evidence_sets} evidence sets, "
               f"{result.seconds:.2f} s{seed}")
-    else:
+    elif result.counterexample is not None:
         c = result.counterexample
         print("counterexample:")
         print(f"  evidence: {', '.join(c.evidence) or 'none'}")
@@ -420,18 +429,16 @@ def _run_verify(args: argparse.Namespace) -> int:
 def _run_show(args: argparse.Namespace) -> int:
     from .formats import load_theory
     from .insight.show import lifted_flags, off_target_rules, overturned_readings, show_text
-    from .transformations.variabilize import LiftedTheory
 
     theory = load_theory(args.theory, ground=False)
     # warnings are found on the grounding; a lifted theory shows them on its rules
-    ground, sources = theory.ground_with_sources() if isinstance(theory, LiftedTheory) else (theory, None)
+    ground, sources = theory.ground_with_sources()
     flags = []
     if args.mln:
         flags.extend(overturned_readings(ground, _load_ground(args)))
     if args.query_preds:
         flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
-    if sources is not None and isinstance(theory, LiftedTheory):
-        flags = lifted_flags(flags, ground, sources, theory)
+    flags = lifted_flags(flags, ground, sources, theory)
     sys.stdout.write(show_text(theory, flags))
     return 0
 
@@ -467,7 +474,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except PossError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -30,6 +30,7 @@ from .logic.formula import (
     Not,
     Or,
     PredAtom,
+    Term,
     Truth,
     Variable,
     children,
@@ -235,8 +236,13 @@ def template_source(template: FormulaTemplate) -> str:
     return f"{template.position}" if template.position else template.text
 
 
-def _compile_template(template, table, types, preds):
-    def term_pos(t, dom: str) -> Callable[[Env], int]:
+def _compile_template(
+    template: FormulaTemplate, table: _AtomTable, types: Mapping[str, str], preds: Mapping[str, Predicate]
+) -> Callable[[Env], Formula]:
+    """The template as a function from a binding of its variables (to constant positions)
+    to its ground formula: the tree is walked once, not once per grounding."""
+
+    def term_pos(t: Term, dom: str) -> Callable[[Env], int]:
         if isinstance(t, Variable):
             name = t.name
             return lambda env: env[name]
@@ -246,7 +252,7 @@ def _compile_template(template, table, types, preds):
         pos = positions[t.name]
         return lambda env: pos
 
-    def term_name(t) -> Callable[[Env], str]:
+    def term_name(t: Term) -> Callable[[Env], str]:
         if isinstance(t, Variable):
             name, consts = t.name, table.domains[types[t.name]]
             return lambda env: consts[env[name]]
@@ -261,8 +267,8 @@ def _compile_template(template, table, types, preds):
             index = table.index
             return lambda env: Atom(index(pred, tuple(g(env) for g in getters)))
         if isinstance(f, Equals):
-            left, right = term_name(f.left), term_name(f.right)
-            return lambda env: Truth(left(env) == right(env))
+            left_name, right_name = term_name(f.left), term_name(f.right)
+            return lambda env: Truth(left_name(env) == right_name(env))
         if isinstance(f, Truth):
             return lambda env: f
         if isinstance(f, Not):

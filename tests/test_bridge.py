@@ -18,7 +18,7 @@ from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.errors import FormulaSyntaxError, ModelError, PossError, UnsupportedInputError, WeightError
 from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
-from pracmln_poss.map.engine import World
+from pracmln_poss.map.engine import World, world_cost
 
 from .conftest import DATA, PAPER, PRACMLN_DATA
 
@@ -170,13 +170,15 @@ def test_prac_grammar(pracmln, tmp_path):
         t = {A, B}
         p(t)
         q(t)
-        1.5 p(?x) ^ q(?x) v p(?x)
+        r(t)
+        1.5 p(?x) ^ q(?x) v r(?x)
         """)
     g = ground(load_model(p, grammar="PRACGrammar").model)
     assert len(g.soft) == 2
-    # PRACGrammar: (p ^ q) v p, which is just p
-    with open_engine(g) as eng:
-        assert eng.entails([], "p(A) ^ p(B)")
+    # PRACGrammar: (p ^ q) v r, which a world with only r true satisfies (p ^ (q v r) would not)
+    only_r = World.from_literals(g.n_atoms, [g.atom("r(A)"), g.atom("r(B)")])
+    assert world_cost(g, only_r) == 0
+    assert world_cost(g, World.from_literals(g.n_atoms, [])) == 2 * g.soft[0].weight
 
 
 def test_functional_arguments_from_a_file(pracmln, tmp_path):
@@ -319,7 +321,7 @@ def test_to_possibilistic_when_pracmln_was_imported_first(pracmln):
 
 def test_to_possibilistic_lifted_is_the_default_for_first_order_mlns(pracmln):
     from pracmln_poss.bridge.plugin import install
-    from pracmln_poss.transformations.variabilize import LiftedTheory
+    from pracmln_poss.possibilistic.lifted import LiftedTheory
 
     install()
     mln = pracmln.MLN.load(str(PAPER / "smokers.mln"), grammar="StandardGrammar")

@@ -211,8 +211,9 @@ def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypat
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
+    monkeypatch.setattr(transform_module, "defaults", interrupted)
+    monkeypatch.setattr(transform_module, "lifted", interrupted)
     for method in ("defaults", "lifted"):
-        monkeypatch.setitem(transform_module.METHODS, method, interrupted)
         target = tmp_path / "out.theory"
         code, out, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "--method", method, "-o", target)
         assert code == 130 and "interrupted" in err

@@ -34,8 +34,6 @@ ALLOWED_UPWARD = {
     # print(theory) and a notebook's table: the text format and the table live above
     ("pracmln_poss.possibilistic.theory", "pracmln_poss.formats"),
     ("pracmln_poss.possibilistic.theory", "pracmln_poss.insight.show"),
-    # LiftedTheory.necessity("s(p1) => c(p1)") reads a rule in the lifted text syntax
-    ("pracmln_poss.transformations.variabilize", "pracmln_poss.formats.lifted_text"),
 }
 
 
@@ -126,3 +124,44 @@ def test_no_import_cycles_at_module_level():
         if state.get(node) is None and visit(node, []):
             break
     assert not cycle, " -> ".join(cycle)
+
+
+def _layout_rows() -> list[tuple[list[str], set[str]]]:
+    """The README's layout table: per row the package paths it names, and the names in
+    backticks of its description."""
+    import re
+
+    text = (PACKAGE.parent / "README.md").read_text()
+    table = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        cells = line.split("|")
+        if len(cells) >= 3 and "pracmln_poss/" in cells[1]:
+            paths = re.findall(r"`([^`]+)`", cells[1])
+            rows.append((paths, set(re.findall(r"`([\w.]+)`", cells[2]))))
+    return rows
+
+
+def test_readme_layout_table_matches_the_tree():
+    """Every module of the package is in the README's layout table (a subpackage's
+    modules named in its row), every path the table names exists, and the rows go up
+    the layers in the order of :data:`LAYERS`."""
+    rows = _layout_rows()
+    named_files: set[Path] = set()
+    layers = []
+    for paths, described in rows:
+        first = PACKAGE.parent / paths[0]
+        for p in paths:
+            path = (first.parent / p) if "/" not in p else PACKAGE.parent / p
+            assert path.exists(), f"the README's layout table names {p}, which does not exist"
+            named_files.add(path)
+        if first.is_dir():
+            modules = {f.stem for f in first.glob("*.py") if f.stem != "__init__"}
+            missing = modules - described
+            assert not missing, f"{paths[0]}: the README's row does not name {sorted(missing)}"
+        layers.append(_layer("pracmln_poss." + paths[0].removeprefix("pracmln_poss/").removesuffix(".py")
+                             .rstrip("/").replace("/", ".")))
+    top = {f for f in PACKAGE.glob("*.py") if f.stem not in ("__init__", "__main__")}
+    assert top <= named_files, f"top-level modules missing from the layout table: {sorted(f.name for f in top - named_files)}"
+    assert {d for d in PACKAGE.iterdir() if d.is_dir() and (d / "__init__.py").exists()} <= named_files
+    assert layers == sorted(layers), "the layout table's rows are not bottom-up"

@@ -252,7 +252,7 @@ def test_convert_lifted_command_output_verifies(pracmln, capsys, tmp_path, filte
 
 
 def test_variable_prefixes_are_distinct_and_readable():
-    from pracmln_poss.transformations.variabilize import variable_prefixes
+    from pracmln_poss.possibilistic.lifted import variable_prefixes
 
     assert variable_prefixes(["person"]) == {"person": "p"}
     assert variable_prefixes(["per", "pap", "cat1", "cat2"]) == {"cat1": "cat1_", "cat2": "cat2_", "pap": "pa", "per": "pe"}

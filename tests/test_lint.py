@@ -1,4 +1,5 @@
-"""ruff (configured in pyproject.toml) finds nothing in the package, tests, benchmarks and tools."""
+"""ruff and mypy (both configured in pyproject.toml) find nothing: ruff in the package,
+tests, benchmarks and tools; mypy, strict, in the package."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True)
+
+
 def test_ruff_is_clean():
-    done = subprocess.run([sys.executable, "-m", "ruff", "check", "pracmln_poss", "tests", "benchmarks", "tools"],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = _run("ruff", "check", "pracmln_poss", "tests", "benchmarks", "tools")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_strict_is_clean():
+    done = _run("mypy", "--no-incremental")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues found" in done.stdout

@@ -134,13 +134,31 @@ def test_solver_calls_per_query_are_logarithmic(n_levels):
         assert r.calls - before <= math.ceil(math.log2(len(theory.levels()))) + 2
 
 
-def test_theory_level_operations_share_one_reasoner():
+def test_theory_level_operations_close_their_solvers(monkeypatch):
+    """Each theory-level question opens a reasoner and closes it again: no SAT solver
+    outlives the call (a theory holds none)."""
+    from pracmln_poss.possibilistic import selectors
+
+    opened, closed = [], []
+    real = selectors.SelectorSolver
+
+    class Counted(real):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            opened.append(self)
+
+        def close(self):
+            closed.append(self)
+            super().close()
+
+    monkeypatch.setattr("pracmln_poss.possibilistic.reasoner.SelectorSolver", Counted)
     theory = PossibilisticTheory.from_pairs(PENGUIN)
     assert theory.entails(["bird(Tweety)"], "flies(Tweety)")
     assert theory.consistency_level(["penguin(Tweety)"]) == INF
     assert len(theory.drowned(["penguin(Tweety)"])) == 1
     assert theory.necessity("penguin(Tweety) => !flies(Tweety)") == INF
-    assert theory._reasoner.calls > 0 and theory._reasoner is theory._reasoner
+    assert len(opened) == 4 and closed == opened
+    assert all(s.sat is None for s in opened)
 
 
 def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():

@@ -196,15 +196,27 @@ def test_convert_is_transform_then_filtering():
     """The one pipeline of the CLI and the plugin, for a ground and a lifted theory."""
     from pracmln_poss.bridge.loader import load_model
     from pracmln_poss.transformations import convert
-    from pracmln_poss.transformations.variabilize import filter_lifted
 
     from .conftest import PAPER
 
     model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model
     done = convert(model, k=2, filter="conservative")
     lifted = transform(model, k=2)
-    assert done.theory == filter_lifted(lifted, "conservative")
+    assert done.theory == filter_redundant(lifted, "conservative").theory
     assert done.removed == len(lifted.formulas) - len(done.theory.formulas) > 0
     ground = convert(model, "defaults", k=1, filter="aggressive")
     result = filter_redundant(transform(model, "defaults", k=1), "aggressive")
     assert (ground.theory, ground.removed) == (result.theory, len(result.removed))
+
+
+def test_an_option_the_method_does_not_have_is_named():
+    """``long_blocking`` belongs to the lifted transformation: given to ``defaults`` it is
+    an error naming the options ``defaults`` has, not silently ignored."""
+    from pracmln_poss.errors import UnknownNameError
+    from pracmln_poss.transformations.options import DefaultsOptions, method_options
+
+    mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
+    with pytest.raises(UnknownNameError, match="defaults transformation has no option 'long_blocking'.*prune_heads"):
+        transform(mln, "defaults", k=1, long_blocking=True)
+    assert method_options("defaults", {"prune_heads": False}) == DefaultsOptions(prune_heads=False)
+    assert transform(mln, "defaults", k=1, prune_heads=False, backend="bruteforce").formulas

@@ -66,7 +66,7 @@ def _stub_module(name: str) -> types.ModuleType:
             return attr.lower()  # constants such as END, LEFT
         return type(attr, (_Inert,), {})
 
-    module.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    setattr(module, "__getattr__", __getattr__)  # noqa: B010 (a module-level __getattr__, PEP 562)
     module.__path__ = []  # a package, so submodule imports resolve to stubs
     return module
 

@@ -366,16 +366,16 @@ def _assemble(
             raise ModelError(f"evidence on undeclared predicate {ev.pred!r}", ev.position)
         if len(p.domains) != len(ev.args):
             raise ModelError(f"{ev.pred} takes {len(p.domains)} argument(s), given {len(ev.args)}", ev.position)
-        for dom, c in zip(p.domains, ev.args):
-            merged.setdefault(dom, [])
-            if c not in merged[dom]:
-                merged[dom].append(c)
-    for dom, consts in (domains or {}).items():
+        for domain_name, c in zip(p.domains, ev.args):
+            merged.setdefault(domain_name, [])
+            if c not in merged[domain_name]:
+                merged[domain_name].append(c)
+    for dom, given in (domains or {}).items():
         check_domain(dom, "domain")
-        for c in consts:
+        for c in given:
             if not _CONSTANT.match(c):
                 raise ModelError(f"{c!r} is not a valid constant (letters, digits and _-'.:;$~/ only) for domain {dom}")
-        merged[dom] = list(dict.fromkeys(consts))
+        merged[dom] = list(dict.fromkeys(given))
     for dom, size in (domain_sizes or {}).items():
         check_domain(dom, "domain")
         merged[dom] = fresh_constants(dom, size, merged)
@@ -418,7 +418,7 @@ def fresh_constants(domain: str, size: int, domains: Mapping[str, Sequence[str]]
 
 def _formula_text(f: Any) -> str:
     try:
-        return f.cstr(False)
+        return str(f.cstr(False))
     except Exception:  # pracmln's printer needs an attached MLN; fall back to str()
         return str(f)
 

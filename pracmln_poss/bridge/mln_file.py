@@ -107,8 +107,8 @@ def read_mln(raw: str, name: str, grammar: str) -> ParsedModel | None:
                     predicate.domains, predicate.functional, predicate.soft_functional
                 ):
                     return None  # contradictory declarations: pracmln words the error
-                for domain in predicate.domains:
-                    out.domains.setdefault(domain, [])
+                for domain_name in predicate.domains:
+                    out.domains.setdefault(domain_name, [])
                 continue
             space = line.find(" ")
             if space < 0:

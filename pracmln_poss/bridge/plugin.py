@@ -13,11 +13,13 @@ from __future__ import annotations
 __all__ = ["install", "to_possibilistic"]
 
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..possibilistic.protocol import Theory
 from ..weights import Resolution
 
 
@@ -30,7 +32,7 @@ def to_possibilistic(
     domains: Mapping[str, Sequence[str]] | None = None,
     resolution: Resolution | str | None = None,
     **options: Any,
-):
+) -> Theory:
     """Convert this pracmln MLN into a possibilistic logic theory.
 
     :param db: a pracmln ``Database`` whose evidence becomes certain (optional).
@@ -42,7 +44,7 @@ def to_possibilistic(
         ``evidence_preds=[...]`` and ``query_preds=[...]`` (a focused conversion:
         evidence over the first predicates, conclusions about the second),
         ``family=[...]``, ``long_blocking=True``, ``backend="cpsat"``, ``progress=...``.
-    :returns: a :class:`~pracmln_poss.transformations.variabilize.LiftedTheory` (lifted;
+    :returns: a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory` (lifted;
         ``.ground()`` gives the ground theory) or a
         :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.
     """
@@ -60,7 +62,7 @@ def _patch(base_module: Any) -> None:
 class _PracmlnHook(importlib.abc.MetaPathFinder):
     """Prepares the interpreter (:func:`.compat.prepare_import`) before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None):
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if name not in ("pracmln", "pracmln.mln.base"):
             return None
         if name == "pracmln":

@@ -30,14 +30,14 @@ _FUNCTIONS: dict[str, Callable[..., float]] = {
     "sqrt": math.sqrt,
     "abs": abs,
 }
-_BINARY = {
+_BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
     ast.Div: operator.truediv,
     ast.Pow: operator.pow,
 }
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
 def evaluate_weight(
@@ -51,8 +51,8 @@ def evaluate_weight(
     :raises WeightError: for anything but arithmetic on numbers and known functions.
     """
     expr = text.strip()
-    for name, value in (variables or {}).items():
-        expr = re.sub(re.escape(name) + r"\b", f"({value})", expr)
+    for name, replacement in (variables or {}).items():
+        expr = re.sub(re.escape(name) + r"\b", f"({replacement})", expr)
     if "$" in expr:
         raise WeightError(f"undefined variable in weight {text!r}", position)
     expr = re.sub(r"domSize\(\s*(\w+)\s*\)", lambda m: f"domSize({m.group(1)!r})", expr)

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Literal, overload
 
 from ..errors import OutputError, SourcePosition, UnknownNameError
+from ..possibilistic.lifted import LiftedTheory
+from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticTheory
 from ..sources import read_source
-from ..transformations.variabilize import LiftedTheory
 from .json_format import read_json, to_json
 from .latex import to_latex
 from .lifted_text import is_lifted_text, read_lifted_text, write_lifted_text
@@ -26,10 +27,11 @@ from .text import read_text, write_text
 FORMATS = ("text", "json", "latex")
 
 
-def dumps(theory: PossibilisticTheory | LiftedTheory, fmt: str = "text") -> str:
+def dumps(theory: Theory, fmt: str = "text") -> str:
     """The theory, ground or lifted, in one of :data:`FORMATS`."""
     if fmt == "text":
-        return write_lifted_text(theory) if isinstance(theory, LiftedTheory) else write_text(theory)
+        # a ground theory is its own grounding (Theory.ground)
+        return write_lifted_text(theory) if isinstance(theory, LiftedTheory) else write_text(theory.ground())
     if fmt == "json":
         return to_json(theory)
     if fmt == "latex":
@@ -63,7 +65,7 @@ def loads(
         theory = read_text(text, source)
     else:
         raise UnknownNameError(f"cannot read format {fmt!r}; readable: text, json")
-    return theory.ground() if ground and isinstance(theory, LiftedTheory) else theory
+    return theory.ground() if ground else theory
 
 
 @overload
@@ -123,6 +125,6 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
-def save(theory: PossibilisticTheory | LiftedTheory, path: str | os.PathLike[str], fmt: str = "text") -> None:
+def save(theory: Theory, path: str | os.PathLike[str], fmt: str = "text") -> None:
     """Write the theory to ``path`` atomically."""
     atomic_write(path, dumps(theory, fmt))

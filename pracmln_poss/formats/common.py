@@ -9,12 +9,12 @@ from collections.abc import Callable
 
 from ..errors import FormulaSyntaxError, SourcePosition, WeightError
 from ..logic.formula import Formula
-from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory, parse_level
-from ..transformations.variabilize import LiftedTheory
+from ..possibilistic.protocol import Theory
+from ..possibilistic.theory import Level, PossibilisticFormula, parse_level
 from ..weights import INF, Resolution, format_weight
 
 
-def by_level(theory: PossibilisticTheory | LiftedTheory) -> list[tuple[Level, list[PossibilisticFormula]]]:
+def by_level(theory: Theory) -> list[tuple[Level, list[PossibilisticFormula]]]:
     """The theory's formulas grouped by level (ascending, ``INF`` last), theory order within."""
     groups: dict[Level, list[PossibilisticFormula]] = {}
     for pf in theory.formulas:

@@ -37,17 +37,17 @@ from decimal import Decimal
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, SourcePosition, UnknownNameError, WeightError
 from ..logic.syntax import parse_formula
+from ..possibilistic.lifted import LiftedTheory, atom_constants, read_rule
+from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
-from ..transformations.variabilize import LiftedTheory, atom_constants
 from ..weights import Resolution, weight_number
 from .common import by_level
-from .lifted_text import read_rule
 
 FORMAT_NAME = "pracmln_poss-theory"
 FORMAT_VERSION = 1
 
 
-def to_json(theory: PossibilisticTheory | LiftedTheory) -> str:
+def to_json(theory: Theory) -> str:
     """The theory, ground or lifted, as JSON text (deterministic)."""
     formulas = []
     for _level, group in by_level(theory):
@@ -81,8 +81,7 @@ def from_json(text: str, source: str | None = None) -> PossibilisticTheory:
 
     :raises PossError: naming the file, and the JSON line or formula index at fault.
     """
-    theory = read_json(text, source)
-    return theory.ground() if isinstance(theory, LiftedTheory) else theory
+    return read_json(text, source).ground()
 
 
 def read_json(text: str, source: str | None = None) -> PossibilisticTheory | LiftedTheory:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 __all__ = ["to_latex"]
 
+from collections.abc import Callable
+
 from ..logic.formula import And, Atom, Equals, Formula, Iff, Implies, Not, Or, PredAtom, Truth
-from ..possibilistic.theory import PossibilisticTheory
-from ..transformations.variabilize import LiftedTheory
+from ..possibilistic.protocol import Theory
 from ..weights import INF, format_weight
 from .common import by_level
 
@@ -34,13 +35,13 @@ def _predicate(pred: str, args: list[str]) -> str:
     return out
 
 
-def latex_formula(f: Formula, name) -> str:
+def latex_formula(f: Formula, name: Callable[[int], str] | None) -> str:
     """A formula in LaTeX math (``\\neg``, ``\\wedge``, ``\\vee``, ``\\rightarrow``, ``\\neq``);
     ``name`` names the atom ints of ground formulas."""
 
     def go(g: Formula, wrap: bool) -> str:
         if isinstance(g, Atom):
-            return _atom(name(g.index))
+            return _atom(name(g.index) if name is not None else f"x_{g.index}")
         if isinstance(g, PredAtom):
             return _predicate(g.pred, [t.name for t in g.args])
         if isinstance(g, Equals):
@@ -64,14 +65,13 @@ def latex_formula(f: Formula, name) -> str:
     return go(f, False)
 
 
-def to_latex(theory: PossibilisticTheory | LiftedTheory) -> str:
+def to_latex(theory: Theory) -> str:
     """The theory, ground or lifted, as a LaTeX ``align*`` listing (deterministic)."""
     lines = []
-    if isinstance(theory, LiftedTheory):
-        prefixes = theory.prefixes()
-        for type_name, constants in theory.types:
-            lines.append(f"% type {type_name} (variables {prefixes[type_name]}1, {prefixes[type_name]}2, ...): "
-                         + ", ".join(constants))
+    prefixes = theory.prefixes()
+    for type_name, constants in theory.types:
+        lines.append(f"% type {type_name} (variables {prefixes[type_name]}1, {prefixes[type_name]}2, ...): "
+                     + ", ".join(constants))
     lines.append(r"\begin{align*}")
     rows: list[str] = []
     for level, group in by_level(theory):

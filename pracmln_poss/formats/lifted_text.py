@@ -13,16 +13,15 @@ reads these too.
 
 from __future__ import annotations
 
-__all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text", "type_variables", "read_rule"]
+__all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text"]
 
 import re
 
-from ..errors import FormulaSyntaxError, SourcePosition
-from ..logic.formula import Constant, Formula, Variable, map_terms
-from ..logic.syntax import format_formula, parse_formula
+from ..errors import FormulaSyntaxError
+from ..logic.syntax import format_formula
+from ..possibilistic.lifted import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
-from ..transformations.variabilize import LiftedTheory, atom_constants
 from ..version import __version__
 from ..weights import Resolution
 from .common import by_level, check_header, level_sections, split_formula_line
@@ -37,7 +36,7 @@ def is_lifted_text(text: str) -> bool:
 def write_lifted_text(lt: LiftedTheory) -> str:
     """The lifted theory in the text format (deterministic)."""
     prefixes = lt.prefixes()
-    groups = by_level(lt)  # type: ignore[arg-type]
+    groups = by_level(lt)
     lines = [
         f"// pracmln_poss {__version__} lifted possibilistic theory: {len(lt.formulas)} rules in {len(groups)} levels",
         f"#resolution {lt.resolution}",
@@ -75,43 +74,3 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
         formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos), level, origin))
     check_header(text, len(formulas), len({pf.level for pf in formulas}), source, bool(atoms) or "#atoms" in text)
     return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution)
-
-
-def read_rule(text: str, prefix_of: dict[str, str], known: set[str], position: SourcePosition | None = None) -> Formula:
-    """A first-order rule of a lifted theory: every term is read as a constant, then
-    PREFIX<digits> of a declared prefix is a variable of its type (constants of
-    PRACGrammar models may start lower-case: ``color(C1,blue)``).
-
-    :raises FormulaSyntaxError: for a name that is neither a constant of ``known`` (when
-        given) nor a variable of a type, naming the position.
-    """
-    typed = type_variables(parse_formula(text, ground=True, position=position), prefix_of)
-    if known:
-        unknown: list[str] = []
-
-        def check(t):
-            if isinstance(t, Constant) and t.name not in known:
-                unknown.append(t.name)
-            return t
-
-        map_terms(typed, check)
-        if unknown:
-            raise FormulaSyntaxError(
-                f"{unknown[0]!r} is neither a constant of the theory's atoms nor a variable of a #type", position
-            )
-    return typed
-
-
-def type_variables(f: Formula, prefix_of: dict[str, str]) -> Formula:
-    """Terms named PREFIX<digits> after a declared prefix become variables of its type
-    (``p3`` is of the type declared with prefix ``p``); other terms stay constants (the
-    writer picks prefixes no constant of the theory looks like)."""
-
-    def term(t):
-        name = t.name
-        prefix = name.rstrip("0123456789")
-        if prefix != name and prefix in prefix_of:
-            return Variable(name, prefix_of[prefix])
-        return t if isinstance(t, Constant) else Constant(name)
-
-    return map_terms(f, term)

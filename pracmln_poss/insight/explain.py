@@ -15,12 +15,11 @@ from __future__ import annotations
 __all__ = ["Explanation", "explain", "formula_line"]
 
 import html
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..atoms import Evidence, EvidenceItem
 from ..errors import BackendError
 from ..logic.formula import Formula, literal, negate
-from ..possibilistic.reasoner import EvidenceItem
 from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
 
@@ -53,7 +52,8 @@ class Explanation:
         """The explanation as ``explain`` prints it; ``world`` (atom name -> value) is the
         world shown when the query is not entailed (default: the countermodel)."""
         theory = self.theory
-        evidence = [e if isinstance(e, str) else theory.format(_evidence_formula(e, theory)) for e in self.evidence]
+        evidence = [e if isinstance(e, str) else theory.format(literal(e) if isinstance(e, int) else e)
+                    for e in self.evidence]
         lines = [
             f"query: {theory.format(self.query)}",
             f"evidence: {', '.join(evidence) or 'none'}",
@@ -91,7 +91,7 @@ def formula_line(pf: PossibilisticFormula, theory: PossibilisticTheory) -> str:
 
 
 def explain(
-    theory: PossibilisticTheory, evidence: Iterable[EvidenceItem], query: str | Formula
+    theory: PossibilisticTheory, evidence: Evidence, query: str | Formula
 ) -> Explanation:
     """Explain the answer to ``(T, E) |-poss query``.
 
@@ -104,7 +104,7 @@ def explain(
     level = result.consistency_level
     candidates = list(theory.formulas)
     with SelectorSolver(theory.n_atoms, [pf.formula for pf in candidates]) as sat:
-        ev = [sat.guard(_evidence_formula(e, theory)) for e in evidence]
+        ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in theory.evidence(evidence)]
         active = [s for s, pf in zip(sat.selectors, candidates) if pf.level >= level]
         yes, no = sat.guard(q), sat.guard(negate(q))
         rules: tuple[PossibilisticFormula, ...] = ()
@@ -131,10 +131,6 @@ def explain(
         q, evidence, result.entailed, level, rules, countermodel, result.drowned,
         tuple(conflicting), tuple(would_decide), theory,
     )
-
-
-def _evidence_formula(item: EvidenceItem, theory: PossibilisticTheory) -> Formula:
-    return literal(theory.literal(item)) if isinstance(item, int) else theory.formula(item)
 
 
 def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -> set[int]:

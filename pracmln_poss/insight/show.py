@@ -36,8 +36,8 @@ from ..logic.formula import (
     literal_of,
 )
 from ..logic.syntax import format_formula
+from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
-from ..transformations.variabilize import LiftedTheory
 from ..weights import INF, format_weight
 from .explain import explain
 from .vocabulary import check_predicates, check_same_atoms
@@ -88,7 +88,7 @@ def render_rule(f: Formula, theory: PossibilisticTheory) -> str:
     return theory.format(f)
 
 
-def render_lifted_rule(f: Formula, theory: LiftedTheory) -> str:
+def render_lifted_rule(f: Formula, theory: Theory) -> str:
     """A first-order rule as the default rule it states, its ``!=`` constraints last:
     "if s(p1) and f(p1,p2) then s(p2)  (p1 != p2)"."""
     distinct, core = _split_distinct(f)
@@ -103,7 +103,7 @@ def _split_distinct(f: Formula) -> tuple[list[Formula], Formula]:
     if not isinstance(f, Implies):
         return [], f
     parts = list(f.left.args) if isinstance(f.left, And) else [f.left]
-    distinct = [p for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals)]
+    distinct: list[Formula] = [p for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals)]
     rest = [p for p in parts if p not in distinct]
     if not distinct:
         return [], f
@@ -194,9 +194,9 @@ def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) ->
 
 
 def lifted_flags(flags: Iterable[Flag], ground: PossibilisticTheory, sources: Sequence[int],
-                 lifted: LiftedTheory) -> list[Flag]:
-    """Flags found on the grounding of a lifted theory moved to the rules they ground
-    (each message once per rule)."""
+                 lifted: Theory) -> list[Flag]:
+    """Flags found on the grounding of a theory (:meth:`.Theory.ground_with_sources`)
+    moved to the rules they ground (each message once per rule)."""
     index = {id(pf): i for i, pf in enumerate(ground.formulas)}
     out: list[Flag] = []
     seen: set[tuple[int, str]] = set()
@@ -208,7 +208,7 @@ def lifted_flags(flags: Iterable[Flag], ground: PossibilisticTheory, sources: Se
     return out
 
 
-def _sections(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag]
+def _sections(theory: Theory, flags: Iterable[Flag]
               ) -> tuple[list[str], list[tuple[str, list[tuple[str, list[str]]]]], str]:
     """The theory's type lines, its levels (title, rules with their warnings; certain
     ones last) and the summary line: what :func:`show_text` and :func:`show_html` lay out."""
@@ -217,23 +217,21 @@ def _sections(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag]
     notes: dict[int, list[str]] = {}
     for flag in flags:
         notes.setdefault(id(flag.rule), []).append(flag.message)
-    types = []
-    if isinstance(theory, LiftedTheory):
-        prefixes = theory.prefixes()
-        types = [f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}"
+    prefixes = theory.prefixes()
+    types = [f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}"
                  for name, constants in theory.types]
     levels = []
     for level, group in by_level(theory):
         title = "certain" if level == INF else f"level {theory.level_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
-        rules = [(render_lifted_rule(pf.formula, theory) if isinstance(theory, LiftedTheory)
-                  else render_rule(pf.formula, theory), notes.get(id(pf), [])) for pf in group]
+        rules = [(render_rule(pf.formula, theory) if isinstance(theory, PossibilisticTheory)
+                  else render_lifted_rule(pf.formula, theory), notes.get(id(pf), [])) for pf in group]
         levels.append((title, rules))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
     return types, levels, f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
 
 
-def show_text(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag] = ()) -> str:
+def show_text(theory: Theory, flags: Iterable[Flag] = ()) -> str:
     """The theory per level, as rules, certain ones last, with per-level counts and flags
     (a lifted theory's rules first-order, with their ``!=`` constraints and types)."""
     types, levels, summary = _sections(theory, flags)
@@ -248,7 +246,7 @@ def show_text(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag] 
     return "\n".join(lines) + "\n"
 
 
-def show_html(theory: PossibilisticTheory | LiftedTheory, flags: Iterable[Flag] = ()) -> str:
+def show_html(theory: Theory, flags: Iterable[Flag] = ()) -> str:
     """The same as :func:`show_text`, as HTML for a notebook: a table per level, certain
     rules last, warnings marked."""
     types, levels, summary = _sections(theory, flags)

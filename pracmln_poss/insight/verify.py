@@ -113,7 +113,10 @@ def _random_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: 
         c_atoms = rng.sample(list(query_atoms), j)
         if set(e_atoms) & set(c_atoms):
             continue
-        sign = lambda a: a if rng.random() < 0.5 else -a  # noqa: E731
+
+        def sign(a: int) -> int:
+            return a if rng.random() < 0.5 else -a
+
         yield (tuple(sorted((sign(a) for a in e_atoms), key=abs)), tuple(sorted((sign(a) for a in c_atoms), key=abs)))
 
 

@@ -215,7 +215,8 @@ def evaluate(f: Formula, world: Valuation | Sequence[bool] | Mapping[int, bool])
 def compile_ground(f: Formula) -> Callable[[Sequence[bool]], bool]:
     """:func:`evaluate` for one formula as a Python function of the world (a sequence
     of bools indexed by atom int): the search evaluates the same formulas millions of times."""
-    return eval("lambda v: " + _python(f), {"__builtins__": {}})  # noqa: S307 - source built from ints only
+    check: Callable[[Sequence[bool]], bool] = eval("lambda v: " + _python(f), {"__builtins__": {}})  # noqa: S307 - source built from ints only
+    return check
 
 
 def _python(f: Formula) -> str:
@@ -288,7 +289,7 @@ def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula
                     return g
                 continue
             if type(g) is type(f):
-                parts.extend(g.args)  # type: ignore[union-attr]
+                parts.extend(g.args)
             else:
                 parts.append(g)
         parts = list(dict.fromkeys(parts))  # repeated parts add nothing

@@ -36,7 +36,8 @@ class BruteForceBackend(Backend):
         for bits in itertools.product((False, True), repeat=mln.n_atoms):
             world = World((False, *bits))
             if all(evaluate(wf.formula, world) for wf in mln.hard):
-                self._worlds.append((world, sum(wf.weight for wf in mln.soft if not evaluate(wf.formula, world))))
+                # soft weights are int steps (only hard ones are INF)
+                self._worlds.append((world, int(sum(wf.weight for wf in mln.soft if not evaluate(wf.formula, world)))))
         if not self._worlds:
             self.unsat_reason = "the hard formulas of the MLN are unsatisfiable"
 

@@ -4,7 +4,7 @@
 backbone ``X(E)``) and MAP entailment, all with int arithmetic (docs/semantics.md).
 A backend (:mod:`.backend`) only finds *one* optimal world under extra hard
 constraints; penalties, backbones and entailment are built on that here, once.
-Evidence is normalised in one place (:meth:`MapEngine.split_evidence`).  An engine
+Evidence is normalised in one place (:meth:`~pracmln_poss.atoms.NamedAtoms.evidence`).  An engine
 owns its backend and releases it on exit.
 """
 
@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import NoReturn
 
+from ..atoms import Evidence
 from ..errors import InconsistentEvidenceError, InconsistentModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import (
@@ -30,8 +31,6 @@ from ..logic.formula import (
 from ..weights import INF
 from .backend import Backend, Optimum, World
 from .instance import fixed_atoms
-
-Evidence = Iterable[int | str | Formula]
 
 
 def world_cost(mln: GroundMLN, world: World) -> int | float:
@@ -86,21 +85,8 @@ class MapEngine:
     # -- evidence ----------------------------------------------------------------
 
     def split_evidence(self, evidence: Evidence) -> tuple[tuple[int, ...], tuple[Formula, ...]]:
-        """Evidence as (unit literals, other ground formulas)."""
-        units: dict[int, None] = {}
-        formulas: list[Formula] = []
-        for item in evidence:
-            if isinstance(item, str):
-                item = self.mln.literal_or_formula(item)
-            if isinstance(item, int):
-                units[self.mln.literal(item)] = None
-                continue
-            f = self.mln.formula(item)  # checks the atoms of a ready-made tree
-            if is_literal(f):
-                units[literal_of(f)] = None
-            else:
-                formulas.append(f)
-        return tuple(units), tuple(formulas)
+        """Evidence as (unit literals, other ground formulas): :meth:`.NamedAtoms.split_evidence`."""
+        return self.mln.split_evidence(evidence)
 
     # -- MAP inference -------------------------------------------------------------
 
@@ -302,7 +288,7 @@ class MapEngine:
             a = abs(lit)
             if a in formulas_atoms:
                 continue  # would need re-checking the evidence formulas
-            delta = 0
+            delta: int | float = 0
             feasible = True
             mentioned = occ.get(a, ())
             for i in mentioned:

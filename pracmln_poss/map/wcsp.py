@@ -42,7 +42,11 @@ class WCSPBackend(Backend):
         super().__init__(mln)
         self.fixed = fixed_atoms(mln)[0]
         import_pracmln()
-        self._name = lambda a: f"a{a}({_CONST})"
+
+    @staticmethod
+    def _name(a: int) -> str:
+        """Atom ``a`` as pracmln sees it: a unary predicate of its own over one constant."""
+        return f"a{a}({_CONST})"
 
     def _text(self, f: Formula) -> str:
         return format_formula(f, self._name)
@@ -115,7 +119,7 @@ class WCSPBackend(Backend):
                     if not clause:
                         return False
                     sat.add_clause(list(clause))
-            return sat.solve(assumptions=list(units))
+            return bool(sat.solve(assumptions=list(units)))
 
 
 def _for_pracmln(f: Formula) -> Formula | None:

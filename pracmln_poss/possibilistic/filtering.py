@@ -16,21 +16,26 @@ from __future__ import annotations
 __all__ = ["FILTER_MODES", "FilterResult", "filter_redundant", "formula_length", "redundant_order"]
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar, overload
 
 from ..errors import UnknownNameError
-from ..logic.formula import Atom, Formula, PredAtom, negate, walk
+from ..logic.formula import Atom, Formula, PredAtom, conjunction, negate, walk
+from ..weights import INF
+from .lifted import LiftedTheory
 from .selectors import SelectorSolver
 from .theory import Level, PossibilisticFormula, PossibilisticTheory
+
+T = TypeVar("T", PossibilisticTheory, LiftedTheory)
 
 FILTER_MODES = ("none", "conservative", "aggressive")
 
 
 @dataclass(frozen=True)
-class FilterResult:
-    """The filtered theory and the formulas removed, in removal order."""
+class FilterResult(Generic[T]):
+    """The filtered theory (of the type given) and the formulas removed, in removal order."""
 
-    theory: PossibilisticTheory
+    theory: T
     removed: tuple[PossibilisticFormula, ...]
 
 
@@ -39,24 +44,55 @@ def formula_length(f: Formula) -> int:
     return sum(1 for g in walk(f) if isinstance(g, (Atom, PredAtom)))
 
 
-def filter_redundant(theory: PossibilisticTheory, mode: str = "aggressive", solver: str = "g3") -> FilterResult:
-    """Remove redundant formulas; the result has the same cuts up to logical equivalence.
+@overload
+def filter_redundant(theory: PossibilisticTheory, mode: str = ..., solver: str = ...
+                     ) -> FilterResult[PossibilisticTheory]: ...
+@overload
+def filter_redundant(theory: LiftedTheory, mode: str = ..., solver: str = ...) -> FilterResult[LiftedTheory]: ...
+def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "aggressive", solver: str = "g3"
+                     ) -> FilterResult[PossibilisticTheory] | FilterResult[LiftedTheory]:
+    """Remove redundant formulas; every cut of the result has the same models as before.
+
+    A formula of a ground theory goes when the other remaining ones of equal or higher
+    level entail it.  A first-order rule of a lifted theory goes when its groundings
+    follow from the groundings of the other remaining rules.  For the rules of evidence
+    classes (finite levels) one grounding is tested: their variables range over
+    interchangeable constants and are pairwise distinct, so their groundings are images
+    of each other under symmetries of the theory, and one follows exactly when all do.
+    Certain rules (the MLN's hard formulas, over whole domains and without ``!=``) are
+    tested with all their groundings.
 
     :raises UnknownNameError: for a mode not in :data:`FILTER_MODES`.
     """
+    _check_mode(mode)
+    if isinstance(theory, LiftedTheory):
+        if mode == "none":
+            return FilterResult(theory, ())  # nothing to ground
+        kept, removed = _filter(theory, mode, solver)
+        return FilterResult(replace(theory, formulas=kept), removed)
+    kept, removed = _filter(theory, mode, solver)
+    return FilterResult(theory.with_formulas(kept), removed)
+
+
+def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
+            ) -> tuple[tuple[PossibilisticFormula, ...], tuple[PossibilisticFormula, ...]]:
+    """The formulas kept, in theory order, and those removed, in removal order."""
     formulas = theory.formulas
-    kept = redundant_order(
-        theory.n_atoms,
-        [pf.level for pf in formulas],
-        [formula_length(pf.formula) for pf in formulas],
-        [pf.formula for pf in formulas],
-        [pf.formula for pf in formulas],
-        mode,
-        solver,
-    )
-    order = sorted(range(len(formulas)), key=lambda i: (formulas[i].level, -formula_length(formulas[i].formula), i))
-    removed = tuple(formulas[i] for i in order if not kept[i])
-    return FilterResult(theory.with_formulas(pf for pf, k in zip(formulas, kept) if k), removed)
+    lengths = [formula_length(pf.formula) for pf in formulas]
+    if isinstance(theory, LiftedTheory):
+        groundings = [theory.groundings(pf) for pf in formulas]
+        contents = [conjunction(g) for g in groundings]
+        tests = [conjunction(g) if pf.level == INF or not g else g[0] for pf, g in zip(formulas, groundings)]
+    else:
+        contents = tests = [pf.formula for pf in formulas]
+    kept = redundant_order(len(theory.atoms), [pf.level for pf in formulas], lengths, contents, tests, mode, solver)
+    order = sorted(range(len(formulas)), key=lambda i: (formulas[i].level, -lengths[i], i))
+    return (tuple(pf for pf, k in zip(formulas, kept) if k), tuple(formulas[i] for i in order if not kept[i]))
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in FILTER_MODES:
+        raise UnknownNameError(f"unknown filter mode {mode!r}; valid: {', '.join(FILTER_MODES)}")
 
 
 def redundant_order(
@@ -71,8 +107,7 @@ def redundant_order(
     """Which items to keep: item ``i`` (whose ground content is ``contents[i]``) is dropped
     when ``tests[i]`` follows from the remaining items of level ``>= levels[i]`` (in
     conservative mode only those no longer than it).  Lowest level first, longest first."""
-    if mode not in FILTER_MODES:
-        raise UnknownNameError(f"unknown filter mode {mode!r}; valid: {', '.join(FILTER_MODES)}")
+    _check_mode(mode)
     kept = [True] * len(contents)
     if mode == "none":
         return kept

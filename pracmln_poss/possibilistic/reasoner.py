@@ -11,18 +11,14 @@ from __future__ import annotations
 
 __all__ = ["Reasoner", "QueryResult"]
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pysat.solvers import Solver
-
+from ..atoms import Evidence, EvidenceItem
 from ..errors import InconsistentEvidenceError
-from ..logic.cnf import VarPool, clausify
 from ..logic.formula import Formula, is_literal, literal_of, negate
 from ..weights import INF
+from .selectors import SelectorSolver
 from .theory import Level, PossibilisticFormula, PossibilisticTheory
-
-EvidenceItem = int | str | Formula
 
 
 @dataclass(frozen=True)
@@ -39,17 +35,19 @@ class Reasoner:
 
     def __init__(self, theory: PossibilisticTheory, solver: str = "g3") -> None:
         self.theory = theory
-        self.calls = 0  # SAT solver calls, for statistics and benchmarks
         self.levels: tuple[Level, ...] = tuple(sorted({pf.level for pf in theory.formulas} | {INF}))
-        finite = self.levels[:-1]
-        self._pool = VarPool(theory.n_atoms)
-        self._activation = {level: self._pool.new() for level in finite}
-        self._solver = Solver(name=solver)
-        self._has_certain = any(pf.level == INF for pf in theory.formulas)
-        for pf in theory.formulas:
-            guard = () if pf.level == INF else (-self._activation[pf.level],)
-            for clause in clausify(pf.formula, self._pool):
-                self._solver.add_clause([*clause, *guard])
+        finite = [pf for pf in theory.formulas if pf.level != INF]
+        # a selector per finite level; certain formulas always on
+        self._solver = SelectorSolver(theory.n_atoms, [pf.formula for pf in finite], solver,
+                                      groups=[pf.level for pf in finite],
+                                      always=[pf.formula for pf in theory.formulas if pf.level == INF])
+        self._activation = self._solver.selector_of
+        self._has_certain = len(finite) < len(theory.formulas)
+
+    @property
+    def calls(self) -> int:
+        """SAT solver calls so far, for statistics and benchmarks."""
+        return self._solver.calls
 
     def __enter__(self) -> Reasoner:
         return self
@@ -59,9 +57,7 @@ class Reasoner:
 
     def close(self) -> None:
         """Release the SAT solver."""
-        if self._solver is not None:
-            self._solver.delete()
-            self._solver = None  # type: ignore[assignment]
+        self._solver.close()
 
     # -- the solver interface ----------------------------------------------------------
 
@@ -69,34 +65,18 @@ class Reasoner:
         """Assumptions enabling the cut at ``self.levels[index]`` (levels at or above it)."""
         return [self._activation[level] for level in self.levels[index:-1]]
 
-    def _guarded(self, formula: Formula) -> int:
-        """Add ``formula`` under a fresh guard literal; assume the guard to use it."""
-        guard = self._pool.new()
-        for clause in clausify(formula, self._pool):
-            self._solver.add_clause([*clause, -guard])
-        return guard
-
-    def _retire(self, guards: Iterable[int]) -> None:
-        for g in guards:
-            self._solver.add_clause([-g])
-
     def _sat(self, assumptions: list[int]) -> bool:
-        self.calls += 1
-        return bool(self._solver.solve(assumptions=assumptions))
+        return self._solver.satisfiable(assumptions)
 
-    def _evidence(self, evidence: Iterable[EvidenceItem]) -> tuple[list[int], list[int]]:
+    def _evidence(self, evidence: Evidence) -> tuple[list[int], list[int]]:
         """Evidence as assumptions, and the guards to retire afterwards."""
         assumptions: list[int] = []
         guards: list[int] = []
-        for item in evidence:
-            if isinstance(item, str):
-                item = self.theory.literal_or_formula(item)
+        for item in self.theory.evidence(evidence):
             if isinstance(item, int):
-                assumptions.append(self.theory.literal(item))
-            elif is_literal(item):
-                assumptions.append(literal_of(self.theory.formula(item)))
+                assumptions.append(item)
             else:
-                g = self._guarded(self.theory.formula(item))
+                g = self._solver.guard(item)
                 guards.append(g)
                 assumptions.append(g)
         return assumptions, guards
@@ -120,22 +100,22 @@ class Reasoner:
 
     # -- inference --------------------------------------------------------------------
 
-    def consistency_level(self, evidence: Iterable[EvidenceItem] = ()) -> Level:
+    def consistency_level(self, evidence: Evidence = ()) -> Level:
         """``con(T, E)``: the lowest level whose cut plus the evidence is satisfiable.
 
         :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
         """
         return self.query(evidence, None).consistency_level
 
-    def entails(self, evidence: Iterable[EvidenceItem], query: str | Formula) -> bool:
+    def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(T, E) |-poss query``: the cut at ``con(T, E)`` plus ``E`` entails the query."""
         return self.query(evidence, query).entailed
 
-    def drowned(self, evidence: Iterable[EvidenceItem] = ()) -> tuple[PossibilisticFormula, ...]:
+    def drowned(self, evidence: Evidence = ()) -> tuple[PossibilisticFormula, ...]:
         """The formulas below the consistency level: ignored under the evidence."""
         return self.query(evidence, None).drowned
 
-    def query(self, evidence: Iterable[EvidenceItem], query: str | Formula | None) -> QueryResult:
+    def query(self, evidence: Evidence, query: str | Formula | None) -> QueryResult:
         """Consistency level, entailment of ``query`` (if given) and drowned formulas at once."""
         evidence = list(evidence)
         assumptions, guards = self._evidence(evidence)
@@ -147,7 +127,7 @@ class Reasoner:
                 if is_literal(negated):
                     extra = [literal_of(negated)]
                 else:
-                    guard = self._guarded(negated)
+                    guard = self._solver.guard(negated)
                     guards.append(guard)
                     extra = [guard]
             index = self._search(assumptions)
@@ -167,7 +147,7 @@ class Reasoner:
                     assumptions + self._cut_assumptions(index) + extra
                 )
         finally:
-            self._retire(guards)
+            self._solver.retire(*guards)
         drowned = tuple(pf for pf in self.theory.formulas if pf.level < level)
         return QueryResult(entailed, level, drowned)
 
@@ -179,7 +159,7 @@ class Reasoner:
         if is_literal(negated):
             extra = [literal_of(negated)]
         else:
-            guards.append(self._guarded(negated))
+            guards.append(self._solver.guard(negated))
             extra = guards[:]
         try:
             # cut(levels[i]) |= q holds for i up to some index (cuts shrink as i grows)
@@ -191,7 +171,7 @@ class Reasoner:
                 else:
                     hi = mid - 1
         finally:
-            self._retire(guards)
+            self._solver.retire(*guards)
         return None if lo < 0 else self.levels[lo]
 
 

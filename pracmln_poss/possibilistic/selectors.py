@@ -1,15 +1,17 @@
-"""One SAT solver over a list of formulas, each switched on by its own selector literal.
+"""One SAT solver over a list of formulas, each switched on by a selector literal.
 
-Redundancy filtering and explanations both ask "do these formulas (a subset), with
-this extra formula, have a model?" many times; a selector per formula makes every
-such question a set of assumptions on one incremental solver.
+Redundancy filtering, explanations and possibilistic inference all ask "do these
+formulas (a subset), with this extra formula, have a model?" many times; a selector
+per formula (or per group of formulas: a level of a theory) makes every such question a
+set of assumptions on one incremental solver.
 """
 
 from __future__ import annotations
 
 __all__ = ["SelectorSolver"]
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -18,18 +20,34 @@ from ..logic.formula import Formula
 
 
 class SelectorSolver:
-    """``selectors[i]`` switches on ``formulas[i]``; :meth:`guard` adds more formulas."""
+    """``formulas[i]`` is switched on by ``selectors[i]``; :meth:`guard` adds more formulas.
 
-    def __init__(self, n_atoms: int, formulas: Sequence[Formula], solver: str = "g3") -> None:
+    A context manager owning its SAT solver.
+
+    :param groups: ``groups[i]`` names the group of ``formulas[i]``; formulas of a group
+        share one selector (``selector_of[group]``; groups must sort).  Default: each
+        formula its own group.
+    :param always: formulas that are always on (no selector).
+    """
+
+    def __init__(self, n_atoms: int, formulas: Sequence[Formula], solver: str = "g3",
+                 groups: Sequence[Any] | None = None, always: Iterable[Formula] = ()) -> None:
         self.pool = VarPool(n_atoms)
         self.sat = Solver(name=solver)
-        self.selectors = [self.pool.new() for _ in formulas]
+        self.calls = 0  # solver calls, for statistics and benchmarks
+        keys: Sequence[Any] = range(len(formulas)) if groups is None else groups
+        # selectors first, in the groups' order, then the clauses' own variables
+        self.selector_of: dict[Any, int] = {key: self.pool.new() for key in sorted(set(keys))}
+        self.selectors: list[int] = [self.selector_of[key] for key in keys]
         for s, f in zip(self.selectors, formulas):
             self._add(f, s)
+        for f in always:
+            self._add(f, None)
 
-    def _add(self, f: Formula, selector: int) -> None:
+    def _add(self, f: Formula, selector: int | None) -> None:
+        guard = () if selector is None else (-selector,)
         for clause in clausify(f, self.pool):
-            self.sat.add_clause([*clause, -selector])
+            self.sat.add_clause([*clause, *guard])
 
     def guard(self, f: Formula) -> int:
         """Add ``f`` under a fresh selector; assume it to use ``f``, :meth:`retire` it after."""
@@ -37,10 +55,13 @@ class SelectorSolver:
         self._add(f, g)
         return g
 
-    def retire(self, guard: int) -> None:
-        self.sat.add_clause([-guard])
+    def retire(self, *guards: int) -> None:
+        """Switch guards of :meth:`guard` off for good."""
+        for g in guards:
+            self.sat.add_clause([-g])
 
-    def satisfiable(self, assumptions: Sequence[int]) -> bool:
+    def satisfiable(self, assumptions: Iterable[int]) -> bool:
+        self.calls += 1
         return bool(self.sat.solve(assumptions=list(assumptions)))
 
     def core(self) -> set[int]:
@@ -50,8 +71,14 @@ class SelectorSolver:
     def model(self) -> list[int]:
         return list(self.sat.get_model() or ())
 
+    def close(self) -> None:
+        """Release the SAT solver (again: nothing)."""
+        if self.sat is not None:
+            self.sat.delete()
+            self.sat = None
+
     def __enter__(self) -> SelectorSolver:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.sat.delete()
+        self.close()

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 __all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "Level", "parse_level", "level_name"]
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ModelError, WeightError
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
     from .reasoner import QueryResult, Reasoner
 
 Level = int | float  # int steps, or INF
+_T = TypeVar("_T")
 
 
 def parse_level(level: object, resolution: Resolution) -> Level:
@@ -121,10 +121,29 @@ class PossibilisticTheory(NamedAtoms, Displayed):
     def with_formulas(self, formulas: Iterable[PossibilisticFormula]) -> PossibilisticTheory:
         return replace(self, formulas=tuple(formulas))
 
+    # -- the Theory protocol's view of a ground theory: no types, its own grounding ------
+
+    @property
+    def types(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """No types: a ground theory has no variables."""
+        return ()
+
+    def prefixes(self) -> dict[str, str]:
+        """No variable prefixes: a ground theory has no variables."""
+        return {}
+
+    def ground(self) -> PossibilisticTheory:
+        """The theory itself (it is ground)."""
+        return self
+
+    def ground_with_sources(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
+        """The theory itself, each formula its own source."""
+        return self, tuple(range(len(self.formulas)))
+
     def __len__(self) -> int:
         return len(self.formulas)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[PossibilisticFormula]:
         return iter(self.formulas)
 
     # -- semantics without a solver ---------------------------------------------------
@@ -168,24 +187,24 @@ class PossibilisticTheory(NamedAtoms, Displayed):
 
         return Reasoner(self, solver)
 
-    # -- inference through the theory's own reasoner (one solver per theory) ----------
+    # -- inference, each call on a reasoner of its own (many questions: use reasoner()) --
 
-    @cached_property
-    def _reasoner(self) -> Reasoner:
-        return self.reasoner()
+    def _ask(self, question: Callable[[Reasoner], _T]) -> _T:
+        with self.reasoner() as reasoner:
+            return question(reasoner)
 
     def consistency_level(self, evidence: Iterable[object] = ()) -> float:
         """``con(T, E)`` in the model's weight units (``inf``: the evidence contradicts the
         certain part); the exact int level: :meth:`.Reasoner.consistency_level`."""
-        return self.in_units(self._reasoner.consistency_level(evidence))  # type: ignore[arg-type]
+        return self.in_units(self._ask(lambda r: r.consistency_level(evidence)))  # type: ignore[arg-type]
 
     def entails(self, evidence: Iterable[object], query: str | Formula) -> bool:
         """``(T, E) |-poss query``; see :meth:`.Reasoner.entails`."""
-        return self._reasoner.entails(evidence, query)  # type: ignore[arg-type]
+        return self._ask(lambda r: r.entails(evidence, query))  # type: ignore[arg-type]
 
     def query(self, evidence: Iterable[object], query: str | Formula | None) -> QueryResult:
         """Entailment, consistency level and drowned formulas at once; see :meth:`.Reasoner.query`."""
-        return self._reasoner.query(evidence, query)  # type: ignore[arg-type]
+        return self._ask(lambda r: r.query(evidence, query))  # type: ignore[arg-type]
 
     def necessity(self, query: str | Formula) -> float | None:
         """``N(query)`` in the model's weight units (``0.74`` for ``lambda_0.74``, ``inf``
@@ -194,7 +213,7 @@ class PossibilisticTheory(NamedAtoms, Displayed):
 
     def necessity_level(self, query: str | Formula) -> Level | None:
         """``N(query)`` as an exact int level (as in :meth:`levels`); see :meth:`.Reasoner.necessity`."""
-        return self._reasoner.necessity(query)
+        return self._ask(lambda r: r.necessity(query))
 
     @overload
     def in_units(self, level: Level) -> float: ...
@@ -208,4 +227,4 @@ class PossibilisticTheory(NamedAtoms, Displayed):
 
     def drowned(self, evidence: Iterable[object] = ()) -> tuple[PossibilisticFormula, ...]:
         """The formulas below ``con(T, E)``; see :meth:`.Reasoner.drowned`."""
-        return self._reasoner.drowned(evidence)  # type: ignore[arg-type]
+        return self._ask(lambda r: r.drowned(evidence))  # type: ignore[arg-type]

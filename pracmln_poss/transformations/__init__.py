@@ -1,7 +1,7 @@
 """The transformations of a ground MLN into a possibilistic theory, by name.
 
 ``exhaustive`` (Transformation 1), ``selective`` (2), ``defaults`` (3) and ``lifted``
-(4: first-order, returns a :class:`~.variabilize.LiftedTheory`); see each module.
+(4: first-order, returns a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`); see each module.
 :func:`transform` is the common entry point; :func:`default_method` picks ``lifted``
 for first-order models and ``defaults`` for propositional ones.
 """
@@ -9,12 +9,13 @@ for first-order models and ``defaults`` for propositional ones.
 from __future__ import annotations
 
 __all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "evidence_family", "Focus", "count_evidence_sets",
-           "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
+           "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions",
+           "LiftedOptions"]
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
@@ -22,21 +23,19 @@ from ..grounding import ground
 from ..map.instance import fixed_atoms
 from ..model import FirstOrderMLN
 from ..possibilistic.filtering import filter_redundant
+from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import PossibilisticTheory
+from .common import Progress
 from .defaults import defaults
 from .evidence import EvidenceSet, literal_sets
 from .exhaustive import exhaustive
 from .lifted import lifted
+from .options import DefaultsOptions, ExhaustiveOptions, LiftedOptions, SelectiveOptions, method_options
 from .rules import Focus
 from .selective import selective
-from .variabilize import LiftedTheory, filter_lifted
 
-METHODS: dict[str, Callable[..., Any]] = {
-    "exhaustive": exhaustive,
-    "selective": selective,
-    "defaults": defaults,
-    "lifted": lifted,
-}
+METHODS = ("exhaustive", "selective", "defaults", "lifted")
+"""The transformations by name, in the paper's order."""
 
 
 MAX_EVIDENCE_SETS = 10_000_000
@@ -69,6 +68,7 @@ def transform(
     family: str | Iterable[EvidenceSet] = "all",
     grounded: GroundMLN | None = None,
     force: bool = False,
+    progress: Progress = None,
     **options: Any,
 ) -> PossibilisticTheory | LiftedTheory:
     """Convert ``mln`` with the named transformation (None: :func:`default_method`).
@@ -88,14 +88,18 @@ def transform(
         (:func:`~pracmln_poss.grounding.ground`), of the evidence sets
         (:data:`MAX_EVIDENCE_SETS`, :data:`MAX_LIFTED_EVIDENCE_SETS`) and of the
         exhaustive transformation.
-    :param options: passed to the transformation (``backend``, ``progress``,
-        ``long_blocking``, ...).
-    :raises UnknownNameError: for a method not in :data:`METHODS`, or an unknown predicate.
+    :param progress: called with what is being done and how far (a long conversion's report).
+    :param options: the method's own (:class:`ExhaustiveOptions`, :class:`SelectiveOptions`,
+        :class:`DefaultsOptions`, :class:`LiftedOptions`): ``backend`` for all of them,
+        ``long_blocking`` for ``lifted``, ...
+    :raises UnknownNameError: for a method not in :data:`METHODS`, an option the method
+        does not have, or an unknown predicate.
     :raises ModelError: above a size limit, saying how large, unless ``force``.
     """
     method = method or default_method(mln)
     if method not in METHODS:
         raise UnknownNameError(f"unknown method {method!r}; valid: {', '.join(METHODS)}")
+    opts = method_options(method, options)
     if k < 0:
         raise ModelError(f"k must be at least 0, got {k}")
     if method == "lifted" and not isinstance(mln, FirstOrderMLN):
@@ -104,16 +108,18 @@ def transform(
     focus = Focus.of_predicates(ground_mln, evidence_preds, query_preds)
     if method in ("defaults", "lifted", "selective") and not force:
         _check_evidence_sets(ground_mln, method, k, focus, family)
-    function = METHODS[method]
-    if method == "lifted":
-        return function(mln, k, focus=focus, grounded=ground_mln, **options)
-    if method == "defaults":
-        return function(ground_mln, k, focus=focus, **options)
-    if method == "selective":
+    if isinstance(opts, LiftedOptions):
+        return lifted(cast(FirstOrderMLN, mln), k, focus=focus, grounded=ground_mln, backend=opts.backend,
+                      long_blocking=opts.long_blocking, progress=progress)
+    if isinstance(opts, DefaultsOptions):
+        return defaults(ground_mln, k, focus=focus, backend=opts.backend, progress=progress, stats=opts.stats,
+                        omit_redundant_blocking=opts.omit_redundant_blocking, prune_heads=opts.prune_heads)
+    if isinstance(opts, SelectiveOptions):
         if isinstance(family, str):
             family = evidence_family(ground_mln, family, k, focus)
-        return function(ground_mln, family, **options)
-    return function(ground_mln, force=force, **options)
+        return selective(ground_mln, family, backend=opts.backend, progress=progress)
+    return exhaustive(ground_mln, force=force, backend=opts.backend, max_formulas=opts.max_formulas,
+                      progress=progress)
 
 
 def _check_evidence_sets(mln: GroundMLN, method: str, k: int, focus: Focus, family: object) -> None:
@@ -157,9 +163,6 @@ def convert(
     :param options: those of :func:`transform`.
     """
     theory = transform(mln, method, **options)
-    if isinstance(theory, LiftedTheory):
-        filtered = filter_lifted(theory, filter)
-        return Conversion(filtered, len(theory.formulas) - len(filtered.formulas))
     result = filter_redundant(theory, filter)
     return Conversion(result.theory, len(result.removed))
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 __all__ = ["Schema", "lifted", "lifted_schemas", "ground_schemas"]
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
@@ -25,14 +24,12 @@ from ..grounding import ground
 from ..logic.formula import Implies, literal
 from ..map import open_engine
 from ..model import FirstOrderMLN
+from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
 from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import EvidenceSet, describe
 from .rules import BlockingRule, Focus, default_rules
 from .symmetry import Symmetry, canonical_parts, rename, renamings, representatives
-
-if TYPE_CHECKING:
-    from .variabilize import LiftedTheory
 
 
 @dataclass(frozen=True)
@@ -65,7 +62,7 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking:
             if isinstance(rule, BlockingRule):
                 out.append(Schema(rule.evidence, None, rule.body, rule.level))
                 continue
-            seen: set[tuple] = set()
+            seen: set[tuple[tuple[int, ...], ...]] = set()
             for lit in rule.head:
                 # one conclusion per class of those a renaming fixing E maps onto each other
                 key = canonical_parts((rule.evidence, (lit,)), symmetry)
@@ -78,11 +75,12 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking:
 def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) -> PossibilisticTheory:
     """Every renaming of every schema, with the hard part: a ground theory."""
     out = hard_part(mln)
-    seen: set[tuple] = set()
+    seen: set[tuple[object, ...]] = set()
     for s in schemas:
         lits = s.body + ((s.conclusion,) if s.conclusion is not None else ())
         for mapping in renamings(lits, symmetry):
             body = tuple(sorted((rename(l, mapping, symmetry) for l in s.body), key=abs))
+            key: tuple[object, ...]
             if s.conclusion is None:
                 key = ("block", body, s.level)
                 formula = clause_against(body)
@@ -106,7 +104,7 @@ def lifted(
     progress: Progress = None,
     grounded: GroundMLN | None = None,
 ) -> LiftedTheory:
-    """Transformation 4: a :class:`~.variabilize.LiftedTheory` of the first-order ``model``
+    """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory` of the first-order ``model``
     for evidence sets of at most ``k`` literals, one per renaming class of
     interchangeable constants.
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 __all__ = ["Focus", "DefaultRule", "BlockingRule", "default_rules", "RuleStats"]
 
 import bisect
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..atoms import predicate_of
@@ -238,7 +238,11 @@ def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
     return [(y, tuple(l for l in e if l != y)) for y in e]
 
 
-def _optima(engine: MapEngine, sets: Sequence[EvidenceSet], canon, symmetry: Symmetry | None,
+Canon = Callable[[EvidenceSet], tuple[EvidenceSet, dict[str, str]]]
+"""An evidence set -> its class's representative and the renaming onto it."""
+
+
+def _optima(engine: MapEngine, sets: Sequence[EvidenceSet], canon: Canon, symmetry: Symmetry | None,
             report: Reporter | None) -> dict[EvidenceSet, Optimum | None]:
     """An optimal world of every set (None when it is impossible), smallest first.
 
@@ -259,7 +263,7 @@ def _optima(engine: MapEngine, sets: Sequence[EvidenceSet], canon, symmetry: Sym
     return optima
 
 
-def _from_subsets(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], canon,
+def _from_subsets(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], canon: Canon,
                   symmetry: Symmetry | None) -> tuple[bool, Optimum | None]:
     """``(True, None)`` when some ``E - {y}`` is impossible, ``(True, optimum)`` when a
     renamed optimum of some ``E - {y}`` satisfies ``y``, else ``(False, None)``."""

@@ -53,11 +53,11 @@ class Symmetry:
         return {key: i for i, key in enumerate(self.atom_info) if i}
 
     @cached_property
-    def uses(self) -> list[list[tuple[str, tuple]]]:
+    def uses(self) -> list[list[tuple[str, tuple[object, ...]]]]:
         """Per atom int, its renamable constants with how the atom uses each: the
         predicate and, per argument, that constant, a fixed constant, or another of a class."""
         types, classes = self.types, self.classes
-        out: list[list[tuple[str, tuple]]] = []
+        out: list[list[tuple[str, tuple[object, ...]]]] = []
         for pred, args in self.atom_info:
             out.append([
                 (c, (pred, tuple((0,) if a == c else (1, a) if len(classes[types[a]]) < 2 else (2, types[a]) for a in args)))
@@ -95,7 +95,7 @@ class Symmetry:
 
 
 def _image(wf: WeightedFormula, perm: list[int]) -> tuple[int | float, Formula]:
-    return wf.weight, map_leaves(wf.formula, lambda a: Atom(perm[a.index]))
+    return wf.weight, map_leaves(wf.formula, lambda a: Atom(perm[a.index]) if isinstance(a, Atom) else a)
 
 
 def _is_symmetry(formulas: list[WeightedFormula], perm: list[int]) -> bool:
@@ -116,7 +116,7 @@ def find_symmetry(mln: GroundMLN, domains: dict[str, tuple[str, ...]]) -> Symmet
     info = probe.atom_info
     everything = mln.soft + mln.hard
     mentions: dict[str, list[int]] = {}
-    profile: dict[str, Counter] = {}
+    profile: dict[str, Counter[tuple[int | float, tuple[str, ...]]]] = {}
     for i, wf in enumerate(everything):
         preds: dict[str, list[str]] = {}
         for a in atoms_of(wf.formula):
@@ -126,7 +126,7 @@ def find_symmetry(mln: GroundMLN, domains: dict[str, tuple[str, ...]]) -> Symmet
         for c, names in preds.items():
             mentions.setdefault(c, []).append(i)
             profile.setdefault(c, Counter())[(wf.weight, tuple(sorted(names)))] += 1
-    empty: Counter = Counter()
+    empty: Counter[tuple[int | float, tuple[str, ...]]] = Counter()
     classes: list[tuple[str, ...]] = []
     # a renaming acts on a constant wherever it occurs, so a constant of two domains
     # would be renamed in the other domain's arguments too: it stands alone
@@ -212,14 +212,14 @@ def canonical_parts(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> t
 def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[tuple[tuple[int, ...], ...], dict[str, str]]:
     """:func:`canonical_parts` with the renaming that gives it."""
     info, types, classes, uses = symmetry.atom_info, symmetry.types, symmetry.classes, symmetry.uses
-    prints: dict[str, list[tuple]] = {}
+    prints: dict[str, list[tuple[int, bool, tuple[object, ...]]]] = {}
     for p, part in enumerate(parts):
         for lit in part:
             for c, use in uses[abs(lit)]:
                 prints.setdefault(c, []).append((p, lit > 0, use))
-    by_class: dict[int, list[tuple[tuple, str]]] = {}
-    for c, uses in prints.items():
-        by_class.setdefault(types[c], []).append((tuple(sorted(uses)), c))
+    by_class: dict[int, list[tuple[tuple[tuple[int, bool, tuple[object, ...]], ...], str]]] = {}
+    for c, used in prints.items():
+        by_class.setdefault(types[c], []).append((tuple(sorted(used)), c))
     blocks: list[list[tuple[list[str], tuple[str, ...]]]] = []
     for cls, members in by_class.items():
         members.sort()
@@ -233,10 +233,11 @@ def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[
             blocks.append([(group, perm) for perm in itertools.permutations(slots[start:end])])
             start = end
     index = symmetry.atom_index  # rename() inlined below: this loop is the search's hottest
-    best, best_mapping = None, {}
+    best: tuple[tuple[int, ...], ...] | None = None
+    best_mapping: dict[str, str] = {}
     for choice in itertools.product(*blocks):
         mapping = {c: t for group, perm in choice for c, t in zip(group, perm)}
-        image = []
+        image: list[tuple[int, ...]] = []
         for part in parts:
             renamed = []
             for lit in part:
@@ -245,9 +246,10 @@ def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[
                 renamed.append(a if lit > 0 else -a)
             renamed.sort(key=_lit_order)
             image.append(tuple(renamed))
-        image = tuple(image)
-        if best is None or image < best:
-            best, best_mapping = image, mapping
+        key = tuple(image)
+        if best is None or key < best:
+            best, best_mapping = key, mapping
+    assert best is not None  # the product of the blocks has at least the empty choice
     return best, best_mapping
 
 

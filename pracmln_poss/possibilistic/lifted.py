@@ -1,0 +1,225 @@
+"""Lifted possibilistic theories: first-order rules over typed variables.
+
+A :class:`LiftedTheory` keeps the types (interchangeable constants) with its rules and
+grounds back to a :class:`~.theory.PossibilisticTheory` over the MLN's atoms; questions
+are answered on that grounding.  Its rules are written in pracmln's syntax, variables
+named after their type's prefix (``p1``, ``p2``: different variables of a type stand for
+different constants), and read back by :func:`read_rule`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LiftedTheory", "atom_constants", "variable_prefixes", "read_rule", "type_variables"]
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from ..atoms import intern_atoms
+from ..errors import FormulaSyntaxError, ModelError, PossError, SourcePosition, UnknownNameError
+from ..logic.formula import (
+    Constant,
+    Formula,
+    Term,
+    Truth,
+    Variable,
+    conjunction,
+    map_terms,
+    substitute_atoms,
+    variables_of,
+)
+from ..logic.syntax import format_formula, parse_formula
+from ..weights import INF, Resolution
+from .theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
+
+if TYPE_CHECKING:
+    from .reasoner import QueryResult, Reasoner
+
+
+@dataclass(frozen=True, repr=False)
+class LiftedTheory(Displayed):
+    """First-order possibilistic rules over typed variables, with their types.
+
+    :ivar types: type name -> its constants (one type per interchangeable class of
+        two or more constants).
+    :ivar formulas: rules whose variables carry their type; certain formulas are ground.
+    :ivar atoms: the ground atoms the theory grounds over (the MLN's).
+    """
+
+    types: tuple[tuple[str, tuple[str, ...]], ...]
+    formulas: tuple[PossibilisticFormula, ...]
+    atoms: tuple[str, ...]
+    resolution: Resolution
+
+    def groundings(self, pf: PossibilisticFormula) -> list[Formula]:
+        """The ground instances of one rule over the theory's atoms (tautologies left out)."""
+        names = {n: i for i, n in enumerate(self.atoms, 1)}
+        types = dict(self.types)
+        variables = sorted(set(variables_of(pf.formula)), key=lambda v: v.name)
+        out = []
+        for values in itertools.product(*(types[v.domain or ""] for v in variables)):
+            binding = {v.name: c for v, c in zip(variables, values)}
+            grounded = substitute_atoms(intern_atoms(_bind(pf.formula, binding), names), lambda _a: None)
+            if len(names) != len(self.atoms):
+                raise ModelError(f"rule {pf.formula} mentions an atom outside the model")
+            if not (isinstance(grounded, Truth) and grounded.value):
+                out.append(grounded)
+        return out
+
+    def __len__(self) -> int:
+        return len(self.formulas)
+
+    @cached_property
+    def grounded(self) -> PossibilisticTheory:
+        """:meth:`ground`, computed once (for queries)."""
+        return self.ground()
+
+    def entails(self, evidence: Iterable[object], query: str | Formula) -> bool:
+        """Possibilistic entailment of a ground query from ground evidence (on the grounding)."""
+        return self.grounded.entails(evidence, query)
+
+    def consistency_level(self, evidence: Iterable[object] = ()) -> float:
+        """``con(T, E)`` of the grounding, in the model's weight units."""
+        return self.grounded.consistency_level(evidence)
+
+    def query(self, evidence: Iterable[object], query: str | Formula | None) -> QueryResult:
+        """Entailment, consistency level and drowned formulas of the grounding at once."""
+        return self.grounded.query(evidence, query)
+
+    def reasoner(self, solver: str = "g3") -> Reasoner:
+        """A new incremental SAT reasoner over the grounding; use it as a context manager."""
+        return self.grounded.reasoner(solver)
+
+    def necessity(self, rule: str | Formula) -> float | None:
+        """:meth:`necessity_level` in the model's weight units (``inf`` when certain)."""
+        return self.grounded.in_units(self.necessity_level(rule))
+
+    def necessity_level(self, rule: str | Formula) -> Level | None:
+        """The highest level whose cut entails every grounding of ``rule`` (a formula over
+        this theory's typed variables, e.g. ``s(p1) ^ f(p1,p2) ^ p1 != p2 => s(p2)``, or a
+        ground one), as an exact int level; None if no cut does."""
+        if isinstance(rule, str):
+            prefix_of = {prefix: name for name, prefix in self.prefixes().items()}
+            try:
+                rule = read_rule(rule, prefix_of, self.constants())
+            except PossError as exc:
+                raise UnknownNameError(exc.message) from None
+        return self.grounded.necessity_level(conjunction(self.groundings(PossibilisticFormula(rule, INF, None))))
+
+    def levels(self) -> tuple[Level, ...]:
+        """The distinct levels, ascending (``INF`` last)."""
+        return tuple(sorted({pf.level for pf in self.formulas}))
+
+    def format(self, f: Formula) -> str:
+        """A rule in pracmln syntax."""
+        return format_formula(f)
+
+    def level_name(self, level: Level) -> str:
+        """``lambda_2.5`` style name of a level, in user units."""
+        return level_name(level, self.resolution)
+
+    def prefixes(self) -> dict[str, str]:
+        """Type name -> the prefix of its variables (:func:`variable_prefixes`)."""
+        return variable_prefixes((name for name, _ in self.types), self.constants())
+
+    def constants(self) -> set[str]:
+        """Every constant the theory's atoms name."""
+        return atom_constants(self.atoms)
+
+    def ground(self) -> PossibilisticTheory:
+        """Every grounding of every rule over its types (``!=`` respected): a ground theory."""
+        return self.ground_with_sources()[0]
+
+    def ground_with_sources(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
+        """:meth:`ground`, and per ground formula the index of the rule it grounds (the
+        first one, when several rules share a grounding at the same level)."""
+        out: list[PossibilisticFormula] = []
+        sources: list[int] = []
+        seen: set[tuple[Formula, Level]] = set()
+        for i, pf in enumerate(self.formulas):
+            for grounded in self.groundings(pf):
+                key = (grounded, pf.level)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(PossibilisticFormula(grounded, pf.level, pf.origin))
+                    sources.append(i)
+        return PossibilisticTheory(self.atoms, tuple(out), self.resolution), tuple(sources)
+
+
+def _bind(f: Formula, binding: dict[str, str]) -> Formula:
+    return map_terms(f, lambda t: Constant(binding[t.name]) if isinstance(t, Variable) else t)
+
+
+def atom_constants(atoms: Iterable[str]) -> set[str]:
+    """Every constant that ground atom names (``pred(A,B)``) mention."""
+    return {c for atom in atoms for c in atom.partition("(")[2].rstrip(")").split(",") if c}
+
+
+def variable_prefixes(type_names: Iterable[str], constants: Iterable[str] = ()) -> dict[str, str]:
+    """A distinct variable prefix per type: the shortest start of its name that no other
+    type shares and that does not end in a digit (else the name and ``_``), so that
+    ``p1``, ``pe2`` or ``cat1_3`` tell their type; a prefix that would make a variable
+    look like one of ``constants`` (``s1`` when a constant is named ``s1``) gets more ``_``."""
+    names = sorted(set(type_names))
+    taken = set(constants)
+    out = {}
+
+    def clashes(prefix: str) -> bool:
+        return any(c.startswith(prefix) and c[len(prefix):].isdigit() and c[len(prefix):] for c in taken)
+
+    for name in names:
+        lower = name.lower()
+        others = [n.lower() for n in names if n != name]
+        for length in range(1, len(lower) + 1):
+            prefix = lower[:length]
+            if not prefix[-1].isdigit() and not any(o.startswith(prefix) for o in others) and not clashes(prefix):
+                out[name] = prefix
+                break
+        else:
+            prefix = lower + "_"
+            while clashes(prefix) or any(o.startswith(prefix) for o in others):
+                prefix += "_"
+            out[name] = prefix
+    return out
+
+
+def read_rule(text: str, prefix_of: dict[str, str], known: set[str], position: SourcePosition | None = None) -> Formula:
+    """A first-order rule of a lifted theory: every term is read as a constant, then
+    PREFIX<digits> of a declared prefix is a variable of its type (constants of
+    PRACGrammar models may start lower-case: ``color(C1,blue)``).
+
+    :raises FormulaSyntaxError: for a name that is neither a constant of ``known`` (when
+        given) nor a variable of a type, naming the position.
+    """
+    typed = type_variables(parse_formula(text, ground=True, position=position), prefix_of)
+    if known:
+        unknown: list[str] = []
+
+        def check(t: Term) -> Term:
+            if isinstance(t, Constant) and t.name not in known:
+                unknown.append(t.name)
+            return t
+
+        map_terms(typed, check)
+        if unknown:
+            raise FormulaSyntaxError(
+                f"{unknown[0]!r} is neither a constant of the theory's atoms nor a variable of a #type", position
+            )
+    return typed
+
+
+def type_variables(f: Formula, prefix_of: dict[str, str]) -> Formula:
+    """Terms named PREFIX<digits> after a declared prefix become variables of its type
+    (``p3`` is of the type declared with prefix ``p``); other terms stay constants (the
+    writer picks prefixes no constant of the theory looks like)."""
+
+    def term(t: Term) -> Term:
+        name = t.name
+        prefix = name.rstrip("0123456789")
+        if prefix != name and prefix in prefix_of:
+            return Variable(name, prefix_of[prefix])
+        return t if isinstance(t, Constant) else Constant(name)
+
+    return map_terms(f, term)

@@ -1,0 +1,61 @@
+"""Golden files: conversions of the bundled examples, byte for byte.
+
+Output is deterministic (same input and options, same bytes), so a change in any
+theory these commands write shows here, whatever its cause.  After an intended change,
+regenerate with ``PRACMLN_POSS_UPDATE_GOLDEN=1 pytest tests/test_golden.py`` and read
+the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pracmln_poss.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+PAPER = "examples/paper"
+PRACMLN = "tests/data/pracmln"
+CASES = {
+    "antarctic-k2": ["examples/antarctic/antarctic.mln", "--method", "defaults", "-k", "2"],
+    "example5-k1": [f"{PAPER}/example5-defaults.mln", "--method", "defaults", "-k", "1"],
+    "example5-k3": [f"{PAPER}/example5-defaults.mln", "--method", "defaults", "-k", "3"],
+    "example4-selective": [f"{PAPER}/example4-selective.mln", "--method", "selective",
+                           "--family", f"{PAPER}/example4-family.txt"],
+    "example3-exhaustive": [f"{PAPER}/example3-exhaustive.mln", "--method", "exhaustive"],
+    "birds-lifted-k3": [f"{PAPER}/birds-jetpack.mln", "--method", "lifted", "-k", "3"],
+    "birds-defaults-k3": [f"{PAPER}/birds-jetpack.mln", "--method", "defaults", "-k", "3"],
+    "birds-long-aggressive-k3": [f"{PAPER}/birds-jetpack.mln", "-k", "3", "--blocking", "long",
+                                 "--filter", "aggressive"],
+    "birds-k2-json": [f"{PAPER}/birds-jetpack.mln", "-k", "2", "--format", "json"],
+    "birds-k2-latex": [f"{PAPER}/birds-jetpack.mln", "-k", "2", "--format", "latex"],
+    "smokers-k4": [f"{PAPER}/smokers.mln", "-k", "4"],
+    "smokers-defaults-k3": [f"{PAPER}/smokers.mln", "-k", "3", "--method", "defaults", "--domain", "person=A,B,C"],
+    "cora-k2-conservative": [f"{PAPER}/cora.mln", "-k", "2", "--filter", "conservative"],
+    "cora-2x2-k2-defaults": [f"{PAPER}/cora.mln", "--domain", "pap=PossPaper,GraphPaper",
+                             "--domain", "per=Steven,Jesse", "-k", "2", "--method", "defaults"],
+    "smokers-learnt-k2": [f"{PRACMLN}/smokers/mlns/learnt.bpll.smoking-train-smoking.mln",
+                          "--db", f"{PRACMLN}/smokers/dbs/smoking-test-smaller.db", "-k", "2"],
+    "tweety-k2": [f"{PRACMLN}/tweety/mlns/tweety-conj.mln", "--db", f"{PRACMLN}/tweety/dbs/query1.db",
+                  "-k", "2", "--method", "defaults"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_conversion_matches_its_golden_file(name, pracmln, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["convert", *CASES[name], "--quiet"]) == 0
+    out = capsys.readouterr().out
+    golden = GOLDEN / f"{name}.theory"
+    if os.environ.get("PRACMLN_POSS_UPDATE_GOLDEN"):
+        golden.write_text(out)
+    assert golden.exists(), f"no golden file {golden.name}: run with PRACMLN_POSS_UPDATE_GOLDEN=1"
+    assert out == golden.read_text(), f"{name}: the output differs from {golden.name}"
+
+
+def test_every_golden_file_has_its_case():
+    assert sorted(p.stem for p in GOLDEN.glob("*.theory")) == sorted(CASES)
