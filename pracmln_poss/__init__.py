@@ -46,10 +46,15 @@ def __getattr__(name: str) -> object:
         from .bridge.compat import import_pracmln
 
         return import_pracmln()
+    if name == "load":  # the name of 0.1.0, beside loads/load_theory (theory files) it misled
+        import warnings
+
+        warnings.warn("pracmln_poss.load is now pracmln_poss.load_ground", DeprecationWarning, stacklevel=2)
+        return load_ground
     raise AttributeError(f"module 'pracmln_poss' has no attribute {name!r}")
 
 
-def load(mln_path: str, db_path: str | None = None, **options: object) -> GroundMLN:
+def load_ground(mln_path: str, db_path: str | None = None, **options: object) -> GroundMLN:
     """Load an ``.mln`` (and ``.db``) file through pracmln and ground it.
 
     Options are those of :func:`pracmln_poss.bridge.loader.load_model`.
@@ -95,7 +100,7 @@ __all__ = [
     "dumps",
     "filter_redundant",
     "ground",
-    "load",
+    "load_ground",
     "load_first_order",
     "load_theory",
     "loads",

@@ -478,6 +478,7 @@ def test_a_database_declaring_an_unknown_domain_is_an_error(tmp_path):
         load_model(SMOKERS / "mlns" / "smoking.mln", db)
 
 
+@pytest.mark.slow
 def test_an_interrupt_while_pracmln_imports_wins(pracmln):
     """pracmln's import swallows KeyboardInterrupt in bare excepts; ours raises it after."""
     code = textwrap.dedent("""

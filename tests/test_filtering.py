@@ -16,6 +16,7 @@ from .reference import assert_same_cuts
 from .strategies import theories
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(theories(max_atoms=4, max_formulas=8))
 def test_filtering_keeps_every_cut(theory):
@@ -25,6 +26,7 @@ def test_filtering_keeps_every_cut(theory):
         assert len(result.theory) + len(result.removed) == len(theory)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(theories(max_atoms=4, max_formulas=8))
 def test_conservative_never_removes_a_rule_by_longer_ones(theory):

@@ -22,6 +22,7 @@ def grouped(theory):
     return tuple(pf for _level, group in by_level(theory) for pf in group)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(theories())
 def test_text_and_json_round_trip_exactly(theory):

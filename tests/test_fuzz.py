@@ -13,6 +13,7 @@ import json
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +105,7 @@ def _check(argv: list[str], output: Path | None = None) -> None:
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=hostile(MODEL) | hostile(SMOKERS), command=st.sampled_from(["map", "convert", "convert-old"]))
 def test_hostile_models(tmp_path, data, command):
@@ -118,6 +120,7 @@ def test_hostile_models(tmp_path, data, command):
         _check(["convert", str(model), "-k", "1", "-o", str(out)], out)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=hostile(DB) | hostile(SMOKERS_DB))
 def test_hostile_databases(tmp_path, data):
@@ -132,6 +135,7 @@ def test_hostile_databases(tmp_path, data):
 @FUZZ
 @given(kind=st.sampled_from(sorted(THEORIES)), data=st.data(),
        command=st.sampled_from(["query", "explain", "show", "verify"]))
+@pytest.mark.slow
 def test_hostile_theories(tmp_path, kind, data, command):
     theory = tmp_path / ("theory.json" if kind == "json" else "theory.theory")
     theory.write_bytes(data.draw(hostile(THEORIES[kind])))

@@ -45,6 +45,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_conversion_matches_its_golden_file(name, pracmln, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)

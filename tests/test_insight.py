@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ def entails_classically(formulas_, evidence, query, n):
     return all(evaluate(query, w) for w in models_of(formulas_, evidence, n))
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.data())
 def test_every_explanation_is_checked(data):
@@ -139,9 +141,9 @@ def test_verify_samples_with_a_seed():
 
 
 def test_show_flags_the_antarctic_bird_that_flies(pracmln):
-    from pracmln_poss import load
+    from pracmln_poss import load_ground
 
-    mln = load(str(PAPER / "example1-antarctic.mln"))
+    mln = load_ground(str(PAPER / "example1-antarctic.mln"))
     theory = transform(mln, "defaults", k=1)
     flags = overturned_readings(theory, mln)
     assert flags

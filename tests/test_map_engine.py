@@ -16,6 +16,7 @@ from .reference import MapReference
 from .strategies import formulas, ground_mlns, literal_sets
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["rc2", "toulbar2", "cpsat", "bruteforce", "auto"])
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import pracmln_poss
 from pracmln_poss import errors
 
@@ -87,3 +89,10 @@ def test_pracmln_poss_pracmln_is_the_working_pracmln(pracmln):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["pracmln", "MLN", "True"]
+
+
+def test_the_old_name_load_still_works_and_warns():
+    import pracmln_poss
+
+    with pytest.warns(DeprecationWarning, match="load_ground"):
+        assert pracmln_poss.load is pracmln_poss.load_ground

@@ -49,6 +49,7 @@ def test_bird_k3_aggressive_filtering_leaves_no_redundant_rule(pracmln):
         assert any(not evaluate(pf.formula, w) for w in models_of(others, (), n)), pf
 
 
+@pytest.mark.slow
 def test_smokers_k4_is_equivalent_to_the_paper_listing(pracmln):
     ours = lifted_theory(pracmln, "smokers", 4)
     listing = read_lifted_text((PAPER / "smokers-listing.theory").read_text())
@@ -75,6 +76,7 @@ def table2_levels(theory: LiftedTheory) -> dict[str, tuple[int, int | None]]:
     return out
 
 
+@pytest.mark.slow
 def test_cora_k2_table2_rules_hold_at_the_paper_level_indices(cora):
     levels = table2_levels(cora)
     assert len(levels) == 14

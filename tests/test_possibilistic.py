@@ -25,6 +25,7 @@ def reference_con(theory, evidence):
     return None  # evidence contradicts the certain part
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.data())
 def test_con_entails_drowned_agree_with_brute_force(data):
@@ -44,6 +45,7 @@ def test_con_entails_drowned_agree_with_brute_force(data):
         assert r.entails(evidence, query) == result.entailed
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.data())
 def test_cut_necessity_possibility_agree_with_brute_force(data):

@@ -41,6 +41,7 @@ def _timeless(text: str) -> str:
     return re.sub(r"\b\d+\.\d+ s\b", "T s", text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", blocks(), ids=[b[0][0][:60] for b in blocks()])
 def test_readme_console_block(pracmln, tmp_path, block):
     (tmp_path / "examples").symlink_to(ROOT / "examples")

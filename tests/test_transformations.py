@@ -33,6 +33,7 @@ def clause(lits):
 small_mlns = ground_mlns(max_atoms=4, max_formulas=5)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(small_mlns, st.sampled_from(["none", "aggressive", "conservative"]), st.data())
 def test_exhaustive_is_exact(mln, filtering, data):
@@ -70,6 +71,7 @@ def ref_world(values):
     return World(tuple(values))
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(small_mlns, st.sampled_from(["all", "positive"]), st.integers(0, 2), st.sampled_from(["none", "aggressive"]), st.data())
 def test_selective_is_exact_on_its_family(mln, family_kind, k, filtering, data):

@@ -51,7 +51,7 @@ from .compat import import_pracmln
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
 from .project import ProjectSettings, open_sources
-from .weights import evaluate_weight
+from .weight_expressions import evaluate_weight
 
 
 @dataclass(frozen=True)

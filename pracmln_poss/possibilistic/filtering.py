@@ -13,7 +13,7 @@ One incremental SAT solver serves every check (an activation literal per formula
 
 from __future__ import annotations
 
-__all__ = ["FILTER_MODES", "FilterResult", "filter_redundant", "formula_length", "redundant_order"]
+__all__ = ["FILTER_MODES", "FilterResult", "filter_redundant", "formula_length", "keep_flags"]
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -85,7 +85,7 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
         tests = [conjunction(g) if pf.level == INF or not g else g[0] for pf, g in zip(formulas, groundings)]
     else:
         contents = tests = [pf.formula for pf in formulas]
-    kept = redundant_order(len(theory.atoms), [pf.level for pf in formulas], lengths, contents, tests, mode, solver)
+    kept = keep_flags(len(theory.atoms), [pf.level for pf in formulas], lengths, contents, tests, mode, solver)
     order = sorted(range(len(formulas)), key=lambda i: (formulas[i].level, -lengths[i], i))
     return (tuple(pf for pf, k in zip(formulas, kept) if k), tuple(formulas[i] for i in order if not kept[i]))
 
@@ -95,7 +95,7 @@ def _check_mode(mode: str) -> None:
         raise UnknownNameError(f"unknown filter mode {mode!r}; valid: {', '.join(FILTER_MODES)}")
 
 
-def redundant_order(
+def keep_flags(
     n_atoms: int,
     levels: Sequence[Level],
     lengths: Sequence[int],

@@ -156,24 +156,24 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         levels = [pf.level for pf in self.formulas if not evaluate(pf.formula, world)]
         return max(levels) if levels else None
 
-    def possibility(self, world: Sequence[bool], k: Fraction | int = 1) -> Fraction:
+    def possibility(self, world: Sequence[bool], offset: Fraction | int = 1) -> Fraction:
         """``pi(world)`` in the least specific model, on the display scale of :meth:`degree`."""
         level = self.violated_level(world)
-        return Fraction(1) if level is None else 1 - self.degree(level, k)
+        return Fraction(1) if level is None else 1 - self.degree(level, offset)
 
-    def degree(self, level: Level, k: Fraction | int = 1) -> Fraction:
+    def degree(self, level: Level, offset: Fraction | int = 1) -> Fraction:
         """The display degree ``lambda_x = (K + x) / L`` in ``(0, 1]``.
 
-        ``K`` (in user units, default 1) keeps ``lambda_0 > 0``; ``L`` is chosen so that
-        every finite level stays below 1.  ``INF`` is 1.
+        ``K`` is ``offset`` (in user units, default 1): it keeps ``lambda_0 > 0``; ``L`` is
+        chosen so that every finite level stays below 1.  ``INF`` is 1.
         """
         if level == INF:
             return Fraction(1)
         step = Fraction(self.resolution.step)
         finite = [pf.level for pf in self.formulas if pf.level != INF]
         top = max(int(x) for x in finite + [level]) * step
-        big_l = Fraction(k) + top + 1
-        return (Fraction(k) + int(level) * step) / big_l
+        big_l = Fraction(offset) + top + 1
+        return (Fraction(offset) + int(level) * step) / big_l
 
     # -- display ---------------------------------------------------------------------
 
