@@ -88,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--quiet", action="store_true", help="no progress report")
     c.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="MAP solver (default: auto, which picks rc2 or toulbar2 per model)")
+    c.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="defaults, lifted: search with N worker processes (0: one per core; default 1); "
+                   "the output is the same")
+    c.add_argument("--no-checkpoint", action="store_true",
+                   help="with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
+                   "defaults or lifted conversion resumes from it when run again; it is removed on success)")
     c.set_defaults(run=_run_convert)
 
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
@@ -258,6 +264,14 @@ def _run_convert(args: argparse.Namespace) -> int:
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     if show:
         options["progress"] = _print_progress
+    elif not args.quiet:
+        options["progress"] = _print_notes
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}")
+    if method in ("defaults", "lifted"):
+        options["jobs"] = args.jobs
+        if args.output and not args.no_checkpoint:
+            options["checkpoint"] = args.output + ".checkpoint"
     if method == "lifted":
         options["long_blocking"] = args.blocking == "long"
     if method == "selective":
@@ -299,7 +313,16 @@ def _emit(text: str, output: str | None) -> int:
     return 0
 
 
+def _print_notes(info: ProgressInfo) -> None:
+    """Progress reports left out, one-off messages (resuming from a checkpoint) printed."""
+    if info.note is not None:
+        print(f"{PROG}: {info.note}", file=sys.stderr, flush=True)
+
+
 def _print_progress(info: ProgressInfo) -> None:
+    if info.note is not None:
+        _print_notes(info)
+        return
     total = f"/{info.total}" if info.total is not None else ""
     size = f", size {info.size}" if info.size is not None else ""
     pace = ""

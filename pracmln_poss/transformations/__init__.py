@@ -110,10 +110,12 @@ def transform(
         _check_evidence_sets(ground_mln, method, k, focus, family)
     if isinstance(opts, LiftedOptions):
         return lifted(cast(FirstOrderMLN, mln), k, focus=focus, grounded=ground_mln, backend=opts.backend,
-                      long_blocking=opts.long_blocking, progress=progress)
+                      long_blocking=opts.long_blocking, progress=progress, jobs=opts.jobs, executor=opts.executor,
+                      checkpoint=opts.checkpoint)
     if isinstance(opts, DefaultsOptions):
         return defaults(ground_mln, k, focus=focus, backend=opts.backend, progress=progress, stats=opts.stats,
-                        omit_redundant_blocking=opts.omit_redundant_blocking, prune_heads=opts.prune_heads)
+                        omit_redundant_blocking=opts.omit_redundant_blocking, prune_heads=opts.prune_heads,
+                        jobs=opts.jobs, executor=opts.executor, checkpoint=opts.checkpoint)
     if isinstance(opts, SelectiveOptions):
         if isinstance(family, str):
             family = evidence_family(ground_mln, family, k, focus)

@@ -25,6 +25,7 @@ class ProgressInfo:
     size: int | None
     rules: int | None  # None where no rules are made (verification)
     elapsed: float = 0.0  # seconds since the phase started
+    note: str | None = None  # a one-off message (resuming from a checkpoint), not a count
 
     @property
     def rate(self) -> float | None:
@@ -61,13 +62,21 @@ def hard_part(mln: GroundMLN) -> list[PossibilisticFormula]:
 class Reporter:
     """Rate-limits progress callbacks (a few per second, plus the final one)."""
 
-    def __init__(self, progress: Progress, phase: str, total: int | None, interval: float = 0.5) -> None:
+    INTERVAL = 0.5
+    """Seconds between two reports (tests set it to 0 to see every one)."""
+
+    def __init__(self, progress: Progress, phase: str, total: int | None, interval: float | None = None) -> None:
         self.progress = progress
         self.phase = phase
         self.total = total
-        self.interval = interval
+        self.interval = self.INTERVAL if interval is None else interval
         self._last = 0.0
         self._start: float | None = None
+
+    def note(self, text: str) -> None:
+        """Pass on a one-off message (always, not rate-limited)."""
+        if self.progress is not None:
+            self.progress(ProgressInfo(self.phase, 0, self.total, None, None, note=text))
 
     def __call__(self, done: int, rules: int | None, size: int | None = None, final: bool = False) -> None:
         if self.progress is None:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 __all__ = ["defaults", "DefaultsStats"]
 
+import os
+from concurrent.futures import Executor
+
 from ..ground_mln import GroundMLN
 from ..logic.formula import Implies
 from ..map import open_engine
@@ -22,6 +25,7 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import describe, literal_sets
 from .rules import BlockingRule, Focus, RuleStats, default_rules
+from .workers import executor_for
 
 DefaultsStats = RuleStats  # what a run did (filled in when passed to :func:`defaults`)
 
@@ -36,6 +40,9 @@ def defaults(
     prune_heads: bool = True,
     progress: Progress = None,
     stats: RuleStats | None = None,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> PossibilisticTheory:
     """Transformation 3 with evidence sets of at most ``k`` literals.
 
@@ -43,9 +50,12 @@ def defaults(
         (:class:`~.rules.Focus`).
     :param omit_redundant_blocking: drop blocking rules that rules for ``E - {y}`` entail.
     :param prune_heads: remove from rule heads what rational monotonicity gives (Prop. 3).
+    :param jobs: worker processes (1: this process; 0: one per core); ``executor``: any
+        ``concurrent.futures.Executor`` instead; ``checkpoint``: a file to resume from
+        (:class:`~.options.DefaultsOptions`).  The output is the same whatever runs it.
     """
     out = hard_part(mln)
-    with open_engine(mln, backend) as engine:
+    with open_engine(mln, backend) as engine, executor_for(jobs, executor) as runner:
         free = [a for a in range(1, mln.n_atoms + 1) if a not in engine.fixed]
         sets = list(literal_sets(focus.enumerated(free), k))
         rules = default_rules(
@@ -53,6 +63,7 @@ def defaults(
             omit_redundant_blocking=omit_redundant_blocking, prune_heads=prune_heads,
             report_optima=Reporter(progress, "penalties of evidence sets", len(sets)),
             report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=stats,
+            executor=runner, checkpoint=checkpoint,
         )
         for rule in rules:
             origin = describe(rule.evidence, mln)

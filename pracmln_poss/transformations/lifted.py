@@ -16,6 +16,8 @@ from __future__ import annotations
 
 __all__ = ["Schema", "lifted", "lifted_schemas", "ground_schemas"]
 
+import os
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ..errors import ModelError
@@ -29,7 +31,8 @@ from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticThe
 from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import EvidenceSet, describe
 from .rules import BlockingRule, Focus, default_rules
-from .symmetry import Symmetry, canonical_parts, rename, renamings, representatives
+from .symmetry import Symmetry, rename, renamings, representatives
+from .workers import executor_for
 
 
 @dataclass(frozen=True)
@@ -44,31 +47,29 @@ class Schema:
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: bool = False,
-                   backend: str = "auto", focus: Focus = Focus(), progress: Progress = None) -> list[Schema]:
+                   backend: str = "auto", focus: Focus = Focus(), progress: Progress = None, jobs: int = 1,
+                   executor: Executor | None = None, checkpoint: str | os.PathLike[str] | None = None
+                   ) -> list[Schema]:
     """The rules of Transformation 3 for one evidence set per renaming class, one
     conclusion per schema (:mod:`.rules` computes them)."""
     if k < 0:
         raise ModelError(f"k must be at least 0, got {k}")
     out: list[Schema] = []
-    with open_engine(mln, backend) as engine:
+    with open_engine(mln, backend) as engine, executor_for(jobs, executor) as runner:
         free = [a for a in range(1, mln.n_atoms + 1) if a not in engine.fixed]
         reps = list(representatives(symmetry, k, focus.enumerated(free)))
         rules = default_rules(
             engine, reps, k, symmetry=symmetry, focus=focus, long_blocking=long_blocking,
             report_optima=Reporter(progress, "penalties of evidence classes", len(reps)),
             report_rules=Reporter(progress, "rules of evidence classes", len(reps)),
+            executor=runner, checkpoint=checkpoint, one_per_class=True,
         )
         for rule in rules:
             if isinstance(rule, BlockingRule):
                 out.append(Schema(rule.evidence, None, rule.body, rule.level))
                 continue
-            seen: set[tuple[tuple[int, ...], ...]] = set()
-            for lit in rule.head:
-                # one conclusion per class of those a renaming fixing E maps onto each other
-                key = canonical_parts((rule.evidence, (lit,)), symmetry)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(Schema(rule.evidence, lit, rule.evidence, rule.level))
+            # one conclusion per class of those a renaming fixing E maps onto each other
+            out.extend(Schema(rule.evidence, lit, rule.evidence, rule.level) for lit in rule.head)
     return out
 
 
@@ -103,6 +104,9 @@ def lifted(
     focus: Focus = Focus(),
     progress: Progress = None,
     grounded: GroundMLN | None = None,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> LiftedTheory:
     """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory` of the first-order ``model``
     for evidence sets of at most ``k`` literals, one per renaming class of
@@ -112,6 +116,9 @@ def lifted(
     :param focus: evidence over its evidence atoms, conclusions about its query atoms
         (atoms of ``grounded``, or of ``ground(model)``).
     :param grounded: ``ground(model)``, when the caller has it already.
+    :param jobs: worker processes (1: this process; 0: one per core); ``executor``: any
+        ``concurrent.futures.Executor`` instead; ``checkpoint``: a file to resume from
+        (:class:`~.options.LiftedOptions`).  The output is the same whatever runs it.
     """
     from .symmetry import find_symmetry
     from .variabilize import lift
@@ -121,5 +128,5 @@ def lifted(
     mln = grounded if grounded is not None else ground(model)
     symmetry = find_symmetry(mln, dict(model.domain_map))
     schemas = lifted_schemas(mln, symmetry, k, long_blocking=long_blocking, backend=backend, focus=focus,
-                             progress=progress)
+                             progress=progress, jobs=jobs, executor=executor, checkpoint=checkpoint)
     return lift(mln, symmetry, schemas, model)

@@ -10,6 +10,8 @@ from __future__ import annotations
 __all__ = ["ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOptions", "MethodOptions",
            "method_options"]
 
+import os
+from concurrent.futures import Executor
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -44,12 +46,20 @@ class DefaultsOptions:
     :ivar omit_redundant_blocking: drop blocking rules that the rules for ``E - {y}`` entail.
     :ivar prune_heads: remove from rule heads what rational monotonicity gives (Prop. 3).
     :ivar stats: filled in with what the run did (a :class:`~.rules.RuleStats`), if given.
+    :ivar jobs: worker processes for the search (1: this process; 0: one per core).
+    :ivar executor: any ``concurrent.futures.Executor`` to run the search on instead
+        (a Dask cluster's ``Client.get_executor()``); the output is the same.
+    :ivar checkpoint: a file keeping finished work: an interrupted conversion given the
+        same file resumes from it; removed when the conversion completes.
     """
 
     backend: str = "auto"
     omit_redundant_blocking: bool = True
     prune_heads: bool = True
     stats: RuleStats | None = None
+    jobs: int = 1
+    executor: Executor | None = None
+    checkpoint: str | os.PathLike[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,10 +67,16 @@ class LiftedOptions:
     """Transformation 4.
 
     :ivar long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
+    :ivar jobs: as for :class:`DefaultsOptions`.
+    :ivar executor: as for :class:`DefaultsOptions`.
+    :ivar checkpoint: as for :class:`DefaultsOptions`.
     """
 
     backend: str = "auto"
     long_blocking: bool = False
+    jobs: int = 1
+    executor: Executor | None = None
+    checkpoint: str | os.PathLike[str] | None = None
 
 
 MethodOptions = ExhaustiveOptions | SelectiveOptions | DefaultsOptions | LiftedOptions

@@ -30,21 +30,27 @@ and skips what rational monotonicity already gives.
 
 from __future__ import annotations
 
-__all__ = ["Focus", "DefaultRule", "BlockingRule", "default_rules", "RuleStats"]
+__all__ = ["Focus", "DefaultRule", "BlockingRule", "default_rules", "RuleStats", "RuleSearch"]
 
 import bisect
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..atoms import predicate_of
 from ..errors import ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
+from ..map.instance import fixed_atoms
 from ..possibilistic.theory import Level
 from ..weights import INF
+from .checkpoint import Checkpoint, pack_optimum, search_key, unpack_optimum
 from .common import Reporter
 from .evidence import EvidenceSet
-from .symmetry import Symmetry, canonical_map, rename
+from .symmetry import Symmetry, canonical_map, canonical_parts, rename
+from .workers import ChunkRunner, chunked
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,46 @@ def _by_abs(lits: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(lits, key=lambda l: (abs(l), l)))
 
 
+@dataclass(frozen=True)
+class RuleSearch:
+    """One conversion's search without its solver: what a worker process needs besides
+    a MAP engine of its own (:mod:`.workers` ships it pickled)."""
+
+    mln: GroundMLN
+    k: int
+    symmetry: Symmetry | None = None
+    focus: Focus = Focus()
+    long_blocking: bool = True
+    omit_redundant_blocking: bool = True
+    prune_heads: bool = True
+    backend: str = "auto"
+    one_per_class: bool = False
+
+    def canon(self, e: EvidenceSet) -> tuple[EvidenceSet, dict[str, str]]:
+        """The representative of ``e``'s class and the renaming onto it (``e`` sorted
+        and no renaming without a symmetry)."""
+        if self.symmetry is None:
+            return _by_abs(e), {}
+        return canonical_map(e, self.symmetry)
+
+    @cached_property
+    def fixed(self) -> dict[int, bool]:
+        """Atoms fixed by hard unit formulas, and their values."""
+        return fixed_atoms(self.mln)[0]
+
+    @cached_property
+    def query_free(self) -> list[int]:
+        """The free atoms rules may conclude about."""
+        return [a for a in range(1, self.mln.n_atoms + 1) if a not in self.fixed and self.focus.is_query(a)]
+
+    def key(self, sets: Sequence[EvidenceSet]) -> str:
+        """What the result depends on, as a digest (for checkpoints)."""
+        symmetry = None if self.symmetry is None else (self.symmetry.domains, self.symmetry.classes)
+        focus = tuple(None if a is None else sorted(a) for a in (self.focus.evidence, self.focus.query))
+        return search_key(self.mln, self.k, symmetry, focus, self.long_blocking, self.omit_redundant_blocking,
+                          self.prune_heads, self.one_per_class, len(sets), sets[:1], sets[-1:])
+
+
 def default_rules(
     engine: MapEngine,
     sets: Sequence[EvidenceSet],
@@ -143,94 +189,231 @@ def default_rules(
     report_optima: Reporter | None = None,
     report_rules: Reporter | None = None,
     stats: RuleStats | None = None,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    one_per_class: bool = False,
 ) -> Iterator[DefaultRule | BlockingRule]:
     """The rules for ``sets`` (every evidence set of at most ``k`` literals, smallest
     first; with ``symmetry``, one per renaming class, each its class's representative).
 
     Free atoms are those not fixed by hard units; the sets must be over free atoms.
+
+    :param executor: where the chunks of each phase run (:mod:`.workers`; None: here).
+        The rules come in the same order, and are the same, whatever runs them.
+    :param checkpoint: a file to keep finished work in, resumed from when it belongs
+        to this search, removed at the end (:mod:`.checkpoint`).
+    :param one_per_class: with ``symmetry``, a head keeps one literal of those that a
+        renaming fixing ``E`` maps onto each other (the lifted rules say the rest).
     """
     if k < 0:
         raise ModelError(f"k must be at least 0, got {k}")
     stats = stats if stats is not None else RuleStats()
-    fixed = engine.fixed
-    mln = engine.mln
-    free = [a for a in range(1, mln.n_atoms + 1) if a not in fixed]
-    query_free = [a for a in free if focus.is_query(a)]
+    search = RuleSearch(engine.mln, k, symmetry, focus, long_blocking, omit_redundant_blocking, prune_heads,
+                        engine.name, one_per_class and symmetry is not None)
+    runner = ChunkRunner(search, engine, executor)
+    saved = Checkpoint(checkpoint, search.key(sets)) if checkpoint is not None else None
+    if saved is not None and saved.load() and report_rules is not None:
+        report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima and "
+                          f"{len(saved.rules)} chunk(s) of rules done")
+    try:
+        optima = _all_optima(search, runner, sets, report_optima, saved)
+        empty = optima.get(())
+        base = empty.cost if empty is not None else 0
+        penalty = {e: INF if o is None else o.cost - base for e, o in optima.items()}
+        tables = _Tables(
+            penalty,
+            {e: o.world for e, o in optima.items() if o is not None and len(e) < k},
+            tuple(sorted({p for p in penalty.values() if p != INF})),
+        )
+        chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
+        done = 0
+        results = runner.map(_rule_state, _rules_of, tables, chunks, saved.rules if saved is not None else None)
+        for i, (chunk, result) in enumerate(zip(chunks, results)):
+            rules, skipped_impossible, skipped_cautious = result
+            done += len(chunk)
+            stats.evidence_sets += len(chunk)
+            stats.skipped_impossible += skipped_impossible
+            stats.skipped_cautious += skipped_cautious
+            for rule in rules:
+                if isinstance(rule, BlockingRule):
+                    stats.blocking_rules += 1
+                else:
+                    stats.rules += 1
+            if saved is not None and i not in saved.rules:
+                saved.rules[i] = result
+                saved.save(force=False)
+            if report_rules is not None:
+                report_rules(done, stats.rules + stats.blocking_rules, len(chunk[-1][0]))
+            yield from rules
+    except KeyboardInterrupt:
+        if saved is not None:
+            saved.save()
+        raise
+    if report_rules is not None:
+        report_rules(len(sets), stats.rules + stats.blocking_rules, final=True)
+    stats.map_calls = engine.calls + runner.calls
+    if saved is not None:
+        saved.remove()
 
-    def canon(e: EvidenceSet) -> tuple[EvidenceSet, dict[str, str]]:
-        if symmetry is None:
-            return _by_abs(e), {}
-        return canonical_map(e, symmetry)
 
-    optima = _optima(engine, sets, canon, symmetry, report_optima)
-    empty = optima.get(())
-    base = empty.cost if empty is not None else 0
-    penalty = {e: INF if o is None else o.cost - base for e, o in optima.items()}
+def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet], report: Reporter | None,
+                saved: Checkpoint | None) -> dict[EvidenceSet, Optimum | None]:
+    """An optimal world of every set (None when it is impossible), size by size."""
+    optima: dict[EvidenceSet, Optimum | None] = {}
+    by_size: dict[int, list[EvidenceSet]] = {}
+    for e in sets:
+        by_size.setdefault(len(e), []).append(e)
+    done = 0
+    n_atoms = search.mln.n_atoms
+    for size in sorted(by_size):
+        group = by_size[size]
+        if saved is not None and size in saved.optima:
+            optima.update((e, unpack_optimum(p, n_atoms)) for e, p in saved.optima[size])
+            done += len(group)
+            continue
+        previous = {e: optima[e] for e in by_size.get(size - 1, ())}
+        chunks = chunked(group)
+        for chunk, found in zip(chunks, runner.map(_no_state, _optima_of, previous, chunks)):
+            optima.update(zip(chunk, found))
+            done += len(chunk)
+            if report is not None:
+                report(done, 0, size)
+        if saved is not None:
+            saved.optima[size] = [(e, pack_optimum(optima[e])) for e in group]
+            saved.save()
+    if report is not None:
+        report(len(sets), 0, final=True)
+    if optima.get(()) is None:
+        runner.engine.base()  # raises: the hard formulas are unsatisfiable
+    return optima
 
-    def pen(lits: Iterable[int]) -> Level:
-        return penalty[canon(tuple(lits))[0]]
 
-    levels = sorted({p for p in penalty.values() if p != INF})
-    backbone: dict[EvidenceSet, frozenset[int]] = {}
-    fixed_lits = frozenset(a if v else -a for a, v in fixed.items())
+def _no_state(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Optimum | None]
+              ) -> dict[EvidenceSet, Optimum | None]:
+    return previous
 
-    def consequences(e: EvidenceSet) -> frozenset[int]:
-        """X(E) over the query atoms (and E, and the fixed atoms)."""
-        if e not in backbone:
-            if len(e) < k:
-                taken = {abs(l) for l in e}
-                rep, mapping = canon(e)
-                world = optima[rep].world  # type: ignore[union-attr]
-                if symmetry is not None:
-                    world = _renamed_world(world, symmetry.permute(symmetry.extend(mapping)))
-                # only literals of one MAP world can hold in all of them
-                p = penalty[rep]
-                backbone[e] = fixed_lits | frozenset(e) | frozenset(
-                    x for x in (a if world[a] else -a for a in query_free if a not in taken) if pen(e + (-x,)) > p
-                )
-            else:
-                # rational monotonicity: when pen(E) = pen(E - {y}), X(E) holds X(E - {y})
-                known = [consequences(rest) for y, rest in _drop_each(e) if pen(rest) == pen(e)]
-                backbone[e] = engine.consequences(
-                    list(e), known=optima[e], entailed=frozenset().union(*known), atoms=query_free
-                )
-        return backbone[e]
 
-    total = len(sets)
-    for done, e in enumerate(sets, 1):
-        if report_rules is not None:
-            report_rules(done, stats.rules + stats.blocking_rules, len(e))
-        stats.evidence_sets += 1
-        p = penalty[e]
+def _optima_of(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Optimum | None],
+               chunk: Sequence[EvidenceSet]) -> list[Optimum | None]:
+    """The optima of one chunk of sets of one size, from those of the size below.
+
+    Most need no solver call: if a (renamed) optimal world of ``E - {y}`` satisfies
+    ``y``, it is optimal for ``E`` too (``pen(E) >= pen(E - {y})``); if ``E - {y}`` is
+    impossible, so is ``E``.
+    """
+    out = []
+    for e in chunk:
+        decided, found = _from_subsets(e, previous, search.canon, search.symmetry)
+        out.append(found if decided else engine.find_optimum(list(e)))
+    return out
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """What the rules of any evidence set are computed from, once the optima are known."""
+
+    penalty: dict[EvidenceSet, Level]  # per representative
+    worlds: dict[EvidenceSet, World]  # an optimal world of each possible representative below size k
+    levels: tuple[Level, ...]  # the finite penalties, ascending
+
+
+class _RuleState:
+    """The tables, and the backbones ``X(E)`` found so far (each computed once per process)."""
+
+    def __init__(self, search: RuleSearch, engine: MapEngine, tables: _Tables) -> None:
+        self.search = search
+        self.engine = engine
+        self.tables = tables
+        self.backbone: dict[EvidenceSet, frozenset[int]] = {}
+        self.fixed_lits = frozenset(a if v else -a for a, v in search.fixed.items())
+
+    def pen(self, lits: Iterable[int]) -> Level:
+        return self.tables.penalty[self.search.canon(tuple(lits))[0]]
+
+    def consequences(self, e: EvidenceSet, known: Optimum | None = None) -> frozenset[int]:
+        """X(E) over the query atoms (and E, and the fixed atoms); ``known`` is an optimum
+        of ``E`` when ``E`` has ``k`` literals."""
+        if e in self.backbone:
+            return self.backbone[e]
+        search, tables = self.search, self.tables
+        if len(e) < search.k:
+            taken = {abs(l) for l in e}
+            rep, mapping = search.canon(e)
+            world = tables.worlds[rep]
+            if search.symmetry is not None:
+                world = _renamed_world(world, search.symmetry.permute(search.symmetry.extend(mapping)))
+            # only literals of one MAP world can hold in all of them; below k, x is in
+            # X(E) iff pen(E + {not x}) > pen(E)
+            p = tables.penalty[rep]
+            found = self.fixed_lits | frozenset(e) | frozenset(
+                x for x in (a if world[a] else -a for a in search.query_free if a not in taken)
+                if self.pen(e + (-x,)) > p
+            )
+        else:
+            # rational monotonicity: when pen(E) = pen(E - {y}), X(E) holds X(E - {y})
+            entailed = [self.consequences(rest) for y, rest in _drop_each(e) if self.pen(rest) == self.pen(e)]
+            found = self.engine.consequences(
+                list(e), known=known, entailed=frozenset().union(*entailed), atoms=search.query_free
+            )
+        self.backbone[e] = found
+        return found
+
+
+def _rule_state(search: RuleSearch, engine: MapEngine, tables: _Tables) -> _RuleState:
+    return _RuleState(search, engine, tables)
+
+
+def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
+              chunk: Sequence[tuple[EvidenceSet, Optimum | None]]
+              ) -> tuple[list[DefaultRule | BlockingRule], int, int]:
+    """The rules of one chunk of evidence sets, and how many were skipped as impossible
+    and by cautious monotonicity."""
+    out: list[DefaultRule | BlockingRule] = []
+    impossible = cautious = 0
+    pen, focus, fixed, levels = state.pen, search.focus, search.fixed, state.tables.levels
+    for e, known in chunk:
+        p = state.tables.penalty[e]
         if p == INF:
-            stats.skipped_impossible += 1
+            impossible += 1
             continue
         smaller = _drop_each(e)
         if any(pen(rest + (-y,)) > pen(rest) for y, rest in smaller):
-            stats.skipped_cautious += 1  # E - {y} already entails y
+            cautious += 1  # E - {y} already entails y
             continue
-        x = consequences(e)
+        x = state.consequences(e, known)
         head = {lit for lit in x if abs(lit) not in fixed and lit not in e and focus.is_query(abs(lit))}
-        if prune_heads:
+        if search.prune_heads:
             for _y, rest in smaller:
                 if pen(rest) == p:  # E - {y} does not entail not y (rational monotonicity)
-                    head -= consequences(rest)
+                    head -= state.consequences(rest)
         if head:
-            stats.rules += 1
-            yield DefaultRule(e, _by_abs(head), p)
+            out.append(DefaultRule(e, _one_per_class(e, _by_abs(head), search.symmetry)
+                                   if search.one_per_class and search.symmetry is not None else _by_abs(head), p))
         if p > 0:
             below = levels[bisect.bisect_left(levels, p) - 1]
             # the rules of E - {y} conclude not y when pen(E - {y}) < pen(E), if y is a query atom
-            if omit_redundant_blocking and any(pen(rest) == below and focus.is_query(abs(y)) for y, rest in smaller):
+            if search.omit_redundant_blocking and any(
+                pen(rest) == below and focus.is_query(abs(y)) for y, rest in smaller
+            ):
                 continue
             body = e
-            if long_blocking:
+            if search.long_blocking:
                 body = _by_abs(set(e) | {lit for lit in x if abs(lit) not in fixed and focus.is_query(abs(lit))})
-            stats.blocking_rules += 1
-            yield BlockingRule(e, body, below)
-    if report_rules is not None:
-        report_rules(total, stats.rules + stats.blocking_rules, final=True)
-    stats.map_calls = engine.calls
+            out.append(BlockingRule(e, body, below))
+    return out, impossible, cautious
+
+
+def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) -> tuple[int, ...]:
+    """The first literal of ``head`` of each class of those a renaming fixing ``e`` maps
+    onto each other."""
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    out = []
+    for lit in head:
+        key = canonical_parts((e, (lit,)), symmetry)
+        if key not in seen:
+            seen.add(key)
+            out.append(lit)
+    return tuple(out)
 
 
 def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
@@ -242,28 +425,7 @@ Canon = Callable[[EvidenceSet], tuple[EvidenceSet, dict[str, str]]]
 """An evidence set -> its class's representative and the renaming onto it."""
 
 
-def _optima(engine: MapEngine, sets: Sequence[EvidenceSet], canon: Canon, symmetry: Symmetry | None,
-            report: Reporter | None) -> dict[EvidenceSet, Optimum | None]:
-    """An optimal world of every set (None when it is impossible), smallest first.
-
-    Most need no solver call: if a (renamed) optimal world of ``E - {y}`` satisfies
-    ``y``, it is optimal for ``E`` too (``pen(E) >= pen(E - {y})``); if ``E - {y}`` is
-    impossible, so is ``E``.
-    """
-    optima: dict[EvidenceSet, Optimum | None] = {}
-    for done, e in enumerate(sets, 1):
-        if report is not None:
-            report(done, 0, len(e))
-        decided, found = _from_subsets(e, optima, canon, symmetry)
-        optima[e] = found if decided else engine.find_optimum(list(e))
-    if report is not None:
-        report(len(sets), 0, final=True)
-    if optima.get(()) is None:
-        engine.base()  # raises: the hard formulas are unsatisfiable
-    return optima
-
-
-def _from_subsets(e: EvidenceSet, optima: dict[EvidenceSet, Optimum | None], canon: Canon,
+def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], canon: Canon,
                   symmetry: Symmetry | None) -> tuple[bool, Optimum | None]:
     """``(True, None)`` when some ``E - {y}`` is impossible, ``(True, optimum)`` when a
     renamed optimum of some ``E - {y}`` satisfies ``y``, else ``(False, None)``."""

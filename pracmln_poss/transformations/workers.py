@@ -1,0 +1,185 @@
+"""Running a search in chunks: in this process, or on any ``concurrent.futures.Executor``.
+
+A search (the rule search of Transformations 3 and 4) is a *context* (what every chunk
+needs: the ground MLN, the options, the name of the MAP backend) and phases; each
+phase has *shared* data (the tables of the phases before) and chunks of evidence sets
+that can be worked on independently.  :class:`ChunkRunner` runs a phase's chunks and
+yields their results in chunk order, whatever order they finish in, so the output does
+not depend on how the work was spread.
+
+On an executor, the context and the shared data are pickled once in this process and
+sent as bytes with each chunk; a worker process unpickles them (and opens its MAP
+engine) only when they change, so each worker builds its engine once per conversion.
+That is all an executor needs to offer: a local process pool (:func:`local_pool`), a
+Dask cluster (``distributed.Client.get_executor()``), or any other executor that runs
+picklable functions in processes.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ChunkRunner", "Context", "local_pool", "executor_for", "chunked", "CHUNKS"]
+
+import atexit
+import hashlib
+import os
+import pickle
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any, Protocol, TypeVar
+
+from ..errors import ModelError
+from ..ground_mln import GroundMLN
+from ..map import open_engine
+from ..map.engine import MapEngine
+
+T = TypeVar("T")
+S = TypeVar("S")
+R = TypeVar("R")
+
+CHUNKS = 64
+"""Chunks per phase: enough to keep a few dozen workers busy to the end, few enough
+that shipping the shared tables with each stays cheap.  Fixed (not a function of the
+number of workers), so that a checkpoint resumes with any number of them."""
+
+
+class Context(Protocol):
+    """What a worker needs to open its own MAP engine."""
+
+    @property
+    def mln(self) -> GroundMLN: ...
+
+    @property
+    def backend(self) -> str: ...
+
+
+Prepare = Callable[[Any, MapEngine, Any], Any]
+"""(context, engine, shared data) -> the phase's state in one process."""
+Run = Callable[[Any, MapEngine, Any, Any], Any]
+"""(context, engine, state, chunk) -> the chunk's result."""
+
+
+def chunked(items: Sequence[T], n: int = CHUNKS) -> list[Sequence[T]]:
+    """``items`` in at most ``n`` consecutive chunks of nearly equal length."""
+    if not items:
+        return []
+    size = -(-len(items) // n)
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _packed(value: object) -> tuple[str, bytes]:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return hashlib.sha256(data).hexdigest(), data
+
+
+# -- the worker side: one context, engine and phase state per process -------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _close_worker_engine() -> None:
+    engine = _WORKER.pop("engine", None)
+    if engine is not None:
+        engine.close()
+
+
+atexit.register(_close_worker_engine)
+
+
+def _task(prepare: Prepare, run: Run, context: tuple[str, bytes], shared: tuple[str, bytes],
+          chunk: Any) -> tuple[Any, int]:
+    """Run one chunk in a worker: the result and the MAP solver calls it took."""
+    if _WORKER.get("context") != context[0]:
+        _close_worker_engine()
+        ctx = pickle.loads(context[1])
+        _WORKER.update(context=context[0], ctx=ctx, engine=open_engine(ctx.mln, ctx.backend), shared=None)
+    ctx, engine = _WORKER["ctx"], _WORKER["engine"]
+    if _WORKER.get("shared") != shared[0]:
+        _WORKER.update(shared=shared[0], state=prepare(ctx, engine, pickle.loads(shared[1])))
+    before = engine.calls
+    result = run(ctx, engine, _WORKER["state"], chunk)
+    return result, engine.calls - before
+
+
+class ChunkRunner:
+    """Runs the chunks of a search's phases, here or on ``executor``, results in order.
+
+    :ivar calls: MAP solver calls made in worker processes (this process's engine
+        counts its own).
+    """
+
+    def __init__(self, context: Context, engine: MapEngine, executor: Executor | None = None) -> None:
+        self.context = context
+        self.engine = engine
+        self.executor = executor
+        self.calls = 0
+        self._packed_context = _packed(context) if executor is not None else None
+
+    def map(self, prepare: Prepare, run: Run, shared: object, chunks: Sequence[Any],
+            done: dict[int, Any] | None = None) -> Iterator[Any]:
+        """The results of ``run`` on each chunk, in order; chunks whose index is in ``done``
+        are not run again (their results are given)."""
+        done = done or {}
+        if self.executor is None:
+            state = prepare(self.context, self.engine, shared) if len(done) < len(chunks) else None
+            for i, chunk in enumerate(chunks):
+                yield done[i] if i in done else run(self.context, self.engine, state, chunk)
+            return
+        assert self._packed_context is not None
+        packed = _packed(shared)
+        futures: dict[int, Future[tuple[Any, int]]] = {
+            i: self.executor.submit(_task, prepare, run, self._packed_context, packed, chunk)
+            for i, chunk in enumerate(chunks) if i not in done
+        }
+        try:
+            for i in range(len(chunks)):
+                if i in done:
+                    yield done[i]
+                    continue
+                result, calls = futures[i].result()
+                self.calls += calls
+                yield result
+        finally:
+            if not isinstance(self.executor, _LocalPool):  # (a local pool is stopped whole)
+                for f in futures.values():
+                    f.cancel()
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C is the main process's to handle: it saves the checkpoint and stops the pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _LocalPool(ProcessPoolExecutor):
+    """The pool :func:`local_pool` makes (and stops whole)."""
+
+
+@contextmanager
+def local_pool(jobs: int) -> Iterator[Executor]:
+    """A pool of ``jobs`` worker processes (0: one per core), stopped on leaving, at once
+    on an interrupt or error (the workers' running chunks are abandoned)."""
+    if jobs < 0:
+        raise ModelError(f"jobs must be at least 0 (0: one per core), got {jobs}")
+    pool = _LocalPool(max_workers=jobs or os.cpu_count() or 1, initializer=_ignore_sigint)
+    try:
+        yield pool
+    except BaseException:
+        # pending chunks are dropped by the pool itself; running ones would be waited
+        # for (the documented API has no way to stop them): stop their processes
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        raise
+    pool.shutdown(wait=True)
+
+
+def executor_for(jobs: int, executor: Executor | None) -> AbstractContextManager[Executor | None]:
+    """The executor a search runs on: the caller's, else a local pool of ``jobs``
+    processes when ``jobs`` is not 1, else none (this process)."""
+    if executor is not None:
+        return nullcontext(executor)
+    if jobs == 1:
+        return nullcontext(None)
+    return local_pool(jobs)

@@ -1,0 +1,175 @@
+"""The rule search on worker processes, on a Dask cluster, and resumed from a checkpoint:
+the same bytes as one process, uninterrupted, every time."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from pracmln_poss.bridge.loader import load_model
+from pracmln_poss.errors import ModelError
+from pracmln_poss.formats import dumps
+from pracmln_poss.transformations import transform
+from pracmln_poss.transformations.workers import chunked
+
+from .conftest import PAPER, _required
+
+ROOT = PAPER.parent.parent.parent
+
+
+def smokers():
+    return load_model(PAPER / "smokers.mln", domains={"person": ["A", "B", "C"]}).model
+
+
+def birds():
+    return load_model(PAPER / "birds-jetpack.mln").model
+
+
+CASES = [
+    ("smokers lifted k3", smokers, {"k": 3}),
+    ("smokers defaults k2", smokers, {"method": "defaults", "k": 2}),
+    ("birds lifted k3 long", birds, {"k": 3, "long_blocking": True}),
+]
+
+
+def _convert(model, options, **more):
+    options = dict(options)
+    method = options.pop("method", None)
+    return dumps(transform(model, method, **options, **more))
+
+
+@pytest.mark.parametrize("name, model, options", CASES, ids=[c[0] for c in CASES])
+def test_two_workers_write_the_same_bytes(name, model, options, pracmln):
+    m = model()
+    assert _convert(m, options, jobs=2) == _convert(m, options)
+
+
+def test_any_executor_writes_the_same_bytes(pracmln):
+    m = smokers()
+    with ProcessPoolExecutor(max_workers=2) as executor:
+        assert _convert(m, {"k": 3}, executor=executor) == _convert(m, {"k": 3})
+
+
+def test_a_dask_cluster_writes_the_same_bytes(pracmln):
+    """Through a real ``dask.distributed`` local cluster (two worker processes), by its
+    ``concurrent.futures`` interface (``pip install pracmln_poss[distributed]``)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        if _required():
+            pytest.fail("distributed is required here (tox installs the [distributed] extra)")
+        pytest.skip("distributed is not installed")
+    m = smokers()
+    expected = _convert(m, {"k": 3})
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        assert _convert(m, {"k": 3}, executor=client.get_executor()) == expected
+        assert _convert(m, {"method": "defaults", "k": 2}, executor=client.get_executor()) == \
+            _convert(m, {"method": "defaults", "k": 2})
+
+
+def test_jobs_must_not_be_negative(pracmln):
+    with pytest.raises(ModelError, match="jobs must be at least 0"):
+        transform(smokers(), k=1, jobs=-1)
+
+
+def test_chunks_cover_the_items_in_order():
+    for n in (0, 1, 5, 63, 64, 65, 1000):
+        items = list(range(n))
+        chunks = chunked(items)
+        assert [x for c in chunks for x in c] == items and len(chunks) <= 64
+        assert all(chunks) and (not chunks or max(map(len, chunks)) - min(map(len, chunks[:-1] or chunks)) <= 1)
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.fixture
+def every_report(monkeypatch):
+    """Progress reports not rate-limited: a callback sees every chunk."""
+    from pracmln_poss.transformations.common import Reporter
+
+    monkeypatch.setattr(Reporter, "INTERVAL", 0.0)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("stop_after", ["optima", "rules"])
+def test_an_interrupted_search_resumes_from_its_checkpoint(pracmln, tmp_path, jobs, stop_after, every_report):
+    """Interrupted (Ctrl-C) in the middle of the optima or of the rules, the search leaves
+    its checkpoint; run again with the same file it takes over the finished work (it
+    says so) and writes the same bytes as an uninterrupted run, then removes the file."""
+    m = smokers()
+    expected = _convert(m, {"k": 3})
+    checkpoint = tmp_path / "out.checkpoint"
+    phase = "penalties" if stop_after == "optima" else "rules"
+
+    def interrupt(info):
+        if info.phase.startswith(phase) and info.size == (3 if phase == "penalties" else 2):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _convert(m, {"k": 3}, jobs=jobs, checkpoint=checkpoint, progress=interrupt)
+    assert checkpoint.exists()
+    notes = []
+    resumed = _convert(m, {"k": 3}, jobs=jobs, checkpoint=checkpoint,
+                       progress=lambda info: info.note and notes.append(info.note))
+    assert resumed == expected
+    assert notes and "resuming from" in notes[0]
+    assert not checkpoint.exists()
+
+
+def test_a_checkpoint_of_another_conversion_is_not_used(pracmln, tmp_path, every_report):
+    m = smokers()
+    checkpoint = tmp_path / "out.checkpoint"
+
+    def interrupt(info):
+        if info.phase.startswith("rules"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _convert(m, {"k": 2}, checkpoint=checkpoint, progress=interrupt)
+    assert checkpoint.exists()
+    notes = []
+    assert _convert(m, {"k": 3}, checkpoint=checkpoint,
+                    progress=lambda info: info.note and notes.append(info.note)) == _convert(m, {"k": 3})
+    assert notes == [] and not checkpoint.exists()
+    checkpoint.write_bytes(b"not a checkpoint")
+    assert _convert(m, {"k": 1}, checkpoint=checkpoint) == _convert(m, {"k": 1})
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_the_command_line_then_run_again(pracmln, tmp_path):
+    """``convert -j 2 -o OUT`` interrupted by SIGINT: status 130, no OUT, OUT.checkpoint
+    left; the same command again finishes from it, with the bytes of ``-j 1`` and
+    without the checkpoint."""
+    out = tmp_path / "cora.theory"
+    checkpoint = tmp_path / "cora.theory.checkpoint"
+    command = [sys.executable, "-m", "pracmln_poss", "convert", str(PAPER / "cora.mln"), "--domain",
+               "pap=P1,P2,P3", "--domain", "per=S1,S2,S3", "-k", "3", "-o", str(out)]
+    run = subprocess.Popen([*command, "-j", "2"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert checkpoint.exists(), "no checkpoint was written"
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    if run.returncode == 0:  # finished before the signal: nothing to resume (a fast machine)
+        pytest.skip("the conversion finished before it could be interrupted")
+    assert run.returncode == 130, err
+    assert not out.exists() and checkpoint.exists()
+    again = subprocess.run([*command, "-j", "2"], cwd=ROOT, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert "resuming from" in again.stderr
+    assert not checkpoint.exists()
+    single = subprocess.run([*command, "-j", "1", "--no-checkpoint", "-o", str(tmp_path / "single.theory")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert single.returncode == 0, single.stderr
+    assert out.read_bytes() == (tmp_path / "single.theory").read_bytes()
+    assert not os.path.exists(str(tmp_path / "single.theory.checkpoint"))
