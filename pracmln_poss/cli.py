@@ -256,6 +256,10 @@ def _run_convert(args: argparse.Namespace) -> int:
 
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
+    if args.output:
+        from .formats import check_writable
+
+        check_writable(args.output)  # before the work, not after it
     loaded = _load(args)
     gmln = ground_model(loaded.model, force=args.force)
     method = args.method or default_method(loaded.model)

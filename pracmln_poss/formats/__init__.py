@@ -6,7 +6,7 @@ interrupt never leaves a partial output file.
 
 from __future__ import annotations
 
-__all__ = ["FORMATS", "dumps", "loads", "load_theory", "save", "atomic_write"]
+__all__ = ["FORMATS", "dumps", "loads", "load_theory", "save", "atomic_write", "check_writable"]
 
 import os
 import stat
@@ -77,6 +77,38 @@ def load_theory(path: str | os.PathLike[str], ground: bool = True) -> Possibilis
     return loads(read_source(path, "theory file"), None, os.fspath(path), ground)
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, an output :func:`atomic_write` would refuse at the end
+    (a directory, a device, a missing directory).
+
+    :raises OutputError: naming the path.
+    """
+    shown = os.fspath(path)
+    _existing_mode(path)
+    parent = Path(os.path.realpath(path)).parent
+    if not parent.is_dir():
+        raise OutputError(f"no such directory: {parent}", SourcePosition(shown))
+    if not os.access(parent, os.W_OK):
+        raise OutputError(f"cannot write in {parent}: permission denied", SourcePosition(shown))
+
+
+def _existing_mode(path: str | os.PathLike[str]) -> int | None:
+    """The mode of the regular file at ``path`` (None: there is none); refuses the rest."""
+    shown = os.fspath(path)
+    try:
+        info = Path(os.path.realpath(path)).stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror}", SourcePosition(shown)) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise OutputError("is a directory; give a file name", SourcePosition(shown))
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError("is not a regular file (a FIFO or a device?); refusing to replace it",
+                          SourcePosition(shown))
+    return stat.S_IMODE(info.st_mode)
+
+
 def atomic_write(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` all at once: a temporary file renamed into place.
 
@@ -88,20 +120,7 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
     """
     shown = os.fspath(path)
     target = Path(os.path.realpath(path))
-    mode = None
-    try:
-        info = target.stat()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        raise OutputError(f"cannot write here: {exc.strerror}", SourcePosition(shown)) from None
-    else:
-        if stat.S_ISDIR(info.st_mode):
-            raise OutputError("is a directory; give a file name", SourcePosition(shown))
-        if not stat.S_ISREG(info.st_mode):
-            raise OutputError("is not a regular file (a FIFO or a device?); refusing to replace it",
-                              SourcePosition(shown))
-        mode = stat.S_IMODE(info.st_mode)
+    mode = _existing_mode(path)
     if mode is None:
         umask = os.umask(0)
         os.umask(umask)

@@ -33,8 +33,9 @@ def level_sections(
     for level, formulas in groups:
         lines.append("")
         lines.append("// certain (level 1)" if level == INF else f"// level lambda_{format_weight(level, resolution)}")
+        shown = format_weight(level, resolution)
         for pf in formulas:
-            text = f"{format_weight(pf.level, resolution)}  {show(pf.formula)}"
+            text = f"{shown}  {show(pf.formula)}"
             if pf.origin:
                 text += f"  // from: {pf.origin}"
             lines.append(text)

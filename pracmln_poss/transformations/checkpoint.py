@@ -13,7 +13,7 @@ a format to exchange (load only checkpoints you made).
 
 from __future__ import annotations
 
-__all__ = ["Checkpoint", "search_key"]
+__all__ = ["Checkpoint", "search_key", "Packed", "pack_optimum", "unpack_optimum", "unpack_world"]
 
 import hashlib
 import os
@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..errors import OutputError, SourcePosition
 from ..ground_mln import GroundMLN
 from ..map.engine import Optimum, World
 
@@ -40,18 +41,25 @@ def search_key(mln: GroundMLN, *parts: object) -> str:
     return h.hexdigest()
 
 
-def pack_optimum(found: Optimum | None) -> tuple[int, int] | None:
-    """An optimum as (cost, the world's true atoms as bits): a few bytes instead of a tuple per atom."""
+Packed = tuple[int, bytes]
+"""An optimum as (cost, the world's values as one byte per atom)."""
+
+
+def pack_optimum(found: Optimum | None) -> Packed | None:
+    """An optimum in a few bytes per atom instead of a tuple's pointer (None stays None)."""
     if found is None:
         return None
-    return found.cost, sum(1 << a for a, v in enumerate(found.world.values) if v)
+    return found.cost, bytes(found.world.values)
 
 
-def unpack_optimum(packed: tuple[int, int] | None, n_atoms: int) -> Optimum | None:
+def unpack_world(packed: Packed, n_atoms: int) -> World:
+    return World(tuple(map(bool, packed[1])))
+
+
+def unpack_optimum(packed: Packed | None, n_atoms: int) -> Optimum | None:
     if packed is None:
         return None
-    cost, bits = packed
-    return Optimum(cost, World(tuple(bool(bits >> a & 1) if a else False for a in range(n_atoms + 1))))
+    return Optimum(packed[0], unpack_world(packed, n_atoms))
 
 
 class Checkpoint:
@@ -61,7 +69,7 @@ class Checkpoint:
         self.path = Path(path)
         self.key = key
         self.interval = interval
-        self.optima: dict[int, list[tuple[tuple[int, ...], tuple[int, int] | None]]] = {}
+        self.optima: dict[int, list[tuple[tuple[int, ...], Packed | None]]] = {}
         self.rules: dict[int, Any] = {}
         self.resumed = False
         self._saved = time.monotonic()
@@ -85,8 +93,10 @@ class Checkpoint:
         if not force and now - self._saved < self.interval:
             return
         data = {"format": FORMAT, "key": self.key, "optima": self.optima, "rules": self.rules}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", dir=self.path.parent)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", dir=self.path.parent)
+        except OSError as exc:
+            raise OutputError(f"cannot write the checkpoint: {exc.strerror}", SourcePosition(str(self.path))) from None
         try:
             with os.fdopen(fd, "wb") as f:
                 pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)

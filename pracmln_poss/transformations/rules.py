@@ -46,7 +46,7 @@ from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
 from ..possibilistic.theory import Level
 from ..weights import INF
-from .checkpoint import Checkpoint, pack_optimum, search_key, unpack_optimum
+from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
 from .common import Reporter
 from .evidence import EvidenceSet
 from .symmetry import Symmetry, canonical_map, canonical_parts, rename
@@ -218,14 +218,16 @@ def default_rules(
     try:
         optima = _all_optima(search, runner, sets, report_optima, saved)
         empty = optima.get(())
-        base = empty.cost if empty is not None else 0
-        penalty = {e: INF if o is None else o.cost - base for e, o in optima.items()}
+        base = empty[0] if empty is not None else 0
+        penalty = {e: INF if o is None else o[0] - base for e, o in optima.items()}
+        n_atoms = engine.mln.n_atoms
         tables = _Tables(
             penalty,
-            {e: o.world for e, o in optima.items() if o is not None and len(e) < k},
+            {e: unpack_world(o, n_atoms) for e, o in optima.items() if o is not None and len(e) < k},
             tuple(sorted({p for p in penalty.values() if p != INF})),
         )
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
+        del optima  # (the chunks keep what the rules need)
         done = 0
         results = runner.map(_rule_state, _rules_of, tables, chunks, saved.rules if saved is not None else None)
         for i, (chunk, result) in enumerate(zip(chunks, results)):
@@ -257,29 +259,29 @@ def default_rules(
 
 
 def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet], report: Reporter | None,
-                saved: Checkpoint | None) -> dict[EvidenceSet, Optimum | None]:
-    """An optimal world of every set (None when it is impossible), size by size."""
-    optima: dict[EvidenceSet, Optimum | None] = {}
+                saved: Checkpoint | None) -> dict[EvidenceSet, Packed | None]:
+    """An optimal world of every set (None when it is impossible), size by size, packed
+    (:func:`~.checkpoint.pack_optimum`: a few bytes a set, not a tuple per atom)."""
+    optima: dict[EvidenceSet, Packed | None] = {}
     by_size: dict[int, list[EvidenceSet]] = {}
     for e in sets:
         by_size.setdefault(len(e), []).append(e)
     done = 0
-    n_atoms = search.mln.n_atoms
     for size in sorted(by_size):
         group = by_size[size]
         if saved is not None and size in saved.optima:
-            optima.update((e, unpack_optimum(p, n_atoms)) for e, p in saved.optima[size])
+            optima.update(saved.optima[size])
             done += len(group)
             continue
         previous = {e: optima[e] for e in by_size.get(size - 1, ())}
         chunks = chunked(group)
-        for chunk, found in zip(chunks, runner.map(_no_state, _optima_of, previous, chunks)):
+        for chunk, found in zip(chunks, runner.map(_unpacked, _optima_of, previous, chunks)):
             optima.update(zip(chunk, found))
             done += len(chunk)
             if report is not None:
                 report(done, 0, size)
         if saved is not None:
-            saved.optima[size] = [(e, pack_optimum(optima[e])) for e in group]
+            saved.optima[size] = [(e, optima[e]) for e in group]
             saved.save()
     if report is not None:
         report(len(sets), 0, final=True)
@@ -288,13 +290,14 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
     return optima
 
 
-def _no_state(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Optimum | None]
+def _unpacked(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Packed | None]
               ) -> dict[EvidenceSet, Optimum | None]:
-    return previous
+    n = search.mln.n_atoms
+    return {e: unpack_optimum(p, n) for e, p in previous.items()}
 
 
 def _optima_of(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Optimum | None],
-               chunk: Sequence[EvidenceSet]) -> list[Optimum | None]:
+               chunk: Sequence[EvidenceSet]) -> list[Packed | None]:
     """The optima of one chunk of sets of one size, from those of the size below.
 
     Most need no solver call: if a (renamed) optimal world of ``E - {y}`` satisfies
@@ -304,7 +307,7 @@ def _optima_of(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet
     out = []
     for e in chunk:
         decided, found = _from_subsets(e, previous, search.canon, search.symmetry)
-        out.append(found if decided else engine.find_optimum(list(e)))
+        out.append(pack_optimum(found if decided else engine.find_optimum(list(e))))
     return out
 
 
@@ -364,7 +367,7 @@ def _rule_state(search: RuleSearch, engine: MapEngine, tables: _Tables) -> _Rule
 
 
 def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
-              chunk: Sequence[tuple[EvidenceSet, Optimum | None]]
+              chunk: Sequence[tuple[EvidenceSet, Packed | None]]
               ) -> tuple[list[DefaultRule | BlockingRule], int, int]:
     """The rules of one chunk of evidence sets, and how many were skipped as impossible
     and by cautious monotonicity."""
@@ -380,7 +383,7 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
         if any(pen(rest + (-y,)) > pen(rest) for y, rest in smaller):
             cautious += 1  # E - {y} already entails y
             continue
-        x = state.consequences(e, known)
+        x = state.consequences(e, unpack_optimum(known, search.mln.n_atoms))
         head = {lit for lit in x if abs(lit) not in fixed and lit not in e and focus.is_query(abs(lit))}
         if search.prune_heads:
             for _y, rest in smaller:

@@ -60,12 +60,16 @@ def _type_names(symmetry: Symmetry) -> dict[int, str]:
 
 
 def variabilize(
-    schema: Schema, symmetry: Symmetry, type_names: dict[int, str], prefixes: dict[str, str] | None = None
+    schema: Schema, symmetry: Symmetry, type_names: dict[int, str], prefixes: dict[str, str] | None = None,
+    ground_atoms: dict[int, Formula] | None = None,
 ) -> Formula:
     """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema).
 
     :param prefixes: type name -> variable prefix, over all the theory's types (default:
         :func:`variable_prefixes` of ``type_names``).
+    :param ground_atoms: a memo of the literals that stay ground (no constant becomes a
+        variable), shared by the calls of one theory: learned models conclude about
+        the same few ground atoms thousands of times.
     """
     types = symmetry.types
     lits = schema.body + ((schema.conclusion,) if schema.conclusion is not None else ())
@@ -80,10 +84,18 @@ def variabilize(
                 counters[tname] = counters.get(tname, 0) + 1
                 variable[c] = Variable(f"{prefixes[tname]}{counters[tname]}", tname)
 
+    memo = ground_atoms if ground_atoms is not None else {}
+
     def atom(lit: int) -> Formula:
+        found = memo.get(lit)
+        if found is not None:
+            return found
         pred, args = symmetry.atom_info[abs(lit)]
         a = PredAtom(pred, tuple(variable.get(c, Constant(c)) for c in args))
-        return a if lit > 0 else Not(a)
+        made = a if lit > 0 else Not(a)
+        if not any(c in variable for c in args):
+            memo[lit] = made
+        return made
 
     by_type: dict[str, list[Variable]] = {}
     for v in variable.values():
@@ -118,9 +130,14 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema], model: First
     types.update(domain_types)
     prefixes = variable_prefixes(types, atom_constants(mln.atoms))
     formulas = _hard_rules(mln, liftable, prefixes)
+    ground_atoms: dict[int, Formula] = {}
+    described: dict[tuple[int, ...], str] = {}  # schemas of one rule share its evidence
     for s in schemas:
-        origin = ("blocking " if s.conclusion is None else "") + describe(s.evidence, mln)
-        formulas.append(PossibilisticFormula(variabilize(s, symmetry, type_names, prefixes), s.level, origin))
+        if s.evidence not in described:
+            described[s.evidence] = describe(s.evidence, mln)
+        origin = ("blocking " if s.conclusion is None else "") + described[s.evidence]
+        formula = variabilize(s, symmetry, type_names, prefixes, ground_atoms)
+        formulas.append(PossibilisticFormula(formula, s.level, origin))
     formulas.sort(key=lambda pf: pf.level)  # stable: the order the file formats write
     return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), mln.atoms, mln.resolution)
 

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Conversions on 1 and 2 worker processes and on a Dask cluster, side by side.
+
+Cases (the issue's): CORA over 4 papers and 4 persons (``examples/paper/cora.mln``) at
+k = 3, and pracmln's object-recognition project, one cluster, focused on ``object``,
+at k = 2; with ``--cora-k4`` also CORA at k = 4.  Each run is a fresh process, whole
+(interpreter start-up, imports, grounding, writing included):
+
+- ``1 process``: ``pracmln-poss convert ... -j 1``;
+- ``2 workers``: ``pracmln-poss convert ... -j 2`` (a local process pool);
+- ``dask, 2 workers``: the same conversion from Python on a ``dask.distributed``
+  ``LocalCluster`` of two worker processes (cluster start-up included), through
+  ``Client.get_executor()``.
+
+Peak MB is the largest sum of the resident memory of the whole process tree (the
+command, its workers, the Dask scheduler and nannies), sampled every 50 ms.  Every
+output is compared byte for byte with the single-process one.  Targets (2 cores):
+2 workers at least 1.8x faster than 1; CORA k = 3 under 10 s with 2 workers; CORA k = 4
+under 3 minutes::
+
+    python benchmarks/parallel.py [--cora-k4] [--skip-dask]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+EXE = Path(sys.executable).parent / "pracmln-poss"
+
+DASK = r"""
+import ast
+import sys
+from distributed import Client, LocalCluster
+from pracmln_poss.bridge.loader import load_model
+from pracmln_poss.formats import dumps
+from pracmln_poss.transformations import convert
+
+def main():
+    args = sys.argv[1:]
+    out = args[args.index("-o") + 1]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        options = ast.literal_eval(args[args.index("--python") + 1])
+        model = load_model(args[0], **options.pop("load", {})).model
+        done = convert(model, executor=client.get_executor(), **options)
+    with open(out, "w") as f:
+        f.write(dumps(done.theory))
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+    except OSError:
+        pass
+    return out
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and all its descendants (from /proc; cheap enough to
+    sample often: only the tree is read)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * page
+        except OSError:
+            continue
+        todo.extend(_children(p))
+    return total
+
+
+def measure(cmd: list[str]) -> tuple[float, float]:
+    """Seconds and peak MB (whole process tree) of ``cmd`` in a fresh process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, _tree_rss(process.pid))
+        time.sleep(0.05)
+    seconds = time.perf_counter() - start
+    err = process.stderr.read() if process.stderr else ""
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({process.returncode}): {err}")
+    return seconds, peak / 2**20
+
+
+def object_recognition() -> str | None:
+    from pracmln_poss.bridge.compat import import_pracmln
+
+    import_pracmln()
+    from pracmln.utils import locs
+
+    found = sorted(Path(locs.examples).glob("object-recognition/object-recognition.pracmln"))
+    return str(found[0]) if found else None
+
+
+def cases(cora_k4: bool) -> list[tuple[str, list[str], dict[str, object]]]:
+    """(name, command-line arguments, the same as Python options for the Dask run)."""
+    out: list[tuple[str, list[str], dict[str, object]]] = [
+        ("CORA 4x4, k = 3", ["examples/paper/cora.mln", "-k", "3"], {"k": 3}),
+    ]
+    project = object_recognition()
+    if project is not None:
+        evidence = "color,goggles,goggles_Logo,goggles_Product,goggles_Text,scene,shape"
+        out.append((
+            "object-recognition, 1 cluster, focused, k = 2",
+            [f"{project}:learnt.cll.scenes-new-object-detection.mln", "--domain-size", "cluster=1",
+             "--evidence-preds", evidence, "-k", "2"],
+            {"k": 2, "evidence_preds": evidence.split(","), "query_preds": ["object"],
+             "load": {"domain_sizes": {"cluster": 1}}},
+        ))
+    if cora_k4:
+        out.append(("CORA 4x4, k = 4", ["examples/paper/cora.mln", "-k", "4"], {"k": 4}))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cora-k4", action="store_true", help="add CORA at k = 4 (minutes)")
+    parser.add_argument("--skip-dask", action="store_true", help="leave out the Dask runs")
+    args = parser.parse_args(argv)
+    print("| conversion | run | seconds | peak MB | speed-up | same bytes |")
+    print("|---|---|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, cli, python in cases(args.cora_k4):
+            runs = [("1 process", [str(EXE), "convert", *cli, "-j", "1", "--quiet", "--no-checkpoint"]),
+                    ("2 workers", [str(EXE), "convert", *cli, "-j", "2", "--quiet", "--no-checkpoint"])]
+            if not args.skip_dask:
+                model = cli[0]
+                runs.append(("dask, 2 workers", [sys.executable, "-c", DASK, model, "--python", repr(python)]))
+            reference: bytes | None = None
+            single = None
+            for label, cmd in runs:
+                target = Path(tmp) / f"{label.replace(' ', '_').replace(',', '')}.theory"
+                seconds, peak = measure([*cmd, "-o", str(target)])
+                data = target.read_bytes()
+                reference = data if reference is None else reference
+                single = seconds if single is None else single
+                same = "reference" if label == "1 process" else ("yes" if data == reference else "**NO**")
+                print(f"| {name} | {label} | {seconds:.1f} | {peak:.0f} | {single / seconds:.2f}x | {same} |",
+                      flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
