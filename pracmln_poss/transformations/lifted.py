@@ -14,11 +14,13 @@ The rules themselves come from the rule core shared with Transformation 3
 
 from __future__ import annotations
 
-__all__ = ["Schema", "lifted", "lifted_schemas", "ground_schemas"]
+__all__ = ["Schema", "lifted", "lifted_schemas", "iter_schemas", "ground_schemas"]
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
@@ -46,15 +48,19 @@ class Schema:
     level: Level
 
 
-def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: bool = False,
-                   backend: str = "auto", focus: Focus = Focus(), progress: Progress = None, jobs: int = 1,
-                   executor: Executor | None = None, checkpoint: str | os.PathLike[str] | None = None
-                   ) -> list[Schema]:
+def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, **options: Any) -> list[Schema]:
     """The rules of Transformation 3 for one evidence set per renaming class, one
-    conclusion per schema (:mod:`.rules` computes them)."""
+    conclusion per schema (:mod:`.rules` computes them); options: :func:`iter_schemas`'s."""
+    return list(iter_schemas(mln, symmetry, k, **options))
+
+
+def iter_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: bool = False,
+                 backend: str = "auto", focus: Focus = Focus(), progress: Progress = None, jobs: int = 1,
+                 executor: Executor | None = None, checkpoint: str | os.PathLike[str] | None = None
+                 ) -> Iterator[Schema]:
+    """:func:`lifted_schemas` as they are found."""
     if k < 0:
         raise ModelError(f"k must be at least 0, got {k}")
-    out: list[Schema] = []
     with open_engine(mln, backend) as engine, executor_for(jobs, executor) as runner:
         free = [a for a in range(1, mln.n_atoms + 1) if a not in engine.fixed]
         reps = list(representatives(symmetry, k, focus.enumerated(free)))
@@ -66,11 +72,11 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking:
         )
         for rule in rules:
             if isinstance(rule, BlockingRule):
-                out.append(Schema(rule.evidence, None, rule.body, rule.level))
+                yield Schema(rule.evidence, None, rule.body, rule.level)
                 continue
             # one conclusion per class of those a renaming fixing E maps onto each other
-            out.extend(Schema(rule.evidence, lit, rule.evidence, rule.level) for lit in rule.head)
-    return out
+            for lit in rule.head:
+                yield Schema(rule.evidence, lit, rule.evidence, rule.level)
 
 
 def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) -> PossibilisticTheory:
@@ -127,6 +133,6 @@ def lifted(
         raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
     mln = grounded if grounded is not None else ground(model)
     symmetry = find_symmetry(mln, dict(model.domain_map))
-    schemas = lifted_schemas(mln, symmetry, k, long_blocking=long_blocking, backend=backend, focus=focus,
-                             progress=progress, jobs=jobs, executor=executor, checkpoint=checkpoint)
+    schemas = iter_schemas(mln, symmetry, k, long_blocking=long_blocking, backend=backend, focus=focus,
+                           progress=progress, jobs=jobs, executor=executor, checkpoint=checkpoint)
     return lift(mln, symmetry, schemas, model)

@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = ["variabilize", "lift"]
 
 import itertools
+from collections.abc import Iterable
 
 from ..atoms import map_leaves, split_atom
 from ..ground_mln import GroundMLN
@@ -115,8 +116,12 @@ def _conj(parts: list[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
-def lift(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema], model: FirstOrderMLN | None = None) -> LiftedTheory:
+def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: FirstOrderMLN | None = None
+         ) -> LiftedTheory:
     """The lifted theory of the schemas with the MLN's hard formulas, certain.
+
+    ``schemas`` may be a generator: each is written as it comes (while the search,
+    on worker processes, finds the next ones).
 
     With the first-order ``model``, its hard formulas are written first-order over
     variables of their domains (as in the MLN); otherwise, and for those with ``EXIST``,

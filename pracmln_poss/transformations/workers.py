@@ -87,7 +87,7 @@ def _close_worker_engine() -> None:
 atexit.register(_close_worker_engine)
 
 
-def _task(prepare: Prepare, run: Run, context: tuple[str, bytes], shared: tuple[str, bytes],
+def _task(prepare: Prepare, run: Run, context: tuple[str, Any], shared: tuple[str, Any],
           chunk: Any) -> tuple[Any, int]:
     """Run one chunk in a worker: the result and the MAP solver calls it took."""
     if _WORKER.get("context") != context[0]:
@@ -114,7 +114,18 @@ class ChunkRunner:
         self.engine = engine
         self.executor = executor
         self.calls = 0
-        self._packed_context = _packed(context) if executor is not None else None
+        # a Dask cluster's executor: big arguments go to every worker once (scatter),
+        # not through the scheduler with each chunk
+        self._client = getattr(executor, "_client", None) if executor is not None else None
+        if self._client is not None and not hasattr(self._client, "scatter"):
+            self._client = None
+        self._packed_context = self._shipped(_packed(context)) if executor is not None else None
+
+    def _shipped(self, packed: tuple[str, bytes]) -> tuple[str, Any]:
+        """``(token, bytes)``, the bytes scattered to every Dask worker when there are any."""
+        if self._client is None:
+            return packed
+        return packed[0], self._client.scatter(packed[1], broadcast=True, hash=False)
 
     def map(self, prepare: Prepare, run: Run, shared: object, chunks: Sequence[Any],
             done: dict[int, Any] | None = None) -> Iterator[Any]:
@@ -127,7 +138,7 @@ class ChunkRunner:
                 yield done[i] if i in done else run(self.context, self.engine, state, chunk)
             return
         assert self._packed_context is not None
-        packed = _packed(shared)
+        packed = self._shipped(_packed(shared))
         futures: dict[int, Future[tuple[Any, int]]] = {
             i: self.executor.submit(_task, prepare, run, self._packed_context, packed, chunk)
             for i, chunk in enumerate(chunks) if i not in done
