@@ -153,7 +153,10 @@ def test_ctrl_c_on_the_command_line_then_run_again(pracmln, tmp_path):
     checkpoint = tmp_path / "cora.theory.checkpoint"
     command = [sys.executable, "-m", "pracmln_poss", "convert", str(PAPER / "cora.mln"), "--domain",
                "pap=P1,P2,P3", "--domain", "per=S1,S2,S3", "-k", "3", "-o", str(out)]
-    run = subprocess.Popen([*command, "-j", "2"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    # SIGINT as a terminal sends it, even where this test runs with it ignored (a
+    # background job inherits SIG_IGN, and Python then installs no handler)
+    run = subprocess.Popen([*command, "-j", "2"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

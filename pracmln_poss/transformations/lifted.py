@@ -33,7 +33,7 @@ from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticThe
 from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import EvidenceSet, describe
 from .rules import BlockingRule, Focus, default_rules
-from .symmetry import Symmetry, rename, renamings, representatives
+from .symmetry import Symmetry, rename, renamings
 from .workers import executor_for
 
 
@@ -62,12 +62,11 @@ def iter_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: b
     if k < 0:
         raise ModelError(f"k must be at least 0, got {k}")
     with open_engine(mln, backend) as engine, executor_for(jobs, executor) as runner:
-        free = [a for a in range(1, mln.n_atoms + 1) if a not in engine.fixed]
-        reps = list(representatives(symmetry, k, focus.enumerated(free)))
+        # sets=None: one representative per class, found by the rule core (in chunks)
         rules = default_rules(
-            engine, reps, k, symmetry=symmetry, focus=focus, long_blocking=long_blocking,
-            report_optima=Reporter(progress, "penalties of evidence classes", len(reps)),
-            report_rules=Reporter(progress, "rules of evidence classes", len(reps)),
+            engine, None, k, symmetry=symmetry, focus=focus, long_blocking=long_blocking,
+            report_optima=Reporter(progress, "penalties of evidence classes", None),
+            report_rules=Reporter(progress, "rules of evidence classes", None),
             executor=runner, checkpoint=checkpoint, one_per_class=True,
         )
         for rule in rules:

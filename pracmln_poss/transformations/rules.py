@@ -49,7 +49,7 @@ from ..weights import INF
 from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
 from .common import Reporter
 from .evidence import EvidenceSet
-from .symmetry import Symmetry, canonical_map, canonical_parts, rename
+from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, rename, set_order
 from .workers import ChunkRunner, chunked
 
 
@@ -164,6 +164,11 @@ class RuleSearch:
         return fixed_atoms(self.mln)[0]
 
     @cached_property
+    def enumerated(self) -> list[int]:
+        """The atoms evidence sets are built from (:meth:`Focus.enumerated` of the free ones)."""
+        return self.focus.enumerated([a for a in range(1, self.mln.n_atoms + 1) if a not in self.fixed])
+
+    @cached_property
     def query_free(self) -> list[int]:
         """The free atoms rules may conclude about."""
         return [a for a in range(1, self.mln.n_atoms + 1) if a not in self.fixed and self.focus.is_query(a)]
@@ -178,7 +183,7 @@ class RuleSearch:
 
 def default_rules(
     engine: MapEngine,
-    sets: Sequence[EvidenceSet],
+    sets: Sequence[EvidenceSet] | None,
     k: int,
     *,
     symmetry: Symmetry | None = None,
@@ -194,7 +199,8 @@ def default_rules(
     one_per_class: bool = False,
 ) -> Iterator[DefaultRule | BlockingRule]:
     """The rules for ``sets`` (every evidence set of at most ``k`` literals, smallest
-    first; with ``symmetry``, one per renaming class, each its class's representative).
+    first; with ``symmetry``, one per renaming class, each its class's representative:
+    ``None`` finds them, :func:`~.symmetry.representatives` in chunks).
 
     Free atoms are those not fixed by hard units; the sets must be over free atoms.
 
@@ -211,6 +217,11 @@ def default_rules(
     search = RuleSearch(engine.mln, k, symmetry, focus, long_blocking, omit_redundant_blocking, prune_heads,
                         engine.name, one_per_class and symmetry is not None)
     runner = ChunkRunner(search, engine, executor)
+    if sets is None:
+        sets = _representatives(search, runner)
+    for report in (report_optima, report_rules):
+        if report is not None and report.total is None:
+            report.total = len(sets)
     saved = Checkpoint(checkpoint, search.key(sets)) if checkpoint is not None else None
     if saved is not None and saved.load() and report_rules is not None:
         report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima and "
@@ -256,6 +267,34 @@ def default_rules(
     stats.map_calls = engine.calls + runner.calls
     if saved is not None:
         saved.remove()
+
+
+def _representatives(search: RuleSearch, runner: ChunkRunner) -> list[EvidenceSet]:
+    """:func:`~.symmetry.representatives` over the search's atoms, each size's
+    extensions found in chunks (the same list: their union, sorted)."""
+    if search.symmetry is None:
+        raise ModelError("representatives of renaming classes need a symmetry")
+    level: list[EvidenceSet] = [()]
+    out: list[EvidenceSet] = [()]
+    for _size in range(search.k):
+        images: set[EvidenceSet] = set()
+        for part in runner.map(_no_state, _extensions_of, None, chunked(level)):
+            images.update(part)
+        level = sorted(images, key=set_order)
+        out.extend(level)
+    return out
+
+
+def _no_state(search: RuleSearch, engine: MapEngine, shared: None) -> None:
+    return None
+
+
+def _extensions_of(search: RuleSearch, engine: MapEngine, state: None, chunk: Sequence[EvidenceSet]
+                   ) -> list[EvidenceSet]:
+    symmetry = search.symmetry
+    if symmetry is None:
+        raise ModelError("representatives of renaming classes need a symmetry")
+    return list({image for rep in chunk for image in extensions(rep, symmetry, search.enumerated)})
 
 
 def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet], report: Reporter | None,

@@ -16,11 +16,11 @@ fingerprints leave open is taken (the exact isomorphism test).
 
 from __future__ import annotations
 
-__all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "renamings", "rename", "used_constants"]
+__all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "extensions", "set_order", "renamings", "rename", "used_constants"]
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -74,6 +74,11 @@ class Symmetry:
     def types(self) -> dict[str, int]:
         """Constant -> index of its class (a constant of two domains is a singleton in each)."""
         return {c: i for i, cls in enumerate(self.classes) for c in cls}
+
+    def __getstate__(self) -> dict[str, object]:
+        # pickled for worker processes: the memo of canonical images (hundreds of
+        # thousands at k = 4) stays in this process; a worker grows its own
+        return {key: value for key, value in self.__dict__.items() if key != "memo"}
 
     def permute(self, mapping: dict[str, str]) -> list[int]:
         """The atom permutation (index -> index, 0 unused) induced by a constant renaming
@@ -273,28 +278,32 @@ def representatives(
     literals whose new constants are the first unused ones of their class: every class
     is reached, and :func:`canonical` removes repeats.
     """
-    mln = symmetry.mln
-    atoms = atoms if atoms is not None else list(range(1, mln.n_atoms + 1))
-    types = symmetry.types
+    atoms = atoms if atoms is not None else list(range(1, symmetry.mln.n_atoms + 1))
     level: list[EvidenceSet] = [()]
     yield ()
     for _size in range(k):
-        seen: set[EvidenceSet] = set()
-        following: list[EvidenceSet] = []
-        for rep in level:
-            taken = {abs(l) for l in rep}
-            used = {cls: set(members) for cls, members in used_constants(rep, symmetry).items()}
-            for atom in atoms:
-                if atom in taken or not _fresh_ok(symmetry.atom_info[atom][1], used, symmetry, types):
-                    continue
-                for lit in (atom, -atom):
-                    image = canonical(tuple(rep) + (lit,), symmetry)
-                    if image not in seen:
-                        seen.add(image)
-                        following.append(image)
-        following.sort(key=lambda e: [(abs(l), l) for l in e])
+        following = sorted({image for rep in level for image in extensions(rep, symmetry, atoms)}, key=set_order)
         yield from following
         level = following
+
+
+def set_order(e: EvidenceSet) -> list[tuple[int, int]]:
+    """The order of :func:`representatives` within a size."""
+    return [(abs(l), l) for l in e]
+
+
+def extensions(rep: EvidenceSet, symmetry: Symmetry, atoms: Sequence[int]) -> Iterator[EvidenceSet]:
+    """The representatives of the classes of ``rep`` plus one literal over ``atoms`` (with
+    repeats): literals whose new constants are the first unused ones of their class
+    (renaming reaches every other)."""
+    types = symmetry.types
+    taken = {abs(l) for l in rep}
+    used = {cls: set(members) for cls, members in used_constants(rep, symmetry).items()}
+    for atom in atoms:
+        if atom in taken or not _fresh_ok(symmetry.atom_info[atom][1], used, symmetry, types):
+            continue
+        for lit in (atom, -atom):
+            yield canonical(tuple(rep) + (lit,), symmetry)
 
 
 def _fresh_ok(args: tuple[str, ...], used: dict[int, set[str]], symmetry: Symmetry, types: dict[str, int]) -> bool:
