@@ -18,7 +18,7 @@ output is compared byte for byte with the single-process one.  Targets (2 cores)
 2 workers at least 1.8x faster than 1; CORA k = 3 under 10 s with 2 workers; CORA k = 4
 under 3 minutes::
 
-    python benchmarks/parallel.py [--cora-k4] [--skip-dask]
+    python benchmarks/parallel.py [--cora-k4] [--skip-dask] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -136,11 +136,14 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cora-k4", action="store_true", help="add CORA at k = 4 (minutes)")
     parser.add_argument("--skip-dask", action="store_true", help="leave out the Dask runs")
+    parser.add_argument("--only", metavar="TEXT", help="only the conversions whose name contains TEXT")
     args = parser.parse_args(argv)
     print("| conversion | run | seconds | peak MB | speed-up | same bytes |")
     print("|---|---|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for name, cli, python in cases(args.cora_k4):
+            if args.only and args.only not in name:
+                continue
             runs = [("1 process", [str(EXE), "convert", *cli, "-j", "1", "--quiet", "--no-checkpoint"]),
                     ("2 workers", [str(EXE), "convert", *cli, "-j", "2", "--quiet", "--no-checkpoint"])]
             if not args.skip_dask:

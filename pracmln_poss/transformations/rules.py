@@ -397,7 +397,8 @@ class _RuleState:
             found = self.engine.consequences(
                 list(e), known=known, entailed=frozenset().union(*entailed), atoms=search.query_free
             )
-        self.backbone[e] = found
+        if len(e) < search.k:  # a set of k literals is asked about once (and there are most of them)
+            self.backbone[e] = found
         return found
 
 
