@@ -183,6 +183,10 @@ def renamings(lits: tuple[int, ...], symmetry: Symmetry, onto_first: bool = Fals
         yield mapping
 
 
+MEMO_LIMIT = 400_000
+"""Canonical images kept at most (about 150 MB); then the memo starts over."""
+
+
 def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
     """The representative of ``evidence``'s renaming class (a sorted literal tuple): equal
     for two sets exactly when a renaming of interchangeable constants maps one onto the other."""
@@ -195,6 +199,8 @@ def canonical_map(evidence: EvidenceSet, symmetry: Symmetry) -> tuple[EvidenceSe
     memo = symmetry.memo
     found = memo.get(key)
     if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()  # bounded memory: at k = 4 the search asks about millions of sets
         image, mapping = _canonical((key,), symmetry)
         found = memo[key] = (image[0], mapping)
     return found
