@@ -21,12 +21,15 @@ __all__ = ["ChunkRunner", "Context", "local_pool", "executor_for", "chunked", "C
 
 import atexit
 import hashlib
+import multiprocessing
 import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from multiprocessing.context import BaseContext
 from typing import Any, Protocol, TypeVar
 
 from ..errors import ModelError
@@ -166,13 +169,33 @@ class _LocalPool(ProcessPoolExecutor):
     """The pool :func:`local_pool` makes (and stops whole)."""
 
 
+def _threads() -> int:
+    """Threads of this process (the OS's count where there is one: libraries start
+    threads Python does not know of)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def _start_method() -> BaseContext | None:
+    """How the workers start: the platform's default, except that a process with
+    threads (a notebook, a Dask client, a test runner) is not forked (its children could
+    deadlock on a lock some thread held): a fork server starts them instead."""
+    if multiprocessing.get_start_method(allow_none=True) in (None, "fork") and _threads() > 1 \
+            and "forkserver" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("forkserver")
+    return None
+
+
 @contextmanager
 def local_pool(jobs: int) -> Iterator[Executor]:
     """A pool of ``jobs`` worker processes (0: one per core), stopped on leaving, at once
     on an interrupt or error (the workers' running chunks are abandoned)."""
     if jobs < 0:
         raise ModelError(f"jobs must be at least 0 (0: one per core), got {jobs}")
-    pool = _LocalPool(max_workers=jobs or os.cpu_count() or 1, initializer=_ignore_sigint)
+    pool = _LocalPool(max_workers=jobs or os.cpu_count() or 1, initializer=_ignore_sigint,
+                      mp_context=_start_method())
     try:
         yield pool
     except BaseException:
