@@ -52,14 +52,14 @@ def pack_optimum(found: Optimum | None) -> Packed | None:
     return found.cost, bytes(found.world.values)
 
 
-def unpack_world(packed: Packed, n_atoms: int) -> World:
+def unpack_world(packed: Packed) -> World:
     return World(tuple(map(bool, packed[1])))
 
 
-def unpack_optimum(packed: Packed | None, n_atoms: int) -> Optimum | None:
+def unpack_optimum(packed: Packed | None) -> Optimum | None:
     if packed is None:
         return None
-    return Optimum(packed[0], unpack_world(packed, n_atoms))
+    return Optimum(packed[0], unpack_world(packed))
 
 
 class Checkpoint:

@@ -231,10 +231,9 @@ def default_rules(
         empty = optima.get(())
         base = empty[0] if empty is not None else 0
         penalty = {e: INF if o is None else o[0] - base for e, o in optima.items()}
-        n_atoms = engine.mln.n_atoms
         tables = _Tables(
             penalty,
-            {e: unpack_world(o, n_atoms) for e, o in optima.items() if o is not None and len(e) < k},
+            {e: unpack_world(o) for e, o in optima.items() if o is not None and len(e) < k},
             tuple(sorted({p for p in penalty.values() if p != INF})),
         )
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
@@ -331,8 +330,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
 
 def _unpacked(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Packed | None]
               ) -> dict[EvidenceSet, Optimum | None]:
-    n = search.mln.n_atoms
-    return {e: unpack_optimum(p, n) for e, p in previous.items()}
+    return {e: unpack_optimum(p) for e, p in previous.items()}
 
 
 def _optima_of(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Optimum | None],
@@ -423,7 +421,7 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
         if any(pen(rest + (-y,)) > pen(rest) for y, rest in smaller):
             cautious += 1  # E - {y} already entails y
             continue
-        x = state.consequences(e, unpack_optimum(known, search.mln.n_atoms))
+        x = state.consequences(e, unpack_optimum(known))
         head = {lit for lit in x if abs(lit) not in fixed and lit not in e and focus.is_query(abs(lit))}
         if search.prune_heads:
             for _y, rest in smaller:
