@@ -14,17 +14,21 @@ at k = 2; with ``--cora-k4`` also CORA at k = 4.  Each run is a fresh process, w
 
 Peak MB is the largest sum of the resident memory of the whole process tree (the
 command, its workers, the Dask scheduler and nannies), sampled every 50 ms.  Every
-output is compared byte for byte with the single-process one.  Targets (2 cores):
+output is compared byte for byte with the single-process one.  Each conversion runs
+``--repeat`` times (default 3), its runs interleaved (1 process, 2 workers, Dask, then
+again), so that a machine's drift touches all alike; the table gives the median seconds
+(and the range), the largest peak, and the speed-up of the medians.  Targets (2 cores):
 2 workers at least 1.8x faster than 1; CORA k = 3 under 10 s with 2 workers; CORA k = 4
 under 3 minutes::
 
-    python benchmarks/parallel.py [--cora-k4] [--skip-dask] [--only TEXT]
+    python benchmarks/parallel.py [--cora-k4] [--skip-dask] [--only TEXT] [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -137,9 +141,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cora-k4", action="store_true", help="add CORA at k = 4 (minutes)")
     parser.add_argument("--skip-dask", action="store_true", help="leave out the Dask runs")
     parser.add_argument("--only", metavar="TEXT", help="only the conversions whose name contains TEXT")
+    parser.add_argument("--repeat", metavar="N", type=int, default=3, help="runs of each (median; default 3)")
     args = parser.parse_args(argv)
-    print("| conversion | run | seconds | peak MB | speed-up | same bytes |")
-    print("|---|---|---:|---:|---:|---|")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    print("| conversion | run | seconds (median) | range | peak MB | speed-up | same bytes |")
+    print("|---|---|---:|---|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for name, cli, python in cases(args.cora_k4):
             if args.only and args.only not in name:
@@ -149,17 +156,25 @@ def main(argv: list[str]) -> int:
             if not args.skip_dask:
                 model = cli[0]
                 runs.append(("dask, 2 workers", [sys.executable, "-c", DASK, model, "--python", repr(python)]))
+            seconds: dict[str, list[float]] = {label: [] for label, _ in runs}
+            peaks: dict[str, float] = dict.fromkeys(seconds, 0.0)
+            same: dict[str, bool] = dict.fromkeys(seconds, True)
             reference: bytes | None = None
-            single = None
-            for label, cmd in runs:
-                target = Path(tmp) / f"{label.replace(' ', '_').replace(',', '')}.theory"
-                seconds, peak = measure([*cmd, "-o", str(target)])
-                data = target.read_bytes()
-                reference = data if reference is None else reference
-                single = seconds if single is None else single
-                same = "reference" if label == "1 process" else ("yes" if data == reference else "**NO**")
-                print(f"| {name} | {label} | {seconds:.1f} | {peak:.0f} | {single / seconds:.2f}x | {same} |",
-                      flush=True)
+            for _round in range(args.repeat):
+                for label, cmd in runs:
+                    target = Path(tmp) / f"{label.replace(' ', '_').replace(',', '')}.theory"
+                    taken, peak = measure([*cmd, "-o", str(target)])
+                    data = target.read_bytes()
+                    reference = data if reference is None else reference
+                    seconds[label].append(taken)
+                    peaks[label] = max(peaks[label], peak)
+                    same[label] = same[label] and data == reference
+            single = statistics.median(seconds["1 process"])
+            for label, _ in runs:
+                median = statistics.median(seconds[label])
+                shown = "reference" if label == "1 process" else ("yes" if same[label] else "**NO**")
+                print(f"| {name} | {label} | {median:.1f} | {min(seconds[label]):.1f}-{max(seconds[label]):.1f} | "
+                      f"{peaks[label]:.0f} | {single / median:.2f}x | {shown} |", flush=True)
     return 0
 
 

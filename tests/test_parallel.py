@@ -79,12 +79,15 @@ def test_jobs_must_not_be_negative(pracmln):
         transform(smokers(), k=1, jobs=-1)
 
 
-def test_chunks_cover_the_items_in_order():
-    for n in (0, 1, 5, 63, 64, 65, 1000):
+def test_chunks_cover_the_items_in_order_and_shrink():
+    for n in (0, 1, 5, 63, 64, 65, 1000, 14780, 339308):
         items = list(range(n))
         chunks = chunked(items)
         assert [x for c in chunks for x in c] == items and len(chunks) <= 64
-        assert all(chunks) and (not chunks or max(map(len, chunks)) - min(map(len, chunks[:-1] or chunks)) <= 1)
+        assert all(chunks)
+        assert all(len(a) >= len(b) for a, b in zip(chunks, chunks[1:])), "the last chunks are the short ones"
+        if n >= 64 * 64:
+            assert len(chunks) == 64 and len(chunks[0]) <= 2 * n // 64 and len(chunks[-1]) <= 2 * n // 64 ** 2
 
 
 class _Stop(Exception):

@@ -44,7 +44,8 @@ def write_lifted_text(lt: LiftedTheory) -> str:
     ]
     for name, constants in lt.types:
         lines.append(f"#type {name} {prefixes[name]} = {', '.join(constants)}")
-    lines.extend(level_sections(groups, lt.resolution, format_formula))
+    shown: dict[int, str] = {}  # (the theory keeps its formulas alive while it is written)
+    lines.extend(level_sections(groups, lt.resolution, lambda f: format_formula(f, shown=shown)))
     return "\n".join(lines) + "\n"
 
 

@@ -332,13 +332,34 @@ def _term(t: Term) -> str:
 _PREC = {Iff: 1, Implies: 2, Or: 3, And: 3, Not: 5}
 
 
-def format_formula(f: Formula, name: Callable[[int], str] | None = None) -> str:
+def format_formula(f: Formula, name: Callable[[int], str] | None = None, shown: dict[int, str] | None = None) -> str:
     """Print a formula in pracmln syntax, parenthesised to read back under either grammar.
 
     :param name: maps atom ints to names, for ground formulas with :class:`Atom` leaves.
+    :param shown: a memo of the text of subformulas other than connectives, by ``id``,
+        for printing many formulas that share them (a theory's literals): the caller
+        keeps every formula printed with it alive while it uses the memo.
     """
 
     def go(g: Formula, parent: int) -> str:
+        if isinstance(g, (And, Or)):
+            op = " ^ " if isinstance(g, And) else " v "
+            # every compound child gets parentheses: the text reads back to the same tree
+            text = op.join(go(a, 4) for a in g.args)
+            return f"({text})" if parent >= 4 else text
+        if isinstance(g, (Implies, Iff)):
+            op = " => " if isinstance(g, Implies) else " <=> "
+            text = go(g.left, 4) + op + go(g.right, 4)
+            return f"({text})" if parent >= 1 else text
+        if shown is None:
+            return other(g)
+        # the rest print the same whatever their parent: they can be memoised
+        known = shown.get(id(g))
+        if known is None:
+            known = shown[id(g)] = other(g)
+        return known
+
+    def other(g: Formula) -> str:
         if isinstance(g, Atom):
             return name(g.index) if name else f"#{g.index}"
         if isinstance(g, PredAtom):
@@ -356,15 +377,6 @@ def format_formula(f: Formula, name: Callable[[int], str] | None = None) -> str:
         if isinstance(g, Exists):
             names = ", ".join(v.name for v in g.variables)
             return f"EXIST {names} ({go(g.body, 0)})"
-        if isinstance(g, (And, Or)):
-            op = " ^ " if isinstance(g, And) else " v "
-            # every compound child gets parentheses: the text reads back to the same tree
-            text = op.join(go(a, 4) for a in g.args)
-            return f"({text})" if parent >= 4 else text
-        if isinstance(g, (Implies, Iff)):
-            op = " => " if isinstance(g, Implies) else " <=> "
-            text = go(g.left, 4) + op + go(g.right, 4)
-            return f"({text})" if parent >= 1 else text
         raise TypeError(f"cannot print {g!r}")
 
     return go(f, 0)

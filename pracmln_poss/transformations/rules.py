@@ -173,12 +173,14 @@ class RuleSearch:
         """The free atoms rules may conclude about."""
         return [a for a in range(1, self.mln.n_atoms + 1) if a not in self.fixed and self.focus.is_query(a)]
 
-    def key(self, sets: Sequence[EvidenceSet]) -> str:
-        """What the result depends on, as a digest (for checkpoints)."""
+    def key(self, sets: Sequence[EvidenceSet] | None) -> str:
+        """What the result depends on, as a digest (for checkpoints); ``sets`` None: the
+        representatives (a function of the rest)."""
         symmetry = None if self.symmetry is None else (self.symmetry.domains, self.symmetry.classes)
         focus = tuple(None if a is None else sorted(a) for a in (self.focus.evidence, self.focus.query))
+        given = None if sets is None else (len(sets), sets[:1], sets[-1:])
         return search_key(self.mln, self.k, symmetry, focus, self.long_blocking, self.omit_redundant_blocking,
-                          self.prune_heads, self.one_per_class, len(sets), sets[:1], sets[-1:])
+                          self.prune_heads, self.one_per_class, given)
 
 
 def default_rules(
@@ -200,7 +202,7 @@ def default_rules(
 ) -> Iterator[DefaultRule | BlockingRule]:
     """The rules for ``sets`` (every evidence set of at most ``k`` literals, smallest
     first; with ``symmetry``, one per renaming class, each its class's representative:
-    ``None`` finds them, :func:`~.symmetry.representatives` in chunks).
+    ``None`` finds them, :func:`~.symmetry.representatives`, size by size with the optima).
 
     Free atoms are those not fixed by hard units; the sets must be over free atoms.
 
@@ -216,18 +218,19 @@ def default_rules(
     stats = stats if stats is not None else RuleStats()
     search = RuleSearch(engine.mln, k, symmetry, focus, long_blocking, omit_redundant_blocking, prune_heads,
                         engine.name, one_per_class and symmetry is not None)
+    if sets is None and symmetry is None:
+        raise ModelError("representatives of renaming classes need a symmetry")
     runner = ChunkRunner(search, engine, executor)
-    if sets is None:
-        sets = _representatives(search, runner)
-    for report in (report_optima, report_rules):
-        if report is not None and report.total is None:
-            report.total = len(sets)
+    if report_optima is not None and report_optima.total is None and sets is not None:
+        report_optima.total = len(sets)
     saved = Checkpoint(checkpoint, search.key(sets)) if checkpoint is not None else None
     if saved is not None and saved.load() and report_rules is not None:
         report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima and "
                           f"{len(saved.rules)} chunk(s) of rules done")
     try:
-        optima = _all_optima(search, runner, sets, report_optima, saved)
+        sets, optima = _all_optima(search, runner, sets, report_optima, saved)
+        if report_rules is not None and report_rules.total is None:
+            report_rules.total = len(sets)
         empty = optima.get(())
         base = empty[0] if empty is not None else 0
         penalty = {e: INF if o is None else o[0] - base for e, o in optima.items()}
@@ -268,84 +271,95 @@ def default_rules(
         saved.remove()
 
 
-def _representatives(search: RuleSearch, runner: ChunkRunner) -> list[EvidenceSet]:
-    """:func:`~.symmetry.representatives` over the search's atoms, each size's
-    extensions found in chunks (the same list: their union, sorted)."""
-    if search.symmetry is None:
-        raise ModelError("representatives of renaming classes need a symmetry")
-    level: list[EvidenceSet] = [()]
-    out: list[EvidenceSet] = [()]
-    for _size in range(search.k):
-        images: set[EvidenceSet] = set()
-        for part in runner.map(_no_state, _extensions_of, None, chunked(level)):
-            images.update(part)
-        level = sorted(images, key=set_order)
-        out.extend(level)
-    return out
-
-
-def _no_state(search: RuleSearch, engine: MapEngine, shared: None) -> None:
-    return None
-
-
 def _extensions_of(search: RuleSearch, engine: MapEngine, state: None, chunk: Sequence[EvidenceSet]
                    ) -> list[EvidenceSet]:
+    """The representatives one literal larger than those of ``chunk`` (with repeats
+    across chunks)."""
     symmetry = search.symmetry
     if symmetry is None:
         raise ModelError("representatives of renaming classes need a symmetry")
     return list({image for rep in chunk for image in extensions(rep, symmetry, search.enumerated)})
 
 
-def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet], report: Reporter | None,
-                saved: Checkpoint | None) -> dict[EvidenceSet, Packed | None]:
-    """An optimal world of every set (None when it is impossible), size by size, packed
-    (:func:`~.checkpoint.pack_optimum`: a few bytes a set, not a tuple per atom)."""
+def _no_state(search: RuleSearch, engine: MapEngine, shared: None) -> None:
+    return None
+
+
+def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet] | None,
+                report: Reporter | None, saved: Checkpoint | None
+                ) -> tuple[Sequence[EvidenceSet], dict[EvidenceSet, Packed | None]]:
+    """The sets and an optimal world of each (None when it is impossible), size by size,
+    packed (:func:`~.checkpoint.pack_optimum`: a few bytes a set, not a tuple per atom).
+
+    With ``sets`` None, the sets are the representatives of the renaming classes
+    (:func:`~.symmetry.representatives`: those of size ``s + 1`` are the canonical
+    images of the one-literal extensions of those of size ``s``): each chunk of size
+    ``s`` returns its sets' extensions with their optima, so that one pass over the
+    chunks of a size does both.
+    """
     optima: dict[EvidenceSet, Packed | None] = {}
-    by_size: dict[int, list[EvidenceSet]] = {}
-    for e in sets:
-        by_size.setdefault(len(e), []).append(e)
-    done = 0
-    for size in sorted(by_size):
-        group = by_size[size]
+    grow = sets is None
+    groups: dict[int, list[EvidenceSet]] = {0: [()]} if sets is None else {}
+    for e in sets or ():
+        groups.setdefault(len(e), []).append(e)
+    found: list[EvidenceSet] = []
+    for size in range(search.k + 1) if grow else sorted(groups):
+        if size not in groups:  # (growing, after a size taken from the checkpoint)
+            groups[size] = ([e for e, _ in saved.optima[size]] if saved is not None and size in saved.optima
+                            else sorted({image for part in runner.map(_no_state, _extensions_of, None,
+                                                                       chunked(groups[size - 1]))
+                                         for image in part}, key=set_order))
+        group = groups[size]
+        if not group:
+            break
+        found.extend(group)
+        extend = grow and size < search.k
+        if report is not None and grow and not extend:
+            report.total = len(found)
         if saved is not None and size in saved.optima:
             optima.update(saved.optima[size])
-            done += len(group)
             continue
-        previous = {e: optima[e] for e in by_size.get(size - 1, ())}
+        previous = {e: optima[e] for e in groups.get(size - 1, ())}
         chunks = chunked(group)
-        for chunk, found in zip(chunks, runner.map(_unpacked, _optima_of, previous, chunks)):
-            optima.update(zip(chunk, found))
-            done += len(chunk)
+        images: set[EvidenceSet] = set()
+        for chunk, (packed, more) in zip(chunks, runner.map(_unpacked, _optima_of, (previous, extend), chunks)):
+            optima.update(zip(chunk, packed))
+            images.update(more)
             if report is not None:
-                report(done, 0, size)
+                report(len(optima), 0, size)
+        if extend:
+            groups[size + 1] = sorted(images, key=set_order)
         if saved is not None:
             saved.optima[size] = [(e, optima[e]) for e in group]
             saved.save()
     if report is not None:
-        report(len(sets), 0, final=True)
+        report(len(found), 0, final=True)
     if optima.get(()) is None:
         runner.engine.base()  # raises: the hard formulas are unsatisfiable
-    return optima
+    return found, optima
 
 
-def _unpacked(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Packed | None]
-              ) -> dict[EvidenceSet, Optimum | None]:
-    return {e: unpack_optimum(p) for e, p in previous.items()}
+def _unpacked(search: RuleSearch, engine: MapEngine, shared: tuple[dict[EvidenceSet, Packed | None], bool]
+              ) -> tuple[dict[EvidenceSet, Optimum | None], bool]:
+    previous, extend = shared
+    return {e: unpack_optimum(p) for e, p in previous.items()}, extend
 
 
-def _optima_of(search: RuleSearch, engine: MapEngine, previous: dict[EvidenceSet, Optimum | None],
-               chunk: Sequence[EvidenceSet]) -> list[Packed | None]:
-    """The optima of one chunk of sets of one size, from those of the size below.
+def _optima_of(search: RuleSearch, engine: MapEngine, state: tuple[dict[EvidenceSet, Optimum | None], bool],
+               chunk: Sequence[EvidenceSet]) -> tuple[list[Packed | None], list[EvidenceSet]]:
+    """The optima of one chunk of sets of one size, from those of the size below, and
+    (when the state says so) the representatives one literal larger.
 
-    Most need no solver call: if a (renamed) optimal world of ``E - {y}`` satisfies
-    ``y``, it is optimal for ``E`` too (``pen(E) >= pen(E - {y})``); if ``E - {y}`` is
-    impossible, so is ``E``.
+    Most optima need no solver call: if a (renamed) optimal world of ``E - {y}``
+    satisfies ``y``, it is optimal for ``E`` too (``pen(E) >= pen(E - {y})``); if
+    ``E - {y}`` is impossible, so is ``E``.
     """
+    previous, extend = state
     out = []
     for e in chunk:
         decided, found = _from_subsets(e, previous, search.canon, search.symmetry)
         out.append(pack_optimum(found if decided else engine.find_optimum(list(e))))
-    return out
+    return out, _extensions_of(search, engine, None, chunk) if extend else []
 
 
 @dataclass(frozen=True)

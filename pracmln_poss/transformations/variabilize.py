@@ -8,7 +8,7 @@ its schema.  The result is a :class:`~pracmln_poss.possibilistic.lifted.LiftedTh
 
 from __future__ import annotations
 
-__all__ = ["variabilize", "lift"]
+__all__ = ["variabilize", "lift", "LiftMemo"]
 
 import itertools
 from collections.abc import Iterable
@@ -60,48 +60,73 @@ def _type_names(symmetry: Symmetry) -> dict[int, str]:
     return names
 
 
+class LiftMemo:
+    """The terms and literals the rules of one theory share, made once: learned models
+    conclude about the same few ground atoms thousands of times, and lifted rules use
+    the same few variable patterns (``author(p1,a1)``) over and over."""
+
+    def __init__(self) -> None:
+        self.constants: dict[str, Constant] = {}
+        self.variables: dict[tuple[str, str], Variable] = {}
+        self.literals: dict[tuple[int, tuple[str | None, ...]], Formula] = {}
+        self.distinct: dict[tuple[str, str], Formula] = {}
+
+    def constant(self, name: str) -> Constant:
+        found = self.constants.get(name)
+        if found is None:
+            found = self.constants[name] = Constant(name)
+        return found
+
+    def variable(self, name: str, type_name: str) -> Variable:
+        found = self.variables.get((name, type_name))
+        if found is None:
+            found = self.variables[name, type_name] = Variable(name, type_name)
+        return found
+
+    def different(self, a: Variable, b: Variable) -> Formula:
+        found = self.distinct.get((a.name, b.name))
+        if found is None:
+            found = self.distinct[a.name, b.name] = Not(Equals(a, b))
+        return found
+
+
 def variabilize(
     schema: Schema, symmetry: Symmetry, type_names: dict[int, str], prefixes: dict[str, str] | None = None,
-    ground_atoms: dict[int, Formula] | None = None,
+    memo: LiftMemo | None = None,
 ) -> Formula:
     """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema).
 
     :param prefixes: type name -> variable prefix, over all the theory's types (default:
         :func:`variable_prefixes` of ``type_names``).
-    :param ground_atoms: a memo of the literals that stay ground (no constant becomes a
-        variable), shared by the calls of one theory: learned models conclude about
-        the same few ground atoms thousands of times.
+    :param memo: the terms and literals made so far, shared by the calls of one theory.
     """
-    types = symmetry.types
+    types, atom_info = symmetry.types, symmetry.atom_info
+    memo = memo if memo is not None else LiftMemo()
     lits = schema.body + ((schema.conclusion,) if schema.conclusion is not None else ())
     variable: dict[str, Variable] = {}
     counters: dict[str, int] = {}
     prefixes = prefixes if prefixes is not None else variable_prefixes(type_names.values())
     for lit in lits:
-        for c in symmetry.atom_info[abs(lit)][1]:
+        for c in atom_info[abs(lit)][1]:
             cls = types[c]
             if cls in type_names and c not in variable:
                 tname = type_names[cls]
                 counters[tname] = counters.get(tname, 0) + 1
-                variable[c] = Variable(f"{prefixes[tname]}{counters[tname]}", tname)
-
-    memo = ground_atoms if ground_atoms is not None else {}
+                variable[c] = memo.variable(f"{prefixes[tname]}{counters[tname]}", tname)
 
     def atom(lit: int) -> Formula:
-        found = memo.get(lit)
-        if found is not None:
-            return found
-        pred, args = symmetry.atom_info[abs(lit)]
-        a = PredAtom(pred, tuple(variable.get(c, Constant(c)) for c in args))
-        made = a if lit > 0 else Not(a)
-        if not any(c in variable for c in args):
-            memo[lit] = made
-        return made
+        pred, args = atom_info[abs(lit)]
+        key = (lit, tuple(variable[c].name if c in variable else None for c in args) if variable else ())
+        found = memo.literals.get(key)
+        if found is None:
+            a = PredAtom(pred, tuple(variable[c] if c in variable else memo.constant(c) for c in args))
+            found = memo.literals[key] = a if lit > 0 else Not(a)
+        return found
 
     by_type: dict[str, list[Variable]] = {}
     for v in variable.values():
         by_type.setdefault(v.domain or "", []).append(v)
-    distinct: list[Formula] = [Not(Equals(a, b)) for vs in by_type.values() for a, b in itertools.combinations(vs, 2)]
+    distinct = [memo.different(a, b) for vs in by_type.values() for a, b in itertools.combinations(vs, 2)]
     body = [atom(l) for l in schema.body]
     if schema.conclusion is None:
         negated = [b.arg if isinstance(b, Not) else Not(b) for b in body]
@@ -135,13 +160,13 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: F
     types.update(domain_types)
     prefixes = variable_prefixes(types, atom_constants(mln.atoms))
     formulas = _hard_rules(mln, liftable, prefixes)
-    ground_atoms: dict[int, Formula] = {}
+    memo = LiftMemo()
     described: dict[tuple[int, ...], str] = {}  # schemas of one rule share its evidence
     for s in schemas:
         if s.evidence not in described:
             described[s.evidence] = describe(s.evidence, mln)
         origin = ("blocking " if s.conclusion is None else "") + described[s.evidence]
-        formula = variabilize(s, symmetry, type_names, prefixes, ground_atoms)
+        formula = variabilize(s, symmetry, type_names, prefixes, memo)
         formulas.append(PossibilisticFormula(formula, s.level, origin))
     formulas.sort(key=lambda pf: pf.level)  # stable: the order the file formats write
     return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), mln.atoms, mln.resolution)

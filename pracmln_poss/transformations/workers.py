@@ -20,7 +20,9 @@ from __future__ import annotations
 __all__ = ["ChunkRunner", "Context", "local_pool", "executor_for", "chunked", "CHUNKS"]
 
 import atexit
+import gc
 import hashlib
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -64,11 +66,24 @@ Run = Callable[[Any, MapEngine, Any, Any], Any]
 
 
 def chunked(items: Sequence[T], n: int = CHUNKS) -> list[Sequence[T]]:
-    """``items`` in at most ``n`` consecutive chunks of nearly equal length."""
-    if not items:
-        return []
-    size = -(-len(items) // n)
-    return [items[i : i + size] for i in range(0, len(items), size)]
+    """``items`` in at most ``n`` consecutive chunks, each smaller than the one before.
+
+    Chunk ``i`` holds about ``(2n - 2i - 1) / n**2`` of the items (twice the mean at the
+    start, next to nothing at the end), so that the workers, taking chunks as they
+    finish, end a phase together: the last chunks to start are the short ones.
+    """
+    total = len(items)
+    if total <= n:
+        return [items[i : i + 1] for i in range(total)]
+    sizes = [total * (2 * n - 2 * i - 1) // (n * n) for i in range(n)]
+    for i in range(total - sum(sizes)):  # (fewer than n left over: one more to the first ones)
+        sizes[i] += 1
+    out, start = [], 0
+    for size in sizes:
+        if size:
+            out.append(items[start : start + size])
+            start += size
+    return out
 
 
 def _packed(value: object) -> tuple[str, bytes]:
@@ -79,6 +94,11 @@ def _packed(value: object) -> tuple[str, bytes]:
 # -- the worker side: one context, engine and phase state per process -------------------
 
 _WORKER: dict[str, Any] = {}
+
+_INHERITED: dict[str, Any] = {}
+"""Contexts a local pool's forked workers find in their copy of this process's memory
+(token -> context): they need not be pickled and sent with every chunk."""
+_TOKENS = itertools.count()
 
 
 def _close_worker_engine() -> None:
@@ -94,9 +114,15 @@ def _task(prepare: Prepare, run: Run, context: tuple[str, Any], shared: tuple[st
           chunk: Any) -> tuple[Any, int]:
     """Run one chunk in a worker: the result and the MAP solver calls it took."""
     if _WORKER.get("context") != context[0]:
-        _close_worker_engine()
-        ctx = pickle.loads(context[1])
+        if "context" in _WORKER:
+            _close_worker_engine()
+            _WORKER.clear()
+            gc.unfreeze()  # (the previous context's objects can go)
+        ctx = _INHERITED[context[0]] if context[1] is None else pickle.loads(context[1])
         _WORKER.update(context=context[0], ctx=ctx, engine=open_engine(ctx.mln, ctx.backend), shared=None)
+        # the collector's passes need not walk what every chunk reads (and, in a forked
+        # worker, would write to the parent's pages they share)
+        gc.freeze()
     ctx, engine = _WORKER["ctx"], _WORKER["engine"]
     if _WORKER.get("shared") != shared[0]:
         _WORKER.update(shared=shared[0], state=prepare(ctx, engine, pickle.loads(shared[1])))
@@ -122,7 +148,15 @@ class ChunkRunner:
         self._client = getattr(executor, "_client", None) if executor is not None else None
         if self._client is not None and not hasattr(self._client, "scatter"):
             self._client = None
-        self._packed_context = self._shipped(_packed(context)) if executor is not None else None
+        self._packed_context: tuple[str, Any] | None = None
+        if isinstance(executor, _LocalPool) and executor.forks and not executor.started:
+            # its workers are forked at the first chunk, with the context in their memory
+            token = f"inherited:{os.getpid()}:{next(_TOKENS)}"
+            _INHERITED[token] = context
+            executor.inherited.append(token)
+            self._packed_context = (token, None)
+        elif executor is not None:
+            self._packed_context = self._shipped(_packed(context))
 
     def _shipped(self, packed: tuple[str, bytes]) -> tuple[str, Any]:
         """``(token, bytes)``, the bytes scattered to every Dask worker when there are any."""
@@ -166,7 +200,31 @@ def _ignore_sigint() -> None:
 
 
 class _LocalPool(ProcessPoolExecutor):
-    """The pool :func:`local_pool` makes (and stops whole)."""
+    """The pool :func:`local_pool` makes (and stops whole).
+
+    :ivar forks: whether its workers are forked from this process (at the first
+        submission: :attr:`started`), with a copy of its memory.
+    """
+
+    started = False
+
+    def __init__(self, max_workers: int, mp_context: BaseContext | None) -> None:
+        super().__init__(max_workers=max_workers, initializer=_ignore_sigint, mp_context=mp_context)
+        self.forks = (mp_context or multiprocessing.get_context()).get_start_method() == "fork"
+        self.inherited: list[str] = []  # tokens of the contexts its workers inherit
+
+    def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
+        if self.started:
+            return super().submit(fn, *args, **kwargs)
+        # the first submission starts the processes (forks them, where that is how they
+        # start): this process's objects frozen meanwhile, the children's collectors
+        # leave them alone instead of copying the pages they share with us
+        self.started = True
+        gc.freeze()
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            gc.unfreeze()
 
 
 def _threads() -> int:
@@ -194,19 +252,22 @@ def local_pool(jobs: int) -> Iterator[Executor]:
     on an interrupt or error (the workers' running chunks are abandoned)."""
     if jobs < 0:
         raise ModelError(f"jobs must be at least 0 (0: one per core), got {jobs}")
-    pool = _LocalPool(max_workers=jobs or os.cpu_count() or 1, initializer=_ignore_sigint,
-                      mp_context=_start_method())
+    pool = _LocalPool(jobs or os.cpu_count() or 1, _start_method())
     try:
         yield pool
     except BaseException:
         # pending chunks are dropped by the pool itself; running ones would be waited
         # for (the documented API has no way to stop them): stop their processes
-        processes = list((getattr(pool, "_processes", None) or {}).values())
+        running = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
+        for process in running:
             process.terminate()
         raise
-    pool.shutdown(wait=True)
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        for token in pool.inherited:
+            _INHERITED.pop(token, None)
 
 
 def executor_for(jobs: int, executor: Executor | None) -> AbstractContextManager[Executor | None]:
