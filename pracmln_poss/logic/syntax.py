@@ -26,6 +26,7 @@ __all__ = [
 
 import re
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnknownNameError
 from .formula import (
@@ -329,6 +330,8 @@ def _term(t: Term) -> str:
     return t.name
 
 
+_F = TypeVar("_F", bound=Formula)
+
 _PREC = {Iff: 1, Implies: 2, Or: 3, And: 3, Not: 5}
 
 
@@ -336,28 +339,37 @@ def format_formula(f: Formula, name: Callable[[int], str] | None = None, shown: 
     """Print a formula in pracmln syntax, parenthesised to read back under either grammar.
 
     :param name: maps atom ints to names, for ground formulas with :class:`Atom` leaves.
-    :param shown: a memo of the text of subformulas other than connectives, by ``id``,
-        for printing many formulas that share them (a theory's literals): the caller
-        keeps every formula printed with it alive while it uses the memo.
+    :param shown: a memo of the text of subformulas by ``id``, for printing many
+        formulas that share them (a theory's literals and premises): the caller keeps
+        every formula printed with it alive while it uses the memo.
     """
 
     def go(g: Formula, parent: int) -> str:
         if isinstance(g, (And, Or)):
-            op = " ^ " if isinstance(g, And) else " v "
-            # every compound child gets parentheses: the text reads back to the same tree
-            text = op.join(go(a, 4) for a in g.args)
+            # parenthesised according to the parent; the inside is the same (and the
+            # premise of many rules)
+            text = memoised(g, inside)
             return f"({text})" if parent >= 4 else text
         if isinstance(g, (Implies, Iff)):
-            op = " => " if isinstance(g, Implies) else " <=> "
-            text = go(g.left, 4) + op + go(g.right, 4)
+            text = inside(g)  # (a rule's own: not worth keeping)
             return f"({text})" if parent >= 1 else text
+        return memoised(g, other)
+
+    def memoised(g: _F, make: Callable[[_F], str]) -> str:
         if shown is None:
-            return other(g)
-        # the rest print the same whatever their parent: they can be memoised
+            return make(g)
         known = shown.get(id(g))
         if known is None:
-            known = shown[id(g)] = other(g)
+            known = shown[id(g)] = make(g)
         return known
+
+    def inside(g: And | Or | Implies | Iff) -> str:
+        if isinstance(g, (And, Or)):
+            op = " ^ " if isinstance(g, And) else " v "
+            # every compound child gets parentheses: the text reads back to the same tree
+            return op.join(go(a, 4) for a in g.args)
+        op = " => " if isinstance(g, Implies) else " <=> "
+        return go(g.left, 4) + op + go(g.right, 4)
 
     def other(g: Formula) -> str:
         if isinstance(g, Atom):

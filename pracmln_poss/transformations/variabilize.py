@@ -70,6 +70,9 @@ class LiftMemo:
         self.variables: dict[tuple[str, str], Variable] = {}
         self.literals: dict[tuple[int, tuple[str | None, ...]], Formula] = {}
         self.distinct: dict[tuple[str, str], Formula] = {}
+        # the premise of a rule, by its evidence and the types of the variables its
+        # conclusion adds (the rules of one evidence set share it)
+        self.premises: dict[tuple[tuple[int, ...], tuple[str, ...]], Formula | None] = {}
 
     def constant(self, name: str) -> Constant:
         found = self.constants.get(name)
@@ -102,17 +105,21 @@ def variabilize(
     """
     types, atom_info = symmetry.types, symmetry.atom_info
     memo = memo if memo is not None else LiftMemo()
-    lits = schema.body + ((schema.conclusion,) if schema.conclusion is not None else ())
     variable: dict[str, Variable] = {}
     counters: dict[str, int] = {}
     prefixes = prefixes if prefixes is not None else variable_prefixes(type_names.values())
-    for lit in lits:
-        for c in atom_info[abs(lit)][1]:
-            cls = types[c]
-            if cls in type_names and c not in variable:
-                tname = type_names[cls]
-                counters[tname] = counters.get(tname, 0) + 1
-                variable[c] = memo.variable(f"{prefixes[tname]}{counters[tname]}", tname)
+
+    def name_variables(lits: tuple[int, ...]) -> list[str]:
+        added = []
+        for lit in lits:
+            for c in atom_info[abs(lit)][1]:
+                cls = types[c]
+                if cls in type_names and c not in variable:
+                    tname = type_names[cls]
+                    counters[tname] = counters.get(tname, 0) + 1
+                    variable[c] = memo.variable(f"{prefixes[tname]}{counters[tname]}", tname)
+                    added.append(tname)
+        return added
 
     def atom(lit: int) -> Formula:
         pred, args = atom_info[abs(lit)]
@@ -123,18 +130,26 @@ def variabilize(
             found = memo.literals[key] = a if lit > 0 else Not(a)
         return found
 
-    by_type: dict[str, list[Variable]] = {}
-    for v in variable.values():
-        by_type.setdefault(v.domain or "", []).append(v)
-    distinct = [memo.different(a, b) for vs in by_type.values() for a, b in itertools.combinations(vs, 2)]
-    body = [atom(l) for l in schema.body]
+    def distinct() -> list[Formula]:
+        by_type: dict[str, list[Variable]] = {}
+        for v in variable.values():
+            by_type.setdefault(v.domain or "", []).append(v)
+        return [memo.different(a, b) for vs in by_type.values() for a, b in itertools.combinations(vs, 2)]
+
+    name_variables(schema.body)
     if schema.conclusion is None:
-        negated = [b.arg if isinstance(b, Not) else Not(b) for b in body]
+        negated = [b.arg if isinstance(b, Not) else Not(b) for b in map(atom, schema.body)]
         clause = Or(tuple(negated)) if len(negated) > 1 else negated[0] if negated else Truth(False)
-        return Implies(_conj(distinct), clause) if distinct else clause
+        constraints = distinct()
+        return Implies(_conj(constraints), clause) if constraints else clause
+    key = (schema.body, tuple(name_variables((schema.conclusion,))))
+    if key in memo.premises:
+        premise = memo.premises[key]
+    else:
+        parts = [atom(l) for l in schema.body] + distinct()
+        premise = memo.premises[key] = _conj(parts) if parts else None
     head = atom(schema.conclusion)
-    premise = body + distinct
-    return Implies(_conj(premise), head) if premise else head
+    return Implies(premise, head) if premise is not None else head
 
 
 def _conj(parts: list[Formula]) -> Formula:
