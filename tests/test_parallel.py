@@ -125,6 +125,8 @@ def test_an_interrupted_search_resumes_from_its_checkpoint(pracmln, tmp_path, jo
                        progress=lambda info: info.note and notes.append(info.note))
     assert resumed == expected
     assert notes and "resuming from" in notes[0]
+    if stop_after == "optima":  # stopped after the first chunk of size 3: kept, taken over
+        assert "3 size(s) of optima, 1 chunk(s) of size 3" in notes[0], notes[0]
     assert not checkpoint.exists()
 
 

@@ -2,8 +2,9 @@
 
 The file holds the search's key (a digest of the ground MLN, ``k``, the focus, the
 symmetry and the rule options: what the result depends on), the optima of every
-evidence-set size finished, and the rules of every chunk finished.  It is replaced
-atomically after each size and every few seconds of rules, and on an interrupt;
+evidence-set size finished and of every chunk finished of the size under way, and the
+rules of every chunk finished.  It is replaced atomically after each size and every
+few seconds of chunks, and on an interrupt;
 the search removes it when it completes.  A file whose key does not match (another
 model or other options) is not used: the search starts over and replaces it.
 
@@ -27,7 +28,7 @@ from ..errors import OutputError, SourcePosition
 from ..ground_mln import GroundMLN
 from ..map.engine import Optimum, World
 
-FORMAT = 1
+FORMAT = 2
 
 
 def search_key(mln: GroundMLN, *parts: object) -> str:
@@ -70,6 +71,7 @@ class Checkpoint:
         self.key = key
         self.interval = interval
         self.optima: dict[int, list[tuple[tuple[int, ...], Packed | None]]] = {}
+        self.partial: dict[int, dict[int, Any]] = {}  # size -> chunk -> its optima, of a size not finished
         self.rules: dict[int, Any] = {}
         self.resumed = False
         self._saved = time.monotonic()
@@ -83,7 +85,8 @@ class Checkpoint:
             return False
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != self.key:
             return False
-        self.optima, self.rules, self.resumed = data["optima"], data["rules"], True
+        self.optima, self.partial, self.rules = data["optima"], data["partial"], data["rules"]
+        self.resumed = True
         return True
 
     def save(self, force: bool = True) -> None:
@@ -92,7 +95,8 @@ class Checkpoint:
         now = time.monotonic()
         if not force and now - self._saved < self.interval:
             return
-        data = {"format": FORMAT, "key": self.key, "optima": self.optima, "rules": self.rules}
+        data = {"format": FORMAT, "key": self.key, "optima": self.optima, "partial": self.partial,
+                "rules": self.rules}
         try:
             fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", dir=self.path.parent)
         except OSError as exc:

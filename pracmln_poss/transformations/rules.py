@@ -225,7 +225,9 @@ def default_rules(
         report_optima.total = len(sets)
     saved = Checkpoint(checkpoint, search.key(sets)) if checkpoint is not None else None
     if saved is not None and saved.load() and report_rules is not None:
-        report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima and "
+        under_way = "".join(f", {len(chunks)} chunk(s) of size {size}" for size, chunks in saved.partial.items()
+                            if chunks)
+        report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima{under_way} and "
                           f"{len(saved.rules)} chunk(s) of rules done")
     try:
         sets, optima = _all_optima(search, runner, sets, report_optima, saved)
@@ -322,15 +324,30 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
         previous = {e: optima[e] for e in groups.get(size - 1, ())}
         chunks = chunked(group)
         images: set[EvidenceSet] = set()
-        for chunk, (packed, more) in zip(chunks, runner.map(_unpacked, _optima_of, (previous, extend), chunks)):
+        # the optima of the chunks finished before an interrupt (their extensions are
+        # found again: kept, they would make the checkpoint many times larger)
+        partial = saved.partial.setdefault(size, {}) if saved is not None else {}
+        results = runner.map(_unpacked, _optima_of, (previous, extend), chunks,
+                             {i: (packed, None) for i, packed in partial.items()})
+        again: list[Sequence[EvidenceSet]] = []
+        for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
             optima.update(zip(chunk, packed))
-            images.update(more)
+            if more is None:
+                again.append(chunk)
+            else:
+                images.update(more)
+            if saved is not None and i not in partial:
+                partial[i] = packed
+                saved.save(force=False)
             if report is not None:
                 report(len(optima), 0, size)
         if extend:
+            for part in runner.map(_no_state, _extensions_of, None, again) if again else ():
+                images.update(part)
             groups[size + 1] = sorted(images, key=set_order)
         if saved is not None:
             saved.optima[size] = [(e, optima[e]) for e in group]
+            saved.partial.pop(size, None)
             saved.save()
     if report is not None:
         report(len(found), 0, final=True)
