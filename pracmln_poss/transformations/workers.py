@@ -10,6 +10,8 @@ not depend on how the work was spread.
 On an executor, the context and the shared data are pickled once in this process and
 sent as bytes with each chunk; a worker process unpickles them (and opens its MAP
 engine) only when they change, so each worker builds its engine once per conversion.
+(The workers of a local pool that forks them find the context in their copy of this
+process's memory instead, and a Dask cluster gets the bytes once per worker.)
 That is all an executor needs to offer: a local process pool (:func:`local_pool`), a
 Dask cluster (``distributed.Client.get_executor()``), or any other executor that runs
 picklable functions in processes.
