@@ -74,6 +74,37 @@ def test_a_dask_cluster_writes_the_same_bytes(pracmln):
             _convert(m, {"method": "defaults", "k": 2})
 
 
+INHERIT = r"""
+import sys
+from pracmln_poss.bridge.loader import load_model
+from pracmln_poss.formats import dumps
+from pracmln_poss.transformations import transform, workers
+
+seen = []
+original = workers.ChunkRunner.__init__
+
+def init(self, *args, **kwargs):
+    original(self, *args, **kwargs)
+    seen.append(self._packed_context)
+
+workers.ChunkRunner.__init__ = init
+m = load_model(sys.argv[1], domains={"person": ["A", "B", "C"]}).model
+two = dumps(transform(m, k=3, jobs=2))
+assert two == dumps(transform(m, k=3)), "not the bytes of one process"
+assert len(seen) == 2 and seen[0][1] is None and seen[1] is None, seen
+print("inherited", seen[0][0])
+"""
+
+
+def test_forked_workers_inherit_the_context(pracmln):
+    """In a process without threads (the command line) the workers are forked and find
+    the ground MLN in their memory: no bytes sent with the chunks, the same theory."""
+    done = subprocess.run([sys.executable, "-c", INHERIT, str(PAPER / "smokers.mln")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("inherited inherited:")
+
+
 def test_jobs_must_not_be_negative(pracmln):
     with pytest.raises(ModelError, match="jobs must be at least 0"):
         transform(smokers(), k=1, jobs=-1)
