@@ -412,7 +412,7 @@ class _RuleState:
             rep, mapping = search.canon(e)
             world = tables.worlds[rep]
             if search.symmetry is not None:
-                world = _renamed_world(world, search.symmetry.permute(search.symmetry.extend(mapping)))
+                world = _renamed_world(world, search.symmetry.permutation(mapping)[1])
             # only literals of one MAP world can hold in all of them; below k, x is in
             # X(E) iff pen(E + {not x}) > pen(E)
             p = tables.penalty[rep]
@@ -512,9 +512,9 @@ def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], 
                 if known.world.satisfies(y):
                     inherited = known
             else:
-                mapping = symmetry.extend(mapping)
-                if known.world.satisfies(rename(y, mapping, symmetry)):
-                    inherited = Optimum(known.cost, _renamed_world(known.world, symmetry.permute(mapping)))
+                full, perm = symmetry.permutation(mapping)
+                if known.world.satisfies(rename(y, full, symmetry)):
+                    inherited = Optimum(known.cost, _renamed_world(known.world, perm))
     return inherited is not None, inherited
 
 

@@ -75,10 +75,28 @@ class Symmetry:
         """Constant -> index of its class (a constant of two domains is a singleton in each)."""
         return {c: i for i, cls in enumerate(self.classes) for c in cls}
 
+    @cached_property
+    def permutations(self) -> dict[tuple[tuple[str, str], ...], tuple[dict[str, str], list[int]]]:
+        """Renamings asked for so far, completed, with their atom permutations."""
+        return {}
+
     def __getstate__(self) -> dict[str, object]:
-        # pickled for worker processes: the memo of canonical images (hundreds of
-        # thousands at k = 4) stays in this process; a worker grows its own
-        return {key: value for key, value in self.__dict__.items() if key != "memo"}
+        # pickled for worker processes: the memos (hundreds of thousands of canonical
+        # images at k = 4) stay in this process; a worker grows its own
+        return {key: value for key, value in self.__dict__.items() if key not in ("memo", "permutations")}
+
+    def permutation(self, mapping: dict[str, str]) -> tuple[dict[str, str], list[int]]:
+        """:meth:`extend` of ``mapping`` and the atom permutation it induces
+        (:meth:`permute`), memoised: the search renames optima by the same few renamings
+        thousands of times.  Both are shared: not to be changed."""
+        key = tuple(sorted(mapping.items()))
+        found = self.permutations.get(key)
+        if found is None:
+            if len(self.permutations) >= PERMUTATION_LIMIT:
+                self.permutations.clear()
+            full = self.extend(mapping)
+            found = self.permutations[key] = (full, self.permute(full))
+        return found
 
     def permute(self, mapping: dict[str, str]) -> list[int]:
         """The atom permutation (index -> index, 0 unused) induced by a constant renaming
@@ -185,6 +203,10 @@ def renamings(lits: tuple[int, ...], symmetry: Symmetry, onto_first: bool = Fals
 
 MEMO_LIMIT = 400_000
 """Canonical images kept at most (about 150 MB); then the memo starts over."""
+
+PERMUTATION_LIMIT = 20_000
+"""Renamings kept at most with their permutations (a list per atom each); then the
+memo starts over."""
 
 
 def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
