@@ -10,7 +10,9 @@ from pracmln_poss.logic.syntax import parse_formula
 from pracmln_poss.map import open_engine
 from pracmln_poss.model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from pracmln_poss.transformations.evidence import literal_sets
+from pracmln_poss.transformations.rules import RuleSearch, _all_optima
 from pracmln_poss.transformations.symmetry import canonical, find_symmetry, representatives
+from pracmln_poss.transformations.workers import ChunkRunner
 from pracmln_poss.weights import INF, Resolution
 
 from .reference import assert_same_cuts
@@ -80,6 +82,11 @@ def test_representatives_cover_every_class_exactly_once():
                     for e in [tuple(free[abs(l) - 1] * (1 if l > 0 else -1) for l in e)]}
         assert set(keys) == all_keys  # every class
         assert all(canonical(e, sym) == e for e in reps)
+        # the rule search finds them itself, in chunks, with the optima: the same list
+        search = RuleSearch(g, k, sym)
+        with open_engine(g) as engine:
+            found, _ = _all_optima(search, ChunkRunner(search, engine), None, None, None)
+        assert list(found) == reps
 
 
 SMALL = [

@@ -287,6 +287,13 @@ def _no_state(search: RuleSearch, engine: MapEngine, shared: None) -> None:
     return None
 
 
+def _extended(runner: ChunkRunner, chunks: Sequence[Sequence[EvidenceSet]]) -> set[EvidenceSet]:
+    """The representatives one literal larger than those of ``chunks`` (found in chunks)."""
+    if not chunks:
+        return set()
+    return {image for part in runner.map(_no_state, _extensions_of, None, chunks) for image in part}
+
+
 def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet] | None,
                 report: Reporter | None, saved: Checkpoint | None
                 ) -> tuple[Sequence[EvidenceSet], dict[EvidenceSet, Packed | None]]:
@@ -308,9 +315,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
     for size in range(search.k + 1) if grow else sorted(groups):
         if size not in groups:  # (growing, after a size taken from the checkpoint)
             groups[size] = ([e for e, _ in saved.optima[size]] if saved is not None and size in saved.optima
-                            else sorted({image for part in runner.map(_no_state, _extensions_of, None,
-                                                                       chunked(groups[size - 1]))
-                                         for image in part}, key=set_order))
+                            else sorted(_extended(runner, chunked(groups[size - 1])), key=set_order))
         group = groups[size]
         if not group:
             break
@@ -342,9 +347,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
             if report is not None:
                 report(len(optima), 0, size)
         if extend:
-            for part in runner.map(_no_state, _extensions_of, None, again) if again else ():
-                images.update(part)
-            groups[size + 1] = sorted(images, key=set_order)
+            groups[size + 1] = sorted(images | _extended(runner, again), key=set_order)
         if saved is not None:
             saved.optima[size] = [(e, optima[e]) for e in group]
             saved.partial.pop(size, None)

@@ -123,7 +123,8 @@ def variabilize(
 
     def atom(lit: int) -> Formula:
         pred, args = atom_info[abs(lit)]
-        key = (lit, tuple(variable[c].name if c in variable else None for c in args) if variable else ())
+        names = tuple(variable[c].name if c in variable else None for c in args) if variable else ()
+        key = (lit, names if any(names) else ())  # (one key for a literal that stays ground)
         found = memo.literals.get(key)
         if found is None:
             a = PredAtom(pred, tuple(variable[c] if c in variable else memo.constant(c) for c in args))
