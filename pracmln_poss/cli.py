@@ -256,10 +256,18 @@ def _run_convert(args: argparse.Namespace) -> int:
 
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
-    if args.output:
+    if args.output is not None:
         from .formats import check_writable
 
-        check_writable(args.output)  # before the work, not after it
+        # before the work, not after it; never onto an input (nor the checkpoint onto one)
+        inputs = {"the model": _archive(args.model)}
+        if args.db:
+            inputs["the database"] = _archive(args.db)
+        if args.family not in ("all", "positive"):
+            inputs["the evidence family"] = args.family
+        check_writable(args.output, inputs)
+        if not args.no_checkpoint:
+            check_writable(args.output + ".checkpoint", inputs)
     loaded = _load(args)
     gmln = ground_model(loaded.model, force=args.force)
     method = args.method or default_method(loaded.model)
@@ -274,7 +282,7 @@ def _run_convert(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}")
     if method in ("defaults", "lifted"):
         options["jobs"] = args.jobs
-        if args.output and not args.no_checkpoint:
+        if args.output is not None and not args.no_checkpoint:
             options["checkpoint"] = args.output + ".checkpoint"
     if method == "lifted":
         options["long_blocking"] = args.blocking == "long"
@@ -283,6 +291,13 @@ def _run_convert(args: argparse.Namespace) -> int:
     done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
     _report_filtering(show, args.filter, done.removed)
     return _emit(dumps(done.theory, args.format), args.output)
+
+
+def _archive(path: str) -> str:
+    """The file a model or database argument reads (a project's archive for ``X.pracmln:NAME``)."""
+    from .bridge.project import is_project_reference, split_reference
+
+    return split_reference(path)[0] if is_project_reference(path) else path
 
 
 def _focus_options(args: argparse.Namespace, loaded: LoadedModel | None = None) -> dict[str, list[str]]:
@@ -310,7 +325,7 @@ def _emit(text: str, output: str | None) -> int:
     """Write a converted theory to ``output`` (atomically) or to stdout."""
     from .formats import atomic_write
 
-    if output:
+    if output is not None:
         atomic_write(output, text)
     else:
         sys.stdout.write(text)

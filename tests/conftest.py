@@ -33,3 +33,11 @@ def pracmln():
         if _required():
             pytest.fail(f"pracmln is required here but cannot be imported: {exc}")
         pytest.skip(f"pracmln not importable: {exc}")
+
+
+@pytest.fixture
+def every_report(monkeypatch):
+    """Progress reports not rate-limited: a callback sees every chunk."""
+    from pracmln_poss.transformations.common import Reporter
+
+    monkeypatch.setattr(Reporter, "INTERVAL", 0.0)

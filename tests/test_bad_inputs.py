@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import re
 import shlex
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -30,7 +32,31 @@ FILES = {
                   b"#atoms a(T) b(T)\n\n// level lambda_1\n1  a(T)\n",
     "cut2.theory": THEORY.encode(),
     "vars.theory": b"#resolution 0.000001\n#atoms a(T)\n1  a(x) => b(x)\n",
+    "m.mln": (PAPER / "example5-defaults.mln").read_bytes(),
+    "e.db": b"a(T)\n",
+    "x.checkpoint": (PAPER / "example5-defaults.mln").read_bytes(),
 }
+
+
+def _project(members: dict[str, str]) -> bytes:
+    """A .pracmln archive of ``members`` (name -> text)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in members.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+FILES["include.pracmln"] = _project({
+    "mlns/m.mln": '#include "/etc/hostname"\n' + FILES["m.mln"].decode(),
+    "query.conf": '{"mln": "m.mln"}',
+})
+FILES["sibling.pracmln"] = _project({
+    "mlns/m.mln": '#include "parts.mln"\n#include "../outside.mln"\n',
+    "mlns/parts.mln": FILES["m.mln"].decode(),
+    "query.conf": '{"mln": "m.mln"}',
+})
+LINKS = {"link.theory": "m.mln"}
 
 
 def rows() -> list[tuple[str, str]]:
@@ -47,6 +73,8 @@ def rows() -> list[tuple[str, str]]:
 def workdir(tmp_path, monkeypatch, capsys):
     for name, data in FILES.items():
         (tmp_path / name).write_bytes(data)
+    for name, target in LINKS.items():
+        (tmp_path / name).symlink_to(tmp_path / target)
     monkeypatch.chdir(tmp_path)
     assert main(["convert", str(PAPER / "smokers.mln"), "--domain", "person=Alice,Bob", "-k", "1",
                  "-o", "smokers-ab.theory"]) == 0
@@ -58,7 +86,7 @@ def workdir(tmp_path, monkeypatch, capsys):
 def test_bad_input_row(pracmln, workdir, capsys, command, error):
     argv = [{"MODEL": str(PAPER / "example5-defaults.mln"), "SMOKERS": str(PAPER / "smokers.mln"),
              "DEEP": "!" * 1000 + "a(T)"}.get(a, a) for a in shlex.split(command)]
-    before = sorted(p.name for p in workdir.iterdir())
+    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse's own usage errors
@@ -68,7 +96,7 @@ def test_bad_input_row(pracmln, workdir, capsys, command, error):
     assert error in err, err
     assert "Traceback" not in err
     assert "usage:" in err or len(err.strip().splitlines()) == 1  # one line, or argparse's usage
-    assert sorted(p.name for p in workdir.iterdir()) == before  # nothing written
+    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before  # nothing written, nothing replaced
 
 
 def test_the_table_has_its_rows():

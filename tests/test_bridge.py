@@ -547,3 +547,39 @@ def test_cora_under_pracmlns_default_grammar_has_constants_in_two_domains(pracml
     theory = mln.to_possibilistic(k=1)
     report = verify(theory.ground(), ground(model), 1, sample=200)
     assert report.ok and report.pairs_checked == 200
+
+
+@pytest.mark.parametrize("reader", ["native", "pracmln"])
+def test_a_project_model_includes_members_of_its_own_project(tmp_path, reader, pracmln):
+    """``#include`` inside a project names a member of that project (read from the
+    archive, nothing from the host), with the included lines' positions in messages."""
+    import zipfile
+
+    model = (SMOKERS / "mlns" / "smoking.mln").read_text()
+    declarations = "\n".join(line for line in model.splitlines() if "(" in line and not line[:1].isdigit()
+                             and not line.startswith("//") and "=>" not in line and "<=>" not in line)
+    rest = "\n".join(line for line in model.splitlines() if line not in declarations.splitlines())
+    path = tmp_path / "inc.pracmln"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("mlns/declarations.mln", declarations + "\n")
+        z.writestr("mlns/main.mln", '// the declarations are in their own file\n#include "declarations.mln"\n' + rest)
+        z.writestr("mlns/broken.mln", '#include <declarations.mln>\n2 Smokes(x) =>\n')
+        z.writestr("query.conf", '{"mln": "main.mln"}')
+    loaded = load_model(path, reader=reader)
+    plain = load_model(SMOKERS / "mlns" / "smoking.mln", reader=reader)
+    assert [(f.formula, f.weight) for f in loaded.model.formulas] == [(f.formula, f.weight)
+                                                                     for f in plain.model.formulas]
+    assert [(p.name, p.domains) for p in loaded.model.predicates] == [(p.name, p.domains)
+                                                                      for p in plain.model.predicates]
+    formula_lines = {f.position.file for f in loaded.model.formulas}
+    assert formula_lines == {f"{path}:mlns/main.mln"}
+    with pytest.raises(PossError, match=r"inc\.pracmln:mlns/broken\.mln:2: 2 Smokes\(x\) =>"):
+        load_model(f"{path}:broken.mln", reader="pracmln")
+    (tmp_path / "outside.mln").write_text(declarations)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("mlns/escape.mln", f'#include "{tmp_path / "outside.mln"}"\n' + rest)
+        z.writestr("mlns/cycle.mln", '#include "cycle.mln"\n')
+    with pytest.raises(ModelError, match="names a file outside this project"):
+        load_model(f"{path}:escape.mln", reader=reader)
+    with pytest.raises(ModelError, match="makes a cycle"):
+        load_model(f"{path}:cycle.mln", reader=reader)

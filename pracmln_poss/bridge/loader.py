@@ -76,8 +76,9 @@ class _LineTracker:
     the ``#include`` line.
     """
 
-    def __init__(self, name: str, raw: str) -> None:
+    def __init__(self, name: str, raw: str, positions: Sequence[SourcePosition] | None = None) -> None:
         self.name = name
+        self.positions = positions
         self.raw_lines = raw.split("\n")
         self.lines = [line.strip() for line in strip_comments(raw).split("\n")]
         self.keys: dict[str, list[int]] = {}
@@ -126,6 +127,8 @@ class _LineTracker:
         line = self.current if line is None else line
         if line is None:
             return SourcePosition(self.name)
+        if self.positions is not None:
+            return self.positions[line]
         return SourcePosition(self.name, line + 1, self.raw_lines[line])
 
 
@@ -221,14 +224,14 @@ def load_model(
     grammar = grammar or sources.settings.grammar or "StandardGrammar"
     if grammar not in GRAMMARS:
         raise ModelError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
-    name, raw = sources.model_name, sources.model_text
+    name, raw, positions = sources.model_name, sources.model_text, sources.model_positions
     for i, line in enumerate(strip_comments(raw).split("\n")):
         if line.strip().startswith("#fuzzy"):
             raise UnsupportedInputError(
                 "fuzzy predicates are not supported (MAP over Boolean worlds only)",
-                SourcePosition(name, i + 1, raw.split("\n")[i]),
+                positions[i] if positions is not None else SourcePosition(name, i + 1, raw.split("\n")[i]),
             )
-    parsed = read_mln(raw, name, grammar) if reader != "pracmln" else None
+    parsed = read_mln(raw, name, grammar, positions) if reader != "pracmln" else None
     mln = None
     if parsed is None:
         if reader == "native":
@@ -236,7 +239,7 @@ def load_model(
                 "this model uses constructs the native reader leaves to pracmln (reader='pracmln')",
                 SourcePosition(name),
             )
-        mln, parsed = _parse_with_pracmln(raw, name, grammar, Path(mln_path))
+        mln, parsed = _parse_with_pracmln(raw, name, grammar, Path(mln_path), positions)
     db_domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
     if sources.db_name is not None:
@@ -248,12 +251,13 @@ def load_model(
     return LoadedModel(mln, model, sources.settings)
 
 
-def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path) -> tuple[Any, ParsedModel]:
+def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path,
+                        positions: Sequence[SourcePosition] | None = None) -> tuple[Any, ParsedModel]:
     """pracmln's ``MLN`` of the file, and the file as plain data."""
     pracmln = import_pracmln()
     import pracmln.mln.base as base
 
-    tracker = _LineTracker(name, raw)
+    tracker = _LineTracker(name, raw, positions)
     mln = pracmln.MLN(logic="FirstOrderLogic", grammar=grammar)
     text = "\n".join(tracker.lines)
     try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 __all__ = ["ParsedModel", "ParsedFormula", "read_mln"]
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import FormulaSyntaxError, SourcePosition
@@ -63,9 +64,11 @@ def _constant(text: str) -> bool:
     return bool(text) and all(ch.isalnum() or ch in "_-'" for ch in text)
 
 
-def read_mln(raw: str, name: str, grammar: str) -> ParsedModel | None:
-    """The model in ``raw`` (the text of file ``name``), or None when it uses a
-    construct this reader leaves to pracmln."""
+def read_mln(raw: str, name: str, grammar: str,
+             positions: Sequence[SourcePosition] | None = None) -> ParsedModel | None:
+    """The model in ``raw`` (the text of file ``name``; ``positions``: where each of its
+    lines comes from, when not from that file), or None when it uses a construct this
+    reader leaves to pracmln."""
     out = ParsedModel()
     declared: dict[str, Predicate] = {}
     originals = raw.split("\n")
@@ -77,7 +80,7 @@ def read_mln(raw: str, name: str, grammar: str) -> ParsedModel | None:
             if line.startswith(_SKIPPED):
                 continue
             return None
-        position = SourcePosition(name, index + 1, originals[index])
+        position = positions[index] if positions is not None else SourcePosition(name, index + 1, originals[index])
         if "=" in line:
             m = _DOMAIN.match(line)
             if m:

@@ -9,14 +9,17 @@ folder: ``PROJECT.pracmln:mlns/NAME.mln``).  Reading needs no pracmln.
 
 from __future__ import annotations
 
-__all__ = ["Project", "ProjectSettings", "Sources", "is_project_reference", "open_sources", "read_project", "read_member"]
+__all__ = ["Project", "ProjectSettings", "Sources", "is_project_reference", "open_sources", "read_project", "read_member",
+           "expand_includes"]
 
 import json
 import os
+import re
 import zipfile
 from dataclasses import dataclass
 
 from ..errors import ModelError, SourcePosition
+from ..logic.syntax import strip_comments
 
 _MAX_MEMBER = 256 * 1024 * 1024  # a member larger than this is not a model or database
 
@@ -122,16 +125,87 @@ def read_member(project: Project, member: str) -> str:
         raise ModelError(f"not UTF-8 text (line {line}, byte offset {exc.start})", where) from None
 
 
+_INCLUDE = re.compile(r'^#include\s*(?:"(?P<quoted>[^"]+)"|<(?P<angled>[^<>]+)>)\s*$')
+MAX_INCLUDE_DEPTH = 16
+
+
+def expand_includes(project: Project, member: str, text: str) -> tuple[str, tuple[SourcePosition, ...] | None]:
+    """The text of a project's model with its ``#include`` lines replaced by the members
+    they name, and the position of every line (None: the text has no ``#include``).
+
+    Inside a project, ``#include "NAME"`` and ``#include <NAME>`` name members of that
+    project only (``NAME.mln`` or ``mlns/NAME.mln``): nothing outside the archive is read.
+    The expansion is bounded in depth and size, like any input.
+
+    :raises ModelError: at the ``#include`` line, for a name that is not a member of the
+        project, an include cycle, or an expansion too deep or too large.
+    """
+    from ..sources import MAX_INPUT_BYTES
+
+    if "#include" not in text:
+        return text, None
+    lines: list[str] = []
+    positions: list[SourcePosition] = []
+    size = 0
+
+    def expand(inner: str, body: str, chain: tuple[str, ...]) -> None:
+        nonlocal size
+        name = f"{project.path}:{inner}"
+        originals = body.split("\n")
+        for index, line in enumerate(strip_comments(body).split("\n")):
+            where = SourcePosition(name, index + 1, originals[index])
+            stripped = line.strip()
+            if not stripped.startswith("#include"):
+                lines.append(originals[index])
+                positions.append(where)
+                continue
+            found = _INCLUDE.match(stripped)
+            if found is None:
+                raise ModelError('malformed #include; write #include "NAME.mln"', where)
+            target = found.group("quoted") or found.group("angled")
+            included = _included_member(project, target, where)
+            if included in chain or len(chain) >= MAX_INCLUDE_DEPTH:
+                raise ModelError(f"#include {target!r} makes a cycle or nests deeper than {MAX_INCLUDE_DEPTH}",
+                                 where)
+            included_text = read_member(project, included)
+            size += len(included_text)
+            if size > MAX_INPUT_BYTES:
+                raise ModelError(f"the model with its #include files is larger than "
+                                 f"{MAX_INPUT_BYTES // (1024 * 1024)} MB; refusing to read it", where)
+            lines.append("")  # the #include line itself, now empty
+            positions.append(where)
+            expand(included, included_text, chain + (included,))
+
+    expand(member, text, (member,))
+    return "\n".join(lines), tuple(positions)
+
+
+def _included_member(project: Project, target: str, where: SourcePosition) -> str:
+    """The member an ``#include`` inside ``project`` names."""
+    if target.startswith(("/", "\\")) or ".." in target.replace("\\", "/").split("/") or ":" in target:
+        raise ModelError(f"#include {target!r} names a file outside this project; inside a project, #include names "
+                         "one of its own model files", where)
+    try:
+        return project.member(target, "mlns")
+    except ModelError as exc:
+        raise ModelError(f"#include {target!r}: {exc.message}", where) from None
+
+
 @dataclass(frozen=True)
 class Sources:
     """The texts of a model and (optionally) a database, wherever they come from, with
-    the names to show in messages and the settings of the project they came from."""
+    the names to show in messages and the settings of the project they came from.
+
+    :ivar model_positions: where each line of ``model_text`` comes from, when it is not
+        simply line ``i`` of ``model_name`` (a project's model with its includes).
+    """
 
     model_name: str
     model_text: str
     db_name: str | None
     db_text: str | None
     settings: ProjectSettings
+    model_positions: tuple[SourcePosition, ...] | None = None
 
 
 def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | None) -> Sources:
@@ -145,6 +219,7 @@ def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | Non
 
     settings = ProjectSettings()
     db_name = db_text = None
+    positions = None
     if is_project_reference(model):
         archive, member = split_reference(model)
         project = read_project(archive)
@@ -154,7 +229,8 @@ def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | Non
             raise ModelError("the project's query.conf names no model; name one as PROJECT.pracmln:NAME.mln",
                              SourcePosition(archive))
         inner = project.member(name, "mlns")
-        model_name, model_text = f"{archive}:{inner}", read_member(project, inner)
+        model_name = f"{archive}:{inner}"
+        model_text, positions = expand_includes(project, inner, read_member(project, inner))
         if db is None and member is None and settings.db:
             inner_db = project.member(settings.db, "dbs")
             db_name, db_text = f"{archive}:{inner_db}", read_member(project, inner_db)
@@ -172,4 +248,4 @@ def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | Non
             db_name, db_text = f"{archive}:{inner_db}", read_member(project, inner_db)
         else:
             db_name, db_text = os.fspath(db), read_source(db, "database file")
-    return Sources(model_name, model_text, db_name, db_text, settings)
+    return Sources(model_name, model_text, db_name, db_text, settings, positions)

@@ -11,6 +11,7 @@ __all__ = ["FORMATS", "dumps", "loads", "load_theory", "save", "atomic_write", "
 import os
 import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, overload
 
@@ -77,19 +78,36 @@ def load_theory(path: str | os.PathLike[str], ground: bool = True) -> Possibilis
     return loads(read_source(path, "theory file"), None, os.fspath(path), ground)
 
 
-def check_writable(path: str | os.PathLike[str]) -> None:
+def check_writable(path: str | os.PathLike[str], inputs: Mapping[str, str | os.PathLike[str]] | None = None) -> None:
     """Refuse, before any work, an output :func:`atomic_write` would refuse at the end
-    (a directory, a device, a missing directory).
+    (an empty name, a directory, a device, a missing directory), or one that is the same
+    file as one of ``inputs`` (what each is -> its path; links followed).
 
     :raises OutputError: naming the path.
     """
     shown = os.fspath(path)
+    if not shown:
+        raise OutputError("the output file name is empty", SourcePosition("''"))
+    if shown.endswith(("/", os.sep)):
+        raise OutputError("names a directory; give a file name", SourcePosition(shown))
     _existing_mode(path)
+    for what, source in (inputs or {}).items():
+        if _same_file(path, source):
+            raise OutputError(f"is {what} of this command (the same file as {os.fspath(source)}); refusing to "
+                              "replace it", SourcePosition(shown))
     parent = Path(os.path.realpath(path)).parent
     if not parent.is_dir():
         raise OutputError(f"no such directory: {parent}", SourcePosition(shown))
     if not os.access(parent, os.W_OK):
         raise OutputError(f"cannot write in {parent}: permission denied", SourcePosition(shown))
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether both paths name one existing file (by device and inode, links followed)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def _existing_mode(path: str | os.PathLike[str]) -> int | None:
@@ -136,11 +154,10 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
             fh.write(text)
         os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):  # a full disk, a quota: one line, nothing left behind
+            raise OutputError(f"cannot write it: {exc.strerror or exc}", SourcePosition(shown)) from None
         raise
 
 

@@ -4,31 +4,44 @@ The file holds the search's key (a digest of the ground MLN, ``k``, the focus, t
 symmetry and the rule options: what the result depends on), the optima of every
 evidence-set size finished and of every chunk finished of the size under way, and the
 rules of every chunk finished.  It is replaced atomically after each size and every
-few seconds of chunks, and on an interrupt;
-the search removes it when it completes.  A file whose key does not match (another
-model or other options) is not used: the search starts over and replaces it.
+few seconds of chunks, and on an interrupt; the search removes it when it completes.
 
-The file is a pickle: it is our own intermediate state next to the user's output, not
-a format to exchange (load only checkpoints you made).
+The file is data, never code: one line of JSON (ints, strings and lists only), then a
+line with the SHA-256 digest of that line, written last.  Before anything in it is
+used, the file must be a regular file of this user, its digest must match, its key must
+be this search's, and every value must have the type and range the search expects
+(literals over the model's atoms, sizes up to ``k``); a file that fails any of these is
+not used (:attr:`Checkpoint.refused` says why) and is replaced by the search's own.
 """
 
 from __future__ import annotations
 
-__all__ = ["Checkpoint", "search_key", "Packed", "pack_optimum", "unpack_optimum", "unpack_world"]
+__all__ = ["Checkpoint", "search_key", "Packed", "pack_optimum", "unpack_optimum", "unpack_world",
+           "CheckpointRules"]
 
 import hashlib
+import json
 import os
-import pickle
+import stat
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import OutputError, SourcePosition
 from ..ground_mln import GroundMLN
 from ..map.engine import Optimum, World
+from ..possibilistic.theory import Level
+from ..weights import INF
+from .rule import BlockingRule, DefaultRule
 
-FORMAT = 2
+FORMAT = "pracmln_poss checkpoint 3"
+
+MAX_BYTES = 4 * 1024**3
+"""A file larger than this is not a checkpoint of ours (it is refused unread)."""
+
+T = TypeVar("T")
 
 
 def search_key(mln: GroundMLN, *parts: object) -> str:
@@ -63,31 +76,203 @@ def unpack_optimum(packed: Packed | None) -> Optimum | None:
     return Optimum(packed[0], unpack_world(packed))
 
 
-class Checkpoint:
-    """The finished work of one search, in the file ``path``."""
+CheckpointRules = tuple[list[DefaultRule | BlockingRule], int, int]
+"""The result of one chunk of rules: its rules (default and blocking), and the sets
+skipped as impossible and by cautious monotonicity."""
 
-    def __init__(self, path: str | os.PathLike[str], key: str, interval: float = 10.0) -> None:
+# -- the file's values: JSON of ints, strings and lists ------------------------------
+
+_BITS = bytes.maketrans(b"\x00\x01", b"01")
+_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _world_text(values: bytes) -> str:
+    """A world's values (one byte 0/1 per atom, atom 0 first) as hex digits of its bits."""
+    return format(int(values.translate(_BITS) or b"0", 2), "x")
+
+
+def _world_values(text: object, n: int) -> bytes:
+    """:func:`_world_text` inverted for ``n`` values; ValueError when it is not one."""
+    if not isinstance(text, str) or not 0 < len(text) <= n // 4 + 1:
+        raise ValueError("a world is not a hex string of its atoms")
+    bits = format(int(text, 16), "b")
+    if len(bits) > n:
+        raise ValueError("a world has more atoms than the model")
+    values = bits.zfill(n).encode().translate(_BYTES)
+    if values[0]:
+        raise ValueError("a world sets atom 0")
+    return values
+
+
+class _Decoder:
+    """Checks the JSON values of a checkpoint for one search (literals over ``n_atoms``,
+    sizes up to ``k``) while turning them back into the search's values."""
+
+    def __init__(self, n_atoms: int, k: int) -> None:
+        self.n = n_atoms
+        self.k = k
+
+    @staticmethod
+    def int_(value: object, low: int = 0, high: int | None = None) -> int:
+        if type(value) is not int or value < low or (high is not None and value > high):
+            raise ValueError(f"{value!r} is not an int in range")
+        return value
+
+    @staticmethod
+    def list_(value: object, length: int | None = None) -> list[Any]:
+        if type(value) is not list or (length is not None and len(value) != length):
+            raise ValueError("not a list of the expected length")
+        return value
+
+    def literal(self, value: object) -> int:
+        if type(value) is not int or not 0 < abs(value) <= self.n:
+            raise ValueError(f"{value!r} is not a literal of the model")
+        return value
+
+    def literals(self, value: object) -> tuple[int, ...]:
+        lits = tuple(self.literal(l) for l in self.list_(value))
+        if len({abs(l) for l in lits}) != len(lits):
+            raise ValueError("a literal set repeats an atom")
+        return lits
+
+    def evidence(self, value: object) -> tuple[int, ...]:
+        lits = self.literals(value)
+        if len(lits) > self.k:
+            raise ValueError("an evidence set is larger than k")
+        return lits
+
+    def packed(self, value: object) -> Packed | None:
+        if value is None:
+            return None
+        cost, world = self.list_(value, 2)
+        return self.int_(cost), _world_values(world, self.n + 1)
+
+    def level(self, value: object) -> Level:
+        return INF if value == "inf" else self.int_(value)
+
+    def mapping(self, value: object, key: Callable[[object], int], item: Callable[[object], T]) -> dict[int, T]:
+        out: dict[int, T] = {}
+        for pair in self.list_(value):
+            k, v = self.list_(pair, 2)
+            out[key(k)] = item(v)
+        return out
+
+    def size(self, value: object) -> int:
+        return self.int_(value, 0, self.k)
+
+    def chunk(self, value: object) -> int:
+        return self.int_(value, 0, 1 << 20)
+
+    def rules(self, value: object) -> CheckpointRules:
+        rules, impossible, cautious = self.list_(value, 3)
+        out: list[DefaultRule | BlockingRule] = []
+        for rule in self.list_(rules):
+            kind, e, lits, level = self.list_(rule, 4)
+            if kind not in ("d", "b"):
+                raise ValueError(f"unknown rule kind {kind!r}")
+            make = DefaultRule if kind == "d" else BlockingRule
+            out.append(make(self.evidence(e), self.literals(lits), self.level(level)))
+        return out, self.int_(impossible), self.int_(cautious)
+
+
+def _packed_json(packed: Packed | None) -> list[Any] | None:
+    return None if packed is None else [packed[0], _world_text(packed[1])]
+
+
+def _level_json(level: Level) -> int | str:
+    return "inf" if level == INF else int(level)
+
+
+def _rules_json(result: CheckpointRules) -> list[Any]:
+    rules, impossible, cautious = result
+    return [[["b" if isinstance(r, BlockingRule) else "d", list(r.evidence),
+              list(r.body if isinstance(r, BlockingRule) else r.head), _level_json(r.level)] for r in rules],
+            impossible, cautious]
+
+
+def _digest(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()
+
+
+class Checkpoint:
+    """The finished work of one search, in the file ``path``.
+
+    :ivar refused: why a file found at ``path`` was not used (None: there was none, or
+        it was used).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], key: str, n_atoms: int, k: int, interval: float = 10.0) -> None:
         self.path = Path(path)
         self.key = key
+        self.n_atoms = n_atoms
+        self.k = k
         self.interval = interval
         self.optima: dict[int, list[tuple[tuple[int, ...], Packed | None]]] = {}
-        self.partial: dict[int, dict[int, Any]] = {}  # size -> chunk -> its optima, of a size not finished
-        self.rules: dict[int, Any] = {}
+        self.partial: dict[int, dict[int, list[Packed | None]]] = {}  # size -> chunk -> its optima
+        self.rules: dict[int, CheckpointRules] = {}
         self.resumed = False
+        self.refused: str | None = None
         self._saved = time.monotonic()
+        self._check_path()
+
+    def _check_path(self) -> None:
+        """Refuse, before any work, a path the checkpoint could not be written to."""
+        try:
+            mode = self.path.lstat().st_mode
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise OutputError(f"cannot use the checkpoint file: {exc.strerror}", SourcePosition(str(self.path))) from None
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):  # (a link is not followed: it is replaced)
+            raise OutputError("the checkpoint's place is taken by a directory or a special file; remove it or "
+                              "give --no-checkpoint", SourcePosition(str(self.path)))
 
     def load(self) -> bool:
-        """Take over the file's finished work if it belongs to this search; whether it did."""
+        """Take over the file's finished work if it checks out and belongs to this search;
+        whether it did (:attr:`refused` says why not, when there was a file)."""
         try:
-            with open(self.path, "rb") as f:
-                data = pickle.load(f)
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+            data = self._read()
+        except FileNotFoundError:
             return False
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != self.key:
+        except (OSError, ValueError, TypeError, KeyError, OverflowError, RecursionError) as exc:
+            self.refused = str(exc) or type(exc).__name__
             return False
-        self.optima, self.partial, self.rules = data["optima"], data["partial"], data["rules"]
+        if data is None:
+            return False
+        self.optima, self.partial, self.rules = data
         self.resumed = True
         return True
+
+    def _read(self) -> tuple[dict[int, list[tuple[tuple[int, ...], Packed | None]]],
+                             dict[int, dict[int, list[Packed | None]]], dict[int, CheckpointRules]] | None:
+        """The file's content, checked; None (with :attr:`refused` set) when it is
+        another search's; ValueError (or OSError) when it is not a sound checkpoint."""
+        fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise ValueError("not a regular file")
+            if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+                raise ValueError("the file belongs to another user")
+            if info.st_size > MAX_BYTES:
+                raise ValueError(f"larger than {MAX_BYTES} bytes")
+            raw = f.read(MAX_BYTES + 1)
+        body, sep, digest = raw.rstrip(b"\n").rpartition(b"\n")
+        if not sep or digest != _digest(body).encode():
+            raise ValueError("its digest does not match its content (damaged or edited)")
+        data = json.loads(body)
+        if type(data) is not dict or data.get("format") != FORMAT:
+            raise ValueError("not a checkpoint of this version of pracmln_poss")
+        if data.get("key") != self.key:
+            self.refused = "it belongs to another conversion (another model or other options)"
+            return None
+        d = _Decoder(self.n_atoms, self.k)
+        optima = d.mapping(data["optima"], d.size, lambda v: [(d.evidence(e), d.packed(p))
+                                                               for e, p in (d.list_(x, 2) for x in d.list_(v))])
+        partial = d.mapping(data["partial"], d.size,
+                            lambda v: d.mapping(v, d.chunk, lambda c: [d.packed(p) for p in d.list_(c)]))
+        rules = d.mapping(data["rules"], d.chunk, d.rules)
+        return optima, partial, rules
 
     def save(self, force: bool = True) -> None:
         """Write the file (atomically); with ``force=False`` only if the last write is
@@ -95,16 +280,26 @@ class Checkpoint:
         now = time.monotonic()
         if not force and now - self._saved < self.interval:
             return
-        data = {"format": FORMAT, "key": self.key, "optima": self.optima, "partial": self.partial,
-                "rules": self.rules}
+        data = {
+            "format": FORMAT, "key": self.key,
+            "optima": [[size, [[list(e), _packed_json(p)] for e, p in items]] for size, items in self.optima.items()],
+            "partial": [[size, [[i, [_packed_json(p) for p in packed]] for i, packed in chunks.items()]]
+                        for size, chunks in self.partial.items()],
+            "rules": [[i, _rules_json(result)] for i, result in self.rules.items()],
+        }
+        body = json.dumps(data, separators=(",", ":")).encode()
+        where = SourcePosition(str(self.path))
         try:
             fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", dir=self.path.parent)
         except OSError as exc:
-            raise OutputError(f"cannot write the checkpoint: {exc.strerror}", SourcePosition(str(self.path))) from None
+            raise OutputError(f"cannot write the checkpoint: {exc.strerror}", where) from None
         try:
             with os.fdopen(fd, "wb") as f:
-                pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
+                f.write(body + b"\n" + _digest(body).encode() + b"\n")  # the digest last
             os.replace(tmp, self.path)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise OutputError(f"cannot write the checkpoint: {exc.strerror or exc}", where) from None
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

@@ -49,6 +49,7 @@ from ..weights import INF
 from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
 from .common import Reporter
 from .evidence import EvidenceSet
+from .rule import BlockingRule, DefaultRule
 from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, rename, set_order
 from .workers import ChunkRunner, chunked
 
@@ -100,24 +101,6 @@ class Focus:
             return list(atoms)
         keep = self.evidence | self.query
         return [a for a in atoms if a in keep]
-
-
-@dataclass(frozen=True)
-class DefaultRule:
-    """``AND evidence => AND head`` at ``level`` (an empty ``evidence`` is unconditional)."""
-
-    evidence: EvidenceSet
-    head: tuple[int, ...]
-    level: Level
-
-
-@dataclass(frozen=True)
-class BlockingRule:
-    """``not AND body`` at ``level``, for the evidence set ``evidence``."""
-
-    evidence: EvidenceSet
-    body: tuple[int, ...]
-    level: Level
 
 
 @dataclass
@@ -223,8 +206,11 @@ def default_rules(
     runner = ChunkRunner(search, engine, executor)
     if report_optima is not None and report_optima.total is None and sets is not None:
         report_optima.total = len(sets)
-    saved = Checkpoint(checkpoint, search.key(sets)) if checkpoint is not None else None
-    if saved is not None and saved.load() and report_rules is not None:
+    saved = Checkpoint(checkpoint, search.key(sets), engine.mln.n_atoms, k) if checkpoint is not None else None
+    if saved is not None and not saved.load() and saved.refused is not None and report_rules is not None:
+        report_rules.note(f"not resuming from {saved.path}: {saved.refused}; starting over (the file will be "
+                          "replaced)")
+    if saved is not None and saved.resumed and report_rules is not None:
         under_way = "".join(f", {len(chunks)} chunk(s) of size {size}" for size, chunks in saved.partial.items()
                             if chunks)
         report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima{under_way} and "

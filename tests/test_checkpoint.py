@@ -1,0 +1,167 @@
+"""Checkpoints are data, never code: a planted pickle runs nothing, an edited or foreign
+checkpoint is refused in one line, and the conversion writes the bytes of a fresh run."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+from pracmln_poss.errors import OutputError
+from pracmln_poss.transformations import checkpoint as checkpoint_module
+from pracmln_poss.transformations.checkpoint import Checkpoint, _digest
+
+from .conftest import PAPER
+from .test_parallel import _convert, smokers
+
+ROOT = PAPER.parent.parent.parent
+
+
+class _Marker:
+    """A pickle that, loaded, writes a file (what a hostile checkpoint would do)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def test_a_planted_pickle_runs_nothing_on_the_command_line(pracmln, tmp_path):
+    out = tmp_path / "out.theory"
+    marker = tmp_path / "marker"
+    (tmp_path / "out.theory.checkpoint").write_bytes(pickle.dumps(_Marker(str(marker))))
+    command = [sys.executable, "-m", "pracmln_poss", "convert", str(PAPER / "example5-defaults.mln"), "-k", "2"]
+    done = subprocess.run([*command, "-o", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists(), "loading the checkpoint ran code"
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "not resuming from" in lines[0] and "digest" in lines[0], done.stderr
+    fresh = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.read_text() == fresh.stdout
+    assert not (tmp_path / "out.theory.checkpoint").exists()
+
+
+def _interrupted(tmp_path, every_report):
+    """A checkpoint of smokers k = 3 left by an interrupt in the rules."""
+    path = tmp_path / "out.checkpoint"
+
+    def interrupt(info):
+        if info.phase.startswith("rules") and info.size == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _convert(smokers(), {"k": 3}, checkpoint=path, progress=interrupt)
+    assert path.exists()
+    return path
+
+
+def _resume(path):
+    notes = []
+    text = _convert(smokers(), {"k": 3}, checkpoint=path, progress=lambda info: info.note and notes.append(info.note))
+    assert text == _convert(smokers(), {"k": 3}), "not the bytes of a fresh run"
+    return notes
+
+
+def _edit(path, change, digest=True):
+    """Change the JSON of a checkpoint; with ``digest``, write a matching digest (a forger
+    who knows the format)."""
+    body = path.read_bytes().rstrip(b"\n").rpartition(b"\n")[0]
+    data = json.loads(body)
+    change(data)
+    body = json.dumps(data, separators=(",", ":")).encode()
+    path.write_bytes(body + b"\n" + (_digest(body) if digest else "0" * 64).encode() + b"\n")
+
+
+def _drop_first_rule(data):
+    for _chunk, (rules, _impossible, _cautious) in data["rules"]:
+        if rules:
+            del rules[0]
+            return
+    raise AssertionError("no rule to drop")
+
+
+def test_the_checkpoint_is_json_with_its_digest_last(pracmln, tmp_path, every_report):
+    path = _interrupted(tmp_path, every_report)
+    body, digest = path.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)
+    assert digest.decode() == _digest(body)
+    data = json.loads(body)
+    assert data["format"].startswith("pracmln_poss checkpoint") and data["rules"]
+    assert _resume(path)[0].startswith("resuming from")
+
+
+def test_an_edited_checkpoint_is_refused(pracmln, tmp_path, every_report):
+    """Keeping the key and dropping a rule (the digest left as it was): refused, and the
+    result is the fresh run's, not one rule short."""
+    path = _interrupted(tmp_path, every_report)
+    _edit(path, _drop_first_rule, digest=False)
+    notes = _resume(path)
+    assert len(notes) == 1 and "digest does not match" in notes[0], notes
+
+
+def test_a_checkpoint_of_another_user_is_refused(pracmln, tmp_path, every_report, monkeypatch):
+    """A file planted by another user (in a shared directory such as /tmp), even with a
+    matching digest, is not used."""
+    path = _interrupted(tmp_path, every_report)
+    _edit(path, _drop_first_rule)
+    monkeypatch.setattr(checkpoint_module.os, "geteuid", lambda: os.stat(path).st_uid + 1)
+    notes = _resume(path)
+    assert len(notes) == 1 and "another user" in notes[0], notes
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["rules"][0][1][0].__setitem__(0, ["x", [1], [2], 3]),  # an unknown kind of rule
+    lambda d: d["rules"][0][1].__setitem__(1, "2"),  # a count that is not an int
+    lambda d: d["optima"][0][1][0].__setitem__(0, [10**6]),  # an atom the model lacks
+    lambda d: d["optima"][0][1][0].__setitem__(1, [0, "zz"]),  # a world that is not hex
+    lambda d: d.__setitem__("rules", None),
+    lambda d: d.pop("partial"),
+], ids=["rule-kind", "count-type", "atom-range", "world", "rules-null", "missing"])
+def test_a_checkpoint_with_wrong_values_is_refused(pracmln, tmp_path, every_report, change):
+    """Right key and digest, values of the wrong type or range: refused in one line
+    (never a traceback), and replaced, so the next run does not fail on it again."""
+    path = _interrupted(tmp_path, every_report)
+    _edit(path, change)
+    notes = _resume(path)
+    assert len(notes) == 1 and notes[0].startswith("not resuming from"), notes
+    assert not path.exists()
+
+
+def test_a_directory_in_the_checkpoint_s_place_is_refused_before_the_work(pracmln, tmp_path):
+    (tmp_path / "out.checkpoint").mkdir()
+    with pytest.raises(OutputError, match="taken by a directory"):
+        _convert(smokers(), {"k": 1}, checkpoint=tmp_path / "out.checkpoint")
+
+
+def test_save_and_load_give_back_the_same_work(tmp_path):
+    from pracmln_poss.transformations.rule import BlockingRule, DefaultRule
+    from pracmln_poss.weights import INF
+
+    saved = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)
+    saved.optima = {0: [((), (0, bytes([0, 1, 0, 0, 1, 1, 0, 0, 0, 1])))], 1: [((3,), None), ((-9,), (7, bytes(10)))]}
+    saved.partial = {2: {0: [None, (5, bytes([0] + [1] * 9))], 5: []}}
+    saved.rules = {0: ([DefaultRule((1, -2), (3,), 4), BlockingRule((), (-1,), INF)], 1, 2), 3: ([], 0, 0)}
+    saved.save()
+    loaded = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)
+    assert loaded.load() and loaded.refused is None
+    assert (loaded.optima, loaded.partial, loaded.rules) == (saved.optima, saved.partial, saved.rules)
+    other = Checkpoint(tmp_path / "c", "other key", n_atoms=9, k=2)
+    assert not other.load() and "another conversion" in (other.refused or "")
+
+
+def test_a_link_in_the_checkpoint_s_place_is_not_followed(pracmln, tmp_path):
+    """A link planted as the checkpoint (onto a file of the user's) is neither read nor
+    written through: it is replaced, and its target stays as it was."""
+    target = tmp_path / "precious"
+    target.write_text("keep me")
+    link = tmp_path / "out.checkpoint"
+    link.symlink_to(target)
+    notes = []
+    text = _convert(smokers(), {"k": 2}, checkpoint=link, progress=lambda info: info.note and notes.append(info.note))
+    assert text == _convert(smokers(), {"k": 2})
+    assert target.read_text() == "keep me" and not link.exists() and not link.is_symlink()
+    assert len(notes) == 1 and notes[0].startswith("not resuming from"), notes
