@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BACKENDS = ["rc2", "toulbar2", "cpsat"]
+BACKENDS = ["oll", "rc2", "toulbar2", "cpsat"]
 
 CHILD = r"""
 import json, random, sys, time

@@ -60,3 +60,31 @@ def theories(draw, max_atoms: int = 5, max_formulas: int = 7):
     count = draw(st.integers(0, max_formulas))
     out = [PossibilisticFormula(draw(formulas(n)), draw(LEVELS)) for _ in range(count)]
     return PossibilisticTheory(tuple(f"p{i}" for i in range(1, n + 1)), tuple(out))
+
+
+@st.composite
+def mlns_with_groups(draw, max_atoms: int = 8, max_formulas: int = 8) -> GroundMLN:
+    """Ground MLNs with functional constraints as the grounding writes them: blocks of
+    atoms of which exactly one (or at most one) holds, a hard disjunction and pairwise
+    ``!(a ^ b)``; then random formulas, some over the blocks' atoms."""
+    n = draw(st.integers(4, max_atoms))
+    atoms = draw(st.permutations(range(1, n + 1)))
+    out = []
+    start = 0
+    for _ in range(draw(st.integers(1, 2))):
+        exactly = draw(st.booleans())  # exactly one, else at most one (a group from 3 atoms)
+        size = draw(st.integers(2 if exactly else 3, 4))
+        block = atoms[start : start + size]
+        start += size
+        if len(block) < size:
+            break
+        if exactly:
+            out.append(WeightedFormula(Or(tuple(Atom(a) for a in block)), INF))
+        for i, a in enumerate(block):
+            for b in block[i + 1 :]:
+                out.append(WeightedFormula(Not(And((Atom(a), Atom(b)))), INF))
+    for _ in range(draw(st.integers(0, max_formulas))):
+        f = draw(formulas(n))
+        hard = draw(st.integers(0, 12)) == 0
+        out.append(WeightedFormula(f, INF if hard else draw(WEIGHTS)))
+    return GroundMLN.create(tuple(f"p{i}" for i in range(1, n + 1)), out)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pracmln_poss.errors import BackendError, InconsistentEvidenceError, InconsistentModelError
@@ -13,11 +13,11 @@ from pracmln_poss.map.engine import Optimum, World
 from pracmln_poss.weights import INF
 
 from .reference import MapReference
-from .strategies import formulas, ground_mlns, literal_sets
+from .strategies import formulas, ground_mlns, literal_sets, mlns_with_groups
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["rc2", "toulbar2", "cpsat", "bruteforce", "auto"])
+@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat", "bruteforce", "auto"])
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_backends_agree_with_brute_force(backend, data):
@@ -48,6 +48,55 @@ def test_backends_agree_with_brute_force(backend, data):
         assert engine.consequences(evidence, known=known, entailed=entailed) == ref.consequences(evidence)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
+@settings(max_examples=120, deadline=None)
+@given(data=st.data())
+def test_one_engine_answers_a_sequence_of_evidence_sets(backend, data):
+    """One engine, many questions: what a backend keeps between calls (the incremental
+    core-guided solver's cores and totalizers, backbone clauses switched off, a CP-SAT
+    hint, toulbar2's stored problem) never changes a later answer."""
+    mln = data.draw(ground_mlns(max_atoms=7, max_formulas=10))
+    ref = MapReference(mln)
+    assume(ref.consistent)
+    with open_engine(mln, backend) as engine:
+        for _ in range(data.draw(st.integers(2, 7))):
+            evidence = list(data.draw(literal_sets(mln.n_atoms, max_size=4)))
+            if data.draw(st.integers(0, 3)) == 0:  # a formula among the evidence
+                evidence.append(data.draw(formulas(mln.n_atoms)))
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+            if ref.penalty(evidence) == INF:
+                continue
+            assert engine.consequences(evidence) == ref.consequences(evidence)
+            query = data.draw(formulas(mln.n_atoms))
+            assert engine.entails(evidence, query) == ref.entails(evidence, query)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", ["tables", "clauses"])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_toulbar2_on_functional_groups_agrees_with_brute_force(table, data, monkeypatch):
+    """toulbar2's network makes a variable of each block of exclusive atoms and a table
+    of each formula (or, ``clauses``, with tables of at most 2 entries: the formulas'
+    clauses, and Booleans channelled to the blocks): exact either way, backbones too."""
+    from pracmln_poss.map import cost_network
+
+    if table == "clauses":
+        monkeypatch.setattr(cost_network, "MAX_TABLE", 2)
+    mln = data.draw(mlns_with_groups())
+    ref = MapReference(mln)
+    assume(ref.consistent)
+    assume(any(v.group for v in cost_network.build_network(mln).variables))  # (a hard unit may split a block)
+    with open_engine(mln, "toulbar2") as engine:
+        for _ in range(3):
+            evidence = data.draw(literal_sets(mln.n_atoms, max_size=3))
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+            if ref.penalty(evidence) != INF:
+                assert engine.map_world(evidence).values in ref.map_worlds(evidence)
+                assert engine.consequences(evidence) == ref.consequences(evidence)
+
+
 @settings(max_examples=100, deadline=None)
 @given(ground_mlns(max_atoms=4))
 def test_penalty_of_empty_evidence_is_zero(mln):
@@ -56,7 +105,7 @@ def test_penalty_of_empty_evidence_is_zero(mln):
         assert engine.penalty([]) == 0
 
 
-@pytest.mark.parametrize("backend", ["rc2", "toulbar2", "cpsat"])
+@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
 def test_many_distinct_weights(backend):
     """Learned models have a distinct weight per formula: branch and bound's home
     ground, where RC2 stratifies; all exact."""
@@ -71,21 +120,24 @@ def test_many_distinct_weights(backend):
             assert engine.consequences(evidence) == ref.consequences(evidence)
 
 
-def test_auto_picks_toulbar2_for_many_distinct_weights_and_rc2_for_few():
+def test_auto_picks_toulbar2_for_many_distinct_weights_and_oll_for_few():
     from pracmln_poss.map import MANY_DISTINCT_WEIGHTS
 
     few = GroundMLN.from_pairs([("a", 1), ("b", 2), ("a => b", 1)])
     many = GroundMLN.from_pairs([(f"a{i}", i + 1) for i in range(MANY_DISTINCT_WEIGHTS)])
     with open_engine(few) as e1, open_engine(many) as e2:
-        assert (e1.name, e2.name) == ("rc2", "toulbar2")
+        assert (e1.name, e2.name) == ("oll", "toulbar2")
 
 
-def test_auto_picks_cpsat_for_large_instances_with_many_distinct_weights():
-    from pracmln_poss.map import MANY_DISTINCT_WEIGHTS, TOULBAR2_MAX_CLAUSES, choose_backend
+def test_auto_keeps_oll_for_many_weights_that_repeat():
+    from pracmln_poss.map import MANY_DISTINCT_WEIGHTS, SOFT_PER_WEIGHT, choose_backend
     from pracmln_poss.map.instance import build_instance
 
-    large = GroundMLN.from_pairs([(f"a{i}", 1 + i % MANY_DISTINCT_WEIGHTS) for i in range(TOULBAR2_MAX_CLAUSES + 1)])
-    assert choose_backend(build_instance(large)) == "cpsat"
+    n = MANY_DISTINCT_WEIGHTS * SOFT_PER_WEIGHT
+    repeating = GroundMLN.from_pairs([(f"a{i}", 1 + i % MANY_DISTINCT_WEIGHTS) for i in range(n)])
+    diverse = GroundMLN.from_pairs([(f"a{i}", 1 + i % MANY_DISTINCT_WEIGHTS) for i in range(n - 1)])
+    assert choose_backend(build_instance(repeating)) == "oll"
+    assert choose_backend(build_instance(diverse)) == "toulbar2"
 
 
 def test_auto_leaves_toulbar2_when_its_double_costs_would_round():
@@ -149,7 +201,7 @@ def test_unsatisfiable_hard_part_is_reported():
             eng.penalty([])
 
 
-@pytest.mark.parametrize("backend", ["rc2", "toulbar2", "cpsat"])
+@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
 def test_formula_evidence(backend):
     mln = GroundMLN.from_pairs([("a", 1), ("b", 1), ("c", 3)])
     with open_engine(mln, backend) as eng:

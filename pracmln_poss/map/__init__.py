@@ -1,17 +1,19 @@
 """Exact MAP inference: the algorithms (:mod:`.engine`) on a backend chosen by name.
 
-Backends: ``rc2`` (PySAT's RC2 core-guided MaxSAT), ``toulbar2`` (pytoulbar2's
-incremental weighted-CSP branch and bound), ``cpsat`` (OR-Tools CP-SAT, exact integer
-optimisation), ``bruteforce`` (enumerates all worlds, for tiny models) and ``wcsp``
-(pracmln's own ``WCSPInference`` to find worlds, our exact arithmetic for their costs;
-needs pracmln).  ``auto``, the default, picks ``rc2``, ``toulbar2`` or ``cpsat`` per
-instance (:func:`choose_backend`).
+Backends: ``oll`` (our incremental core-guided MaxSAT on a PySAT solver, evidence as
+assumptions: :mod:`.core_guided`), ``rc2`` (PySAT's RC2 core-guided MaxSAT, a fresh
+solver per call), ``toulbar2`` (pytoulbar2's incremental weighted-CSP branch and bound
+on multi-valued variables), ``cpsat`` (OR-Tools CP-SAT, exact integer optimisation),
+``bruteforce`` (enumerates all worlds, for tiny models) and ``wcsp`` (pracmln's own
+``WCSPInference`` to find worlds, our exact arithmetic for their costs; needs pracmln).
+``auto``, the default, picks ``oll``, ``toulbar2`` or ``cpsat`` per instance
+(:func:`choose_backend`).
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "BACKENDS", "MANY_DISTINCT_WEIGHTS", "TOULBAR2_MAX_CLAUSES", "MapEngine", "World", "Optimum", "open_engine",
+    "BACKENDS", "MANY_DISTINCT_WEIGHTS", "SOFT_PER_WEIGHT", "MapEngine", "World", "Optimum", "open_engine",
     "choose_backend", "make_backend",
 ]
 
@@ -21,39 +23,36 @@ from .backend import Backend, Optimum, World
 from .engine import MapEngine
 from .instance import MaxSatInstance, build_instance
 
-BACKENDS = ("auto", "rc2", "toulbar2", "cpsat", "bruteforce", "wcsp")
+BACKENDS = ("auto", "oll", "rc2", "toulbar2", "cpsat", "bruteforce", "wcsp")
 
 MANY_DISTINCT_WEIGHTS = 32
-"""From this many distinct soft weights on, ``auto`` leaves RC2 (see
-:func:`choose_backend` and ``benchmarks/backends.py``)."""
+"""From this many distinct soft weights on, ``auto`` may leave the core-guided solver
+(see :func:`choose_backend` and ``benchmarks/backends.py``)."""
 
-TOULBAR2_MAX_CLAUSES = 4000
-"""Up to this many clauses (hard and soft), ``auto`` prefers toulbar2 to CP-SAT.
-Measured on pracmln's object-recognition: one cluster (2,067 clauses) 3 ms per call
-of a conversion against CP-SAT's 15; two clusters (5,500) and the test database
-(11,649) about as fast or slower than CP-SAT's 0.2 s, which a toulbar2 attempt over
-its budget would only add to."""
+SOFT_PER_WEIGHT = 100
+"""... unless each distinct weight has this many soft clauses on average (a large
+model whose weights repeat, such as pracmln's meals: 126 weights, 19,388 clauses)."""
 
 
 def choose_backend(instance: MaxSatInstance) -> str:
-    """``rc2`` for instances with few distinct weights, else ``toulbar2`` for small
-    instances and ``cpsat`` for large ones (or weights too large for toulbar2's exact
-    costs).
+    """``oll`` unless the weights are many and diverse, else ``toulbar2`` (or ``cpsat``
+    for weights too large for toulbar2's exact costs).
 
-    Core-guided MaxSAT (RC2) shines when weights are few (hand-written and paper
-    models: one stratum, many small cores); with many distinct weights (learned
-    models) its stratification makes many rounds, and branch and bound wins by
-    orders of magnitude: toulbar2 keeps one preprocessed problem for all calls,
-    CP-SAT copies and presolves its model each time, so toulbar2 is about 5x faster
-    per call on the conversions of a learned model and as fast on a single MAP
-    (measured in ``benchmarks/backends.py``).
+    Core-guided MaxSAT shines when weights are few or repeat (hand-written and paper
+    models, large grounded models: few strata, many small cores), and ours keeps its
+    cores across the calls of a conversion.  With weights that are many and diverse (a
+    learned model: pracmln's object-recognition has 1,719 distinct weights on 9,288
+    clauses) every stratum and core costs a SAT call and searches take minutes, where
+    branch and bound on toulbar2's network of multi-valued variables takes milliseconds
+    a call, and CP-SAT, which copies and presolves its model each time, tenths of a
+    second to seconds (``benchmarks/backends.py``).
     """
-    if instance.distinct_weights < MANY_DISTINCT_WEIGHTS:
-        return "rc2"
+    weights = instance.distinct_weights
+    if weights < MANY_DISTINCT_WEIGHTS or weights * SOFT_PER_WEIGHT <= len(instance.soft):
+        return "oll"
     from .toulbar2 import MAX_TOTAL_WEIGHT
 
-    small = len(instance.hard) + len(instance.soft) <= TOULBAR2_MAX_CLAUSES
-    return "toulbar2" if small and instance.total_weight <= MAX_TOTAL_WEIGHT else "cpsat"
+    return "toulbar2" if instance.total_weight <= MAX_TOTAL_WEIGHT else "cpsat"
 
 
 def open_engine(mln: GroundMLN, backend: str = "auto") -> MapEngine:
@@ -68,9 +67,13 @@ def make_backend(mln: GroundMLN, backend: str = "auto") -> Backend:
     """The named backend for ``mln`` (``auto``: :func:`choose_backend`)."""
     if backend not in BACKENDS:
         raise UnknownNameError(f"unknown MAP backend {backend!r}; valid: {', '.join(BACKENDS)}")
-    if backend in ("auto", "rc2", "toulbar2", "cpsat"):
+    if backend in ("auto", "oll", "rc2", "toulbar2", "cpsat"):
         instance = build_instance(mln)
         name = choose_backend(instance) if backend == "auto" else backend
+        if name == "oll":
+            from .oll import OLLBackend
+
+            return OLLBackend(mln, instance)
         if name == "toulbar2":
             from .toulbar2 import Toulbar2Backend
 

@@ -7,13 +7,13 @@ releases its solvers on exit.
 
 from __future__ import annotations
 
-__all__ = ["World", "Optimum", "Backend", "Solve", "Check"]
+__all__ = ["World", "Optimum", "Backend", "Solve", "Check", "OptimalWorlds"]
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, Or, literal
@@ -65,6 +65,25 @@ Solve = Callable[[tuple[int, ...]], "Optimum | None"]
 Check = Callable[[tuple[int, ...]], "Optimum | None"]
 
 
+@dataclass(frozen=True)
+class OptimalWorlds:
+    """The optimal worlds of some evidence as the models of a SAT problem: a PySAT
+    solver under assumptions (:mod:`.backbone` works on it).
+
+    :ivar oracle: the SAT solver; clauses may be added to it only through ``fresh``
+        activation literals that are switched off afterwards.
+    :ivar assumptions: under these, its models (projected on atoms ``1..n``) are exactly
+        the optimal worlds.
+    :ivar model: one of its models under the assumptions.
+    :ivar fresh: makes a variable no clause uses yet.
+    """
+
+    oracle: Any
+    assumptions: list[int]
+    model: list[int]
+    fresh: Callable[[], int]
+
+
 class Backend(ABC):
     """Finds optimal worlds of one ground MLN."""
 
@@ -73,6 +92,10 @@ class Backend(ABC):
     """Whether :meth:`session` keeps its solver between calls, so that a backbone is
     best found one added clause at a time; else it tests one literal at a time
     (:meth:`bounded`)."""
+
+    sat_backbones = False
+    """Whether :meth:`optimal_worlds` gives a SAT problem (a backbone then takes a few
+    SAT calls, whatever the number of atoms)."""
 
     instance: MaxSatInstance | None = None
     """The weighted CNF the backend solves, if it solves one (the engine propagates its
@@ -94,6 +117,17 @@ class Backend(ABC):
     @abstractmethod
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         """An optimal world satisfying the hard formulas, ``units`` and ``extra``; None if none."""
+
+    @contextmanager
+    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int
+                       ) -> Iterator[OptimalWorlds | None]:
+        """The optimal worlds of the evidence, whose optimum is ``cost``, as a SAT problem
+        (valid inside the ``with`` block); None for backends that cannot give one (the
+        engine then tests candidates with :meth:`session` or :meth:`bounded`).
+
+        :raises BackendError: when the backend's optimum is not ``cost``.
+        """
+        yield None
 
     @contextmanager
     def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:

@@ -29,6 +29,7 @@ from ..logic.formula import (
     negate,
 )
 from ..weights import INF
+from .backbone import backbone
 from .backend import Backend, Optimum, World
 from .instance import fixed_atoms
 
@@ -63,6 +64,11 @@ class MapEngine:
     def name(self) -> str:
         """The backend's name."""
         return self.backend.name
+
+    @property
+    def sat_backbones(self) -> bool:
+        """Whether a backbone costs a few SAT calls (:attr:`.Backend.sat_backbones`)."""
+        return self.backend.sat_backbones
 
     # -- context management ------------------------------------------------------
 
@@ -156,9 +162,11 @@ class MapEngine:
             evidence and the fixed atoms are always included.
 
         A backbone computation: candidates are the literals of one optimal world;
-        every further optimal world found (by flipping one atom, or by a solver call
-        that must flip at least one remaining candidate, or one given candidate for
-        backends without clause sessions) removes what it flips.
+        every further optimal world found removes what it flips.  On a backend that
+        gives its optimal worlds as a SAT problem (:meth:`.Backend.optimal_worlds`)
+        that takes a few SAT calls (:mod:`.backbone`); on others, worlds are found by
+        flipping one atom, or by a solver call that must flip at least one remaining
+        candidate, or one given candidate for backends without clause sessions.
         """
         units, formulas = self.split_evidence(evidence)
         settled = dict(self.fixed)
@@ -170,18 +178,15 @@ class MapEngine:
         entailed = frozenset(entailed)
         wanted = range(1, self.mln.n_atoms + 1) if atoms is None else atoms
         candidates = {(a if first.world[a] else -a) for a in wanted if a not in settled} - entailed
-        self._drop_single_flips(first.world, best, candidates, units, formulas)
-        if self.backend.clause_sessions:
-            with self._counted(self.backend.session(units, formulas, best)) as solve:
-                while candidates:
-                    # candidates only shrink, so each clause implies the ones added before
-                    found = solve(tuple(-c for c in sorted(candidates, key=abs)))
-                    if found is None or found.cost > best:
-                        break
-                    candidates -= {c for c in candidates if not found.world.satisfies(c)}
-                    self._drop_single_flips(found.world, best, candidates, units, formulas)
-        else:
-            self._test_each(units, formulas, best, candidates, entailed)
+        view = None
+        if self._unsat_reason is None:
+            with self.backend.optimal_worlds(units, formulas, best) as view:
+                if view is not None:
+                    self.calls += 1
+                    candidates, calls = backbone(view.oracle, view.assumptions, candidates, view.model, view.fresh)
+                    self.calls += calls
+        if view is None:
+            self._test_candidates(first.world, units, formulas, best, candidates, entailed)
         fixed_lits = {a if v else -a for a, v in settled.items()}
         return frozenset(fixed_lits | candidates | entailed)
 
@@ -214,6 +219,23 @@ class MapEngine:
                 return call(lits)
 
             yield counted
+
+    def _test_candidates(self, world: World, units: tuple[int, ...], formulas: tuple[Formula, ...], best: int,
+                         candidates: set[int], entailed: frozenset[int]) -> None:
+        """Reduce ``candidates`` (literals of ``world``, an optimum) to the backbone with
+        the backend's calls: a session that must flip one more candidate each call, or
+        tests of one literal at a time; worlds one atom away are tried first."""
+        if not self.backend.clause_sessions:
+            self._test_each(units, formulas, best, candidates, entailed)
+            return
+        with self._counted(self.backend.session(units, formulas, best)) as solve:
+            while candidates:
+                # candidates only shrink, so each clause implies the ones added before
+                found = solve(tuple(-c for c in sorted(candidates, key=abs)))
+                if found is None or found.cost > best:
+                    break
+                candidates -= {c for c in candidates if not found.world.satisfies(c)}
+                self._drop_single_flips(found.world, best, candidates, units, formulas)
 
     def _test_each(self, units: tuple[int, ...], formulas: tuple[Formula, ...], best: int,
                    candidates: set[int], entailed: frozenset[int]) -> None:

@@ -114,10 +114,12 @@ class MaxSatInstance:
                     queue.append(open_lits[0])
         return true
 
-    def constraints(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> list[Clause] | None:
+    def constraints(self, units: tuple[int, ...], extra: tuple[Formula, ...],
+                    pool: VarPool | None = None) -> list[Clause] | None:
         """Evidence as clauses over this instance (units on fixed atoms checked, extra
-        formulas simplified and clausified with fresh variables above :attr:`top`);
-        None when it contradicts the fixed atoms or is trivially unsatisfiable."""
+        formulas simplified and clausified with fresh variables from ``pool``, by
+        default above :attr:`top`); None when it contradicts the fixed atoms or is
+        trivially unsatisfiable."""
         out: list[Clause] = []
         for u in units:
             value = self.fixed.get(abs(u))
@@ -125,7 +127,7 @@ class MaxSatInstance:
                 out.append((u,))
             elif value != (u > 0):
                 return None
-        pool = VarPool(self.top)
+        pool = pool if pool is not None else VarPool(self.top)
         for f in extra:
             for clause in clausify(substitute_atoms(f, self.fixed.get), pool):
                 if not clause:

@@ -14,9 +14,10 @@ from contextlib import contextmanager
 from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
+from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
-from .backend import Backend, Optimum, Solve
+from .backend import Backend, OptimalWorlds, Optimum, Solve
 from .instance import MaxSatInstance, build_instance
 
 
@@ -25,6 +26,7 @@ class RC2Backend(Backend):
 
     name = "rc2"
     instance: MaxSatInstance  # always set: these backends solve the weighted CNF
+    sat_backbones = True
 
     def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = "g3",
                  **rc2_options: bool) -> None:
@@ -55,7 +57,8 @@ class RC2Backend(Backend):
             hard = [list(c) for c in self.instance.hard]
             soft = [list(c) for c, _ in self.instance.soft]
             weights = [w for _, w in self.instance.soft]
-            nv = max((abs(l) for c in hard + soft for l in c), default=0)
+            # above every atom: an atom in no clause must not share a number with RC2's own variables
+            nv = max([self.instance.top] + [abs(l) for c in hard + soft for l in c])
             self._lists = (hard, soft, weights, nv)
         hard, soft, weights, nv = self._lists
         wcnf = WCNF()
@@ -92,6 +95,22 @@ class RC2Backend(Backend):
             if 0 < abs(lit) <= n:
                 values[abs(lit)] = lit > 0
         return Optimum(cost + self.instance.offset, self.instance.world(values))
+
+    @contextmanager
+    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int
+                       ) -> Iterator[OptimalWorlds | None]:
+        """RC2's final state: its SAT solver under its final assumptions (the selectors
+        and totalizer bounds left) has exactly the optimal worlds as models."""
+        wcnf = self._wcnf(units, extra)
+        if wcnf is None or (not wcnf.hard and not wcnf.soft):
+            yield None  # (nothing to solve: the engine's tests are as cheap)
+            return
+        with self._rc2(wcnf) as rc2:
+            model = rc2.compute()
+            if model is None or rc2.cost + self.instance.offset != cost:
+                found = "none" if model is None else rc2.cost + self.instance.offset
+                raise BackendError(f"RC2's optimum ({found}) is not the known one ({cost})")
+            yield OptimalWorlds(rc2.oracle, rc2.sels + rc2.sums, rc2.oracle.get_model(), rc2.pool.id)
 
     @contextmanager
     def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:

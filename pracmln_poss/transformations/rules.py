@@ -226,6 +226,7 @@ def default_rules(
             penalty,
             {e: unpack_world(o) for e, o in optima.items() if o is not None and len(e) < k},
             tuple(sorted({p for p in penalty.values() if p != INF})),
+            base,
         )
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
         del optima  # (the chunks keep what the rules need)
@@ -375,6 +376,14 @@ class _Tables:
     penalty: dict[EvidenceSet, Level]  # per representative
     worlds: dict[EvidenceSet, World]  # an optimal world of each possible representative below size k
     levels: tuple[Level, ...]  # the finite penalties, ascending
+    base: int  # the optimum without evidence (a penalty is an optimum less this)
+
+
+Canonical = tuple[EvidenceSet, dict[str, str]]
+"""An evidence set's representative and the renaming onto it."""
+
+_Rest = tuple[int, EvidenceSet, Canonical, Level]
+"""``(y, E - {y}, its representative and renaming, its penalty)``."""
 
 
 class _RuleState:
@@ -390,34 +399,49 @@ class _RuleState:
     def pen(self, lits: Iterable[int]) -> Level:
         return self.tables.penalty[self.search.canon(tuple(lits))[0]]
 
-    def consequences(self, e: EvidenceSet, known: Optimum | None = None) -> frozenset[int]:
+    def consequences(self, e: EvidenceSet, known: Optimum | None = None,
+                     canon: Canonical | None = None) -> frozenset[int]:
         """X(E) over the query atoms (and E, and the fixed atoms); ``known`` is an optimum
-        of ``E`` when ``E`` has ``k`` literals."""
-        if e in self.backbone:
-            return self.backbone[e]
+        of ``E`` when ``E`` has ``k`` literals, ``canon`` its representative and the
+        renaming onto it when the caller has them."""
+        search = self.search
+        if len(e) == search.k:  # asked about once (and most sets are of this size): not kept
+            rests = [(y, rest, search.canon(rest)) for y, rest in _drop_each(e)]
+            return self.at_k(e, known, [(y, rest, c, self.tables.penalty[c[0]]) for y, rest, c in rests])
+        rep, mapping = canon if canon is not None else search.canon(e)
+        found = self.backbone.get(rep)
+        if found is None:
+            found = self.backbone[rep] = self._below_k(rep)
+        if search.symmetry is None or not mapping:
+            return found
+        inverse = search.symmetry.inverse(mapping)  # X(E) is X(rep) renamed back
+        return frozenset(inverse[l] if l > 0 else -inverse[-l] for l in found)
+
+    def at_k(self, e: EvidenceSet, known: Optimum | None, rests: list[_Rest]) -> frozenset[int]:
+        """X(E) for a set of ``k`` literals, by the engine (``rests``: each E - {y});
+        rational monotonicity gives part of it: when pen(E) = pen(E - {y}), X(E) holds
+        X(E - {y})."""
+        p = self.tables.penalty[self.search.canon(e)[0]]
+        entailed = [self.consequences(rest, canon=canon) for _y, rest, canon, p_rest in rests if p_rest == p]
+        return self.engine.consequences(list(e), known=known, entailed=frozenset().union(*entailed),
+                                        atoms=self.search.query_free)
+
+    def _below_k(self, rep: EvidenceSet) -> frozenset[int]:
+        """X(rep) for a representative below size ``k``, from its known optimum: by the
+        engine when it finds backbones in a few SAT calls, else read off the table of
+        penalties (``x`` is in X(E) iff pen(E + {not x}) > pen(E)), a lookup per atom."""
         search, tables = self.search, self.tables
-        if len(e) < search.k:
-            taken = {abs(l) for l in e}
-            rep, mapping = search.canon(e)
-            world = tables.worlds[rep]
-            if search.symmetry is not None:
-                world = _renamed_world(world, search.symmetry.permutation(mapping)[1])
-            # only literals of one MAP world can hold in all of them; below k, x is in
-            # X(E) iff pen(E + {not x}) > pen(E)
-            p = tables.penalty[rep]
-            found = self.fixed_lits | frozenset(e) | frozenset(
-                x for x in (a if world[a] else -a for a in search.query_free if a not in taken)
-                if self.pen(e + (-x,)) > p
-            )
-        else:
-            # rational monotonicity: when pen(E) = pen(E - {y}), X(E) holds X(E - {y})
-            entailed = [self.consequences(rest) for y, rest in _drop_each(e) if self.pen(rest) == self.pen(e)]
-            found = self.engine.consequences(
-                list(e), known=known, entailed=frozenset().union(*entailed), atoms=search.query_free
-            )
-        if len(e) < search.k:  # a set of k literals is asked about once (and there are most of them)
-            self.backbone[e] = found
-        return found
+        world = tables.worlds[rep]
+        p = tables.penalty[rep]
+        if self.engine.sat_backbones:
+            return self.engine.consequences(list(rep), known=Optimum(int(p) + tables.base, world),
+                                            atoms=search.query_free)
+        taken = {abs(l) for l in rep}
+        # only literals of one MAP world can hold in all of them
+        return self.fixed_lits | frozenset(rep) | frozenset(
+            x for x in (a if world[a] else -a for a in search.query_free if a not in taken)
+            if self.pen(rep + (-x,)) > p
+        )
 
 
 def _rule_state(search: RuleSearch, engine: MapEngine, tables: _Tables) -> _RuleState:
@@ -431,22 +455,25 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
     and by cautious monotonicity."""
     out: list[DefaultRule | BlockingRule] = []
     impossible = cautious = 0
-    pen, focus, fixed, levels = state.pen, search.focus, search.fixed, state.tables.levels
+    focus, fixed, levels = search.focus, search.fixed, state.tables.levels
+    penalty = state.tables.penalty
     for e, known in chunk:
-        p = state.tables.penalty[e]
+        p = penalty[e]
         if p == INF:
             impossible += 1
             continue
-        smaller = _drop_each(e)
-        if any(pen(rest + (-y,)) > pen(rest) for y, rest in smaller):
+        # each E - {y} once: its representative, penalty and consequences
+        smaller = [(y, rest, search.canon(rest)) for y, rest in _drop_each(e)]
+        below_e = [(y, rest, canon, penalty[canon[0]]) for y, rest, canon in smaller]
+        if any(_entails(state, rest, y, p_rest) for y, rest, _canon, p_rest in below_e):
             cautious += 1  # E - {y} already entails y
             continue
-        x = state.consequences(e, unpack_optimum(known))
+        x = state.at_k(e, unpack_optimum(known), below_e) if len(e) == search.k else state.consequences(e)
         head = {lit for lit in x if abs(lit) not in fixed and lit not in e and focus.is_query(abs(lit))}
         if search.prune_heads:
-            for _y, rest in smaller:
-                if pen(rest) == p:  # E - {y} does not entail not y (rational monotonicity)
-                    head -= state.consequences(rest)
+            for _y, rest, canon, p_rest in below_e:
+                if p_rest == p:  # E - {y} does not entail not y (rational monotonicity)
+                    head -= state.consequences(rest, canon=canon)
         if head:
             out.append(DefaultRule(e, _one_per_class(e, _by_abs(head), search.symmetry)
                                    if search.one_per_class and search.symmetry is not None else _by_abs(head), p))
@@ -454,7 +481,7 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
             below = levels[bisect.bisect_left(levels, p) - 1]
             # the rules of E - {y} conclude not y when pen(E - {y}) < pen(E), if y is a query atom
             if search.omit_redundant_blocking and any(
-                pen(rest) == below and focus.is_query(abs(y)) for y, rest in smaller
+                p_rest == below and focus.is_query(abs(y)) for y, _rest, _canon, p_rest in below_e
             ):
                 continue
             body = e
@@ -462,6 +489,11 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
                 body = _by_abs(set(e) | {lit for lit in x if abs(lit) not in fixed and focus.is_query(abs(lit))})
             out.append(BlockingRule(e, body, below))
     return out, impossible, cautious
+
+
+def _entails(state: _RuleState, rest: EvidenceSet, y: int, p_rest: Level) -> bool:
+    """``(M, rest) |-MAP y``: ``pen(rest + {not y}) > pen(rest)``."""
+    return p_rest != INF and state.pen(rest + (-y,)) > p_rest
 
 
 def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) -> tuple[int, ...]:
@@ -482,7 +514,7 @@ def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
     return [(y, tuple(l for l in e if l != y)) for y in e]
 
 
-Canon = Callable[[EvidenceSet], tuple[EvidenceSet, dict[str, str]]]
+Canon = Callable[[EvidenceSet], Canonical]
 """An evidence set -> its class's representative and the renaming onto it."""
 
 

@@ -30,6 +30,16 @@ from ..logic.formula import Atom, Formula, atoms_of
 from .evidence import EvidenceSet
 
 
+@dataclass
+class _Renaming:
+    """A renaming completed to a permutation of constants, the atom permutation it
+    induces, and that permutation's inverse once asked for."""
+
+    full: dict[str, str]
+    perm: list[int]
+    inverse: list[int] | None = None
+
+
 @dataclass(frozen=True)
 class Symmetry:
     """The interchangeable classes of constants of a ground MLN.
@@ -76,7 +86,7 @@ class Symmetry:
         return {c: i for i, cls in enumerate(self.classes) for c in cls}
 
     @cached_property
-    def permutations(self) -> dict[tuple[tuple[str, str], ...], tuple[dict[str, str], list[int]]]:
+    def permutations(self) -> dict[tuple[tuple[str, str], ...], _Renaming]:
         """Renamings asked for so far, completed, with their atom permutations."""
         return {}
 
@@ -89,13 +99,26 @@ class Symmetry:
         """:meth:`extend` of ``mapping`` and the atom permutation it induces
         (:meth:`permute`), memoised: the search renames optima by the same few renamings
         thousands of times.  Both are shared: not to be changed."""
+        found = self._renaming(mapping)
+        return found.full, found.perm
+
+    def inverse(self, mapping: dict[str, str]) -> list[int]:
+        """The inverse of :meth:`permutation`'s atom permutation (memoised with it; shared)."""
+        found = self._renaming(mapping)
+        if found.inverse is None:
+            found.inverse = [0] * len(found.perm)
+            for a, image in enumerate(found.perm):
+                found.inverse[image] = a
+        return found.inverse
+
+    def _renaming(self, mapping: dict[str, str]) -> _Renaming:
         key = tuple(sorted(mapping.items()))
         found = self.permutations.get(key)
         if found is None:
             if len(self.permutations) >= PERMUTATION_LIMIT:
                 self.permutations.clear()
             full = self.extend(mapping)
-            found = self.permutations[key] = (full, self.permute(full))
+            found = self.permutations[key] = _Renaming(full, self.permute(full))
         return found
 
     def permute(self, mapping: dict[str, str]) -> list[int]:
@@ -217,7 +240,7 @@ def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
 
 def canonical_map(evidence: EvidenceSet, symmetry: Symmetry) -> tuple[EvidenceSet, dict[str, str]]:
     """:func:`canonical` and a renaming of the constants of ``evidence`` that maps it onto it."""
-    key = tuple(sorted(evidence, key=_lit_order))
+    key = _sorted(evidence)
     memo = symmetry.memo
     found = memo.get(key)
     if found is None:
@@ -248,42 +271,64 @@ def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[
     prints: dict[str, list[tuple[int, bool, tuple[object, ...]]]] = {}
     for p, part in enumerate(parts):
         for lit in part:
+            positive = lit > 0
             for c, use in uses[abs(lit)]:
-                prints.setdefault(c, []).append((p, lit > 0, use))
+                found = prints.get(c)
+                if found is None:
+                    prints[c] = [(p, positive, use)]
+                else:
+                    found.append((p, positive, use))
+    if not prints:  # no renamable constant: the sets are their own images
+        return tuple(_sorted(part) for part in parts), {}
     by_class: dict[int, list[tuple[tuple[tuple[int, bool, tuple[object, ...]], ...], str]]] = {}
     for c, used in prints.items():
-        by_class.setdefault(types[c], []).append((tuple(sorted(used)), c))
+        used.sort()
+        by_class.setdefault(types[c], []).append((tuple(used), c))
     blocks: list[list[tuple[list[str], tuple[str, ...]]]] = []
+    single: dict[str, str] = {}  # the renaming where no two constants share a fingerprint
     for cls, members in by_class.items():
         members.sort()
         slots = classes[cls]
         start = 0
         while start < len(members):
-            end = start
+            end = start + 1
             while end < len(members) and members[end][0] == members[start][0]:
                 end += 1
-            group = [c for _, c in members[start:end]]
-            blocks.append([(group, perm) for perm in itertools.permutations(slots[start:end])])
+            if end == start + 1:
+                single[members[start][1]] = slots[start]
+            else:
+                group = [c for _, c in members[start:end]]
+                blocks.append([(group, perm) for perm in itertools.permutations(slots[start:end])])
             start = end
     index = symmetry.atom_index  # rename() inlined below: this loop is the search's hottest
     best: tuple[tuple[int, ...], ...] | None = None
     best_mapping: dict[str, str] = {}
     for choice in itertools.product(*blocks):
-        mapping = {c: t for group, perm in choice for c, t in zip(group, perm)}
+        mapping = dict(single)
+        for group, perm in choice:
+            mapping.update(zip(group, perm))
         image: list[tuple[int, ...]] = []
         for part in parts:
             renamed = []
             for lit in part:
                 pred, args = info[abs(lit)]
-                a = index[pred, tuple(mapping.get(x, x) for x in args)]
+                a = index[pred, tuple([mapping.get(x, x) for x in args])]
                 renamed.append(a if lit > 0 else -a)
-            renamed.sort(key=_lit_order)
-            image.append(tuple(renamed))
+            image.append(_sorted(renamed))
         key = tuple(image)
         if best is None or key < best:
             best, best_mapping = key, mapping
     assert best is not None  # the product of the blocks has at least the empty choice
     return best, best_mapping
+
+
+def _sorted(lits: Iterable[int]) -> tuple[int, ...]:
+    """Literals in :func:`_lit_order` (by atom, a negative one first): by ``abs`` alone
+    when no atom occurs twice, which is every evidence set and rule part."""
+    out = sorted(lits, key=abs)
+    if len(set(map(abs, out))) < len(out):
+        out.sort(key=_lit_order)
+    return tuple(out)
 
 
 def _lit_order(lit: int) -> tuple[int, int]:

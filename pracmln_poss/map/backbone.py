@@ -1,0 +1,58 @@
+"""The backbone of a SAT problem: the literals true in all its models, in a few SAT calls.
+
+Used on the optimal worlds of a MaxSAT problem once its optimum is known: a core-guided
+solver's final state is a SAT problem (its clauses under its final assumptions) whose
+models are exactly the optimal worlds (:mod:`.core_guided`).
+
+The algorithm is the iterative one with a clause and preferred phases (Janota, Lynce and
+Marques-Silva, *Algorithms for computing backbones of propositional formulae*, AI
+Communications 2015; CadiBack, Biere, Froleyks and Wang, SAT 2023): the candidates are
+the literals of one model; each call asks for a model that flips at least one remaining
+candidate (a clause over their negations, switched on by an activation literal for that
+call only), with every candidate's variable set to prefer its flipped value, so that one
+model removes every candidate it can flip at once; the candidates left when that call
+is unsatisfiable are the backbone.  A model of a problem with many free atoms (friends
+of friends in a large domain) thus removes them all in one call, where testing one
+literal at a time took a call each.
+"""
+
+from __future__ import annotations
+
+__all__ = ["backbone"]
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+
+def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], model: list[int],
+             fresh: Callable[[], int]) -> tuple[set[int], int]:
+    """The candidates true in every model of ``oracle`` under ``assumptions``, and the
+    SAT calls it took.
+
+    :param oracle: a PySAT solver (clauses are added to it: each call's clause is
+        switched off for good by a unit clause on its activation literal afterwards).
+    :param candidates: literals; the result is those of them in the backbone.
+    :param model: a model under the assumptions (``model[v - 1]`` is ``v`` or ``-v``);
+        a variable beyond it is in no clause, so it is free.
+    :param fresh: makes a variable no clause uses yet.
+    """
+    left = _kept(set(candidates), model)
+    calls = 0
+    while left:
+        oracle.set_phases([-l for l in left])
+        switch = fresh()
+        oracle.add_clause([-switch, *(-l for l in left)])
+        calls += 1
+        satisfiable = oracle.solve(assumptions=[*assumptions, switch])
+        found = oracle.get_model() if satisfiable else None
+        oracle.add_clause([-switch])
+        if found is None:
+            break
+        left = _kept(left, found)
+    return left, calls
+
+
+def _kept(literals: set[int], model: list[int]) -> set[int]:
+    """The literals ``model`` makes true (those over variables it lacks are free)."""
+    n = len(model)
+    return {l for l in literals if abs(l) <= n and model[abs(l) - 1] == l}

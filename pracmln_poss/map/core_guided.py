@@ -1,0 +1,244 @@
+"""Incremental core-guided MaxSAT (OLL) with evidence as assumptions, on one SAT solver.
+
+The MaxSAT problems of a conversion share everything but their evidence: thousands of
+calls on one ground model, each under a few more unit literals.  PySAT's RC2 answers
+each call from scratch (it takes no assumptions).  This solver loads the weighted CNF
+into one incremental SAT solver once and passes each call's evidence as assumptions,
+so that what does not depend on the evidence is found once and kept:
+
+- the cores of the model without evidence, and the reformulation they give (OLL:
+  Morgado, Dodaro and Marques-Silva, CP 2014; as in RC2, Ignatiev, Morgado and
+  Marques-Silva, JSAT 2019): every call starts from it, at its lower bound;
+- the totalizers (Bailleux and Boufkhad, CP 2003) made for any core of any call, by
+  their inputs: their clauses only define new variables, so they stay valid for every
+  evidence set, and a core met again reuses its totalizer.
+
+A call under evidence ``E`` continues the core-guided search from the shared state
+on a copy of its bookkeeping: cores found under ``E`` are valid only under ``E`` and
+are dropped with the copy.  Nothing that depends on the evidence is ever added to the
+SAT solver as a clause (no hardening; a unit core under evidence is dropped from the
+assumptions, not negated), so the solver stays sound for every later call.  Weights
+are stratified: the heaviest soft clauses are assumed first, lighter ones once the
+heavier are satisfied (diversity-based levels, as in RC2Stratified).
+
+At the end of a call, every assignment satisfying the evidence and the final
+assumptions (:attr:`Optimum.assumptions`) has the optimal cost, and every optimal world
+extends to one (with each totalizer output set exactly when its sum is reached): the
+optimal worlds are the models of a SAT problem on the same solver, which is how
+:mod:`.backbone` finds the literals true in all of them in a few SAT calls.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CoreGuided", "Solution"]
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pysat.card import ITotalizer
+from pysat.solvers import Solver
+
+Clause = Sequence[int]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An optimum found under some evidence.
+
+    :ivar cost: the optimal cost (the weight of the soft clauses it violates).
+    :ivar model: the SAT solver's model (``model[v - 1]`` is ``v`` or ``-v``).
+    :ivar assumptions: the evidence and the final assumptions: the SAT solver's models
+        under them are exactly the optimal assignments (projected on the instance's
+        variables).
+    """
+
+    cost: int
+    model: list[int]
+    assumptions: list[int]
+
+
+class _State:
+    """The bookkeeping of the core-guided search: the weight of every live assumption (a
+    soft clause's selector, or a totalizer bound ``not (sum >= bound + 1)``), every bound
+    assumption ever made with its totalizer, bound and unit weight, and the lower bound."""
+
+    __slots__ = ("weights", "bounds", "cost")
+
+    def __init__(self, weights: dict[int, int], bounds: dict[int, tuple[ITotalizer, int, int]], cost: int) -> None:
+        self.weights = weights
+        self.bounds = bounds
+        self.cost = cost
+
+    def copy(self) -> _State:
+        return _State(dict(self.weights), dict(self.bounds), self.cost)
+
+
+class CoreGuided:
+    """A weighted CNF in one incremental SAT solver, optimised under any evidence.
+
+    :param hard: the hard clauses.
+    :param soft: the soft clauses with their positive int weights.
+    :param top: the largest variable the clauses use (new ones are made above it).
+    :param solver: the PySAT SAT solver's name.
+    """
+
+    def __init__(self, hard: Iterable[Clause], soft: Iterable[tuple[Clause, int]], top: int,
+                 solver: str = "g3") -> None:
+        self.top = top
+        self.oracle: Any = Solver(name=solver, bootstrap_with=[list(c) for c in hard])
+        self.calls = 0  # SAT calls made
+        weights: dict[int, int] = {}
+        for clause, weight in soft:
+            if weight <= 0:
+                raise ValueError(f"soft clause {list(clause)} has weight {weight}; weights must be positive")
+            if len(clause) == 1:
+                selector = clause[0]  # a unit soft clause is its own selector
+            else:
+                selector = self.new_var()
+                self.oracle.add_clause([*clause, -selector])  # selector -> clause
+            weights[selector] = weights.get(selector, 0) + weight
+        self._totalizers: dict[frozenset[int], list[ITotalizer]] = {}
+        self._base: _State | None = _State(weights, {}, 0)
+        self._base_done = False
+        self._base_found: Solution | None = None
+        self.base_top = top  # the variables in use once the search without evidence is done
+
+    # -- resources ------------------------------------------------------------------
+
+    def new_var(self) -> int:
+        """A variable no clause uses yet."""
+        self.top += 1
+        return self.top
+
+    def close(self) -> None:
+        """Release the SAT solver and the totalizers."""
+        for made in self._totalizers.values():
+            for t in made:
+                t.delete()
+        self._totalizers.clear()
+        if self.oracle is not None:
+            self.oracle.delete()
+            self.oracle = None
+
+    def __enter__(self) -> CoreGuided:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- solving -------------------------------------------------------------------
+
+    def solve(self, evidence: Sequence[int] = ()) -> Solution | None:
+        """An optimum under the evidence literals (hard for this call only); None when
+        the hard clauses and the evidence have no model."""
+        base = self._base_solution()
+        if base is None or not evidence:
+            return base
+        assert self._base is not None
+        state = self._base.copy()
+        found = self._optimise(state, list(evidence))
+        return None if found is None else Solution(state.cost, *found)
+
+    def _base_solution(self) -> Solution | None:
+        """The optimum without evidence, whose reformulation every call starts from
+        (found once); None when the hard clauses are unsatisfiable."""
+        if not self._base_done:
+            self._base_done = True
+            assert self._base is not None
+            found = self._optimise(self._base, [], shared=True)
+            self._base_found = None if found is None else Solution(self._base.cost, *found)
+            self.base_top = self.top
+        return self._base_found
+
+    def _sat(self, assumptions: list[int]) -> bool:
+        self.calls += 1
+        return bool(self.oracle.solve(assumptions=assumptions))
+
+    def _optimise(self, state: _State, evidence: list[int], shared: bool = False
+                  ) -> tuple[list[int], list[int]] | None:
+        """Run the core-guided search on ``state`` under the evidence until every
+        assumption is satisfiable together: that model and the assumptions (the evidence
+        first); None when the evidence is impossible.
+
+        ``shared``: the state is the one every call starts from (no evidence), whose
+        unit cores hold in every world and may become hard clauses.
+        """
+        given = set(evidence)
+        # strata pay off in a long search (the shared one); a call under evidence starts
+        # from its result and needs a few cores more: every assumption at once
+        threshold = _first_level(state.weights) if shared else 0
+        while True:
+            weights = state.weights
+            active = list(weights) if threshold == 0 else [a for a, w in weights.items() if w >= threshold]
+            assumptions = evidence + active
+            if self._sat(assumptions):
+                lower = _next_level(weights, threshold)
+                if lower is None:  # (every assumption was active)
+                    return self.oracle.get_model(), assumptions
+                threshold = lower
+                continue
+            core = [l for l in self.oracle.get_core() or () if l not in given]
+            if not core:
+                return None  # the evidence contradicts the hard clauses
+            self._relax(state, core, shared)
+
+    def _relax(self, state: _State, core: list[int], shared: bool) -> None:
+        """OLL's step on one core (as RC2 takes it): its least weight is paid and taken
+        off every member; a bound assumption in it lets its sum go one higher; the
+        members become the inputs of a new sum that may reach 1 for free."""
+        weights, bounds = state.weights, state.bounds
+        least = min(weights[l] for l in core)
+        state.cost += least
+        for l in core:
+            left = weights.pop(l) - least
+            if left:
+                weights[l] = left
+            if l in bounds:
+                t, bound, unit = bounds[l]
+                self._assume_bound(state, t, bound + 1, unit)
+        if len(core) > 1:
+            self._assume_bound(state, self._totalizer(state, frozenset(-l for l in core)), 1, least)
+        elif shared and core[0] not in bounds:
+            self.oracle.add_clause([-core[0]])  # a unit core without evidence: the hard clauses falsify it
+
+    def _totalizer(self, state: _State, lits: frozenset[int]) -> ITotalizer:
+        """A totalizer over ``lits`` that ``state`` does not use yet: one made for an
+        earlier call if there is one (their clauses hold for every call), else a new one."""
+        made = self._totalizers.setdefault(lits, [])
+        for t in made:
+            if -t.rhs[1] not in state.bounds:
+                return t
+        t = ITotalizer(lits=sorted(lits), ubound=1, top_id=self.top)
+        self.top = t.top_id
+        for clause in t.cnf.clauses:
+            self.oracle.add_clause(clause)
+        made.append(t)
+        return t
+
+    def _assume_bound(self, state: _State, t: ITotalizer, bound: int, unit: int) -> None:
+        """Assume ``sum <= bound`` at weight ``unit``, unless that bound was assumed before
+        in this search (it was relaxed since, and a higher one stands for it)."""
+        if bound >= len(t.lits):
+            return  # the sum cannot exceed the number of its inputs
+        if bound >= len(t.rhs):
+            t.increase(ubound=bound, top_id=self.top)
+            self.top = t.top_id
+            if t.nof_new:
+                for clause in t.cnf.clauses[-t.nof_new:]:
+                    self.oracle.add_clause(clause)
+        lit = -t.rhs[bound]
+        if lit not in state.bounds:
+            state.bounds[lit] = (t, bound, unit)
+            state.weights[lit] = unit
+
+
+def _first_level(weights: dict[int, int]) -> int:
+    """The first stratum: the heaviest weight (every assumption when there is none)."""
+    return max(weights.values(), default=0)
+
+
+def _next_level(weights: dict[int, int], threshold: int) -> int | None:
+    """The next, lighter stratum: the largest weight below ``threshold`` (None: every
+    assumption is active already)."""
+    return max((w for w in weights.values() if w < threshold), default=None)

@@ -1,0 +1,141 @@
+"""A MAP backend on our incremental core-guided MaxSAT solver (:mod:`.core_guided`).
+
+The ground model's weighted CNF (:mod:`.instance`) is loaded into one SAT solver once;
+every call passes its evidence as assumptions (literals directly, formulas as clauses
+switched on by an activation literal for that call only), so the cores and totalizers
+that do not depend on the evidence are found once per process.  The optimal worlds of
+any evidence are the solver's models under the final assumptions
+(:meth:`OLLBackend.optimal_worlds`), on which the engine finds the backbone ``X(E)`` in
+a few SAT calls (:mod:`.backbone`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["OLLBackend"]
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..errors import BackendError
+from ..ground_mln import GroundMLN
+from ..logic.cnf import VarPool
+from ..logic.formula import Formula
+from .backend import Backend, OptimalWorlds, Optimum
+from .core_guided import CoreGuided, Solution
+from .instance import MaxSatInstance, build_instance
+
+
+class _Pool(VarPool):
+    """Fresh variables of the solver, for clausifying evidence formulas."""
+
+    __slots__ = ("solver",)
+
+    def __init__(self, solver: CoreGuided) -> None:
+        super().__init__(solver.top)
+        self.solver = solver
+
+    def new(self) -> int:
+        self.top = self.solver.new_var()
+        return self.top
+
+
+class OLLBackend(Backend):
+    """Exact MAP inference with one incremental core-guided MaxSAT solver per model."""
+
+    name = "oll"
+    instance: MaxSatInstance  # always set: this backend solves the weighted CNF
+    sat_backbones = True
+
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = "g3") -> None:
+        """:param solver: PySAT SAT solver name."""
+        super().__init__(mln)
+        self.instance = instance if instance is not None else build_instance(mln)
+        self.unsat_reason = self.instance.unsat_reason
+        self._solver_name = solver
+        self._core: CoreGuided | None = None
+        self._last: tuple[tuple[int, ...], Solution] | None = None  # the last evidence of literals, its optimum
+
+    GROWTH = 1.0
+    """A solver whose calls under evidence added more variables than it had after the
+    search without evidence (totalizers of evidence-specific cores, switched-off
+    clauses: every later call pays for them) times this is replaced by a fresh one."""
+
+    @property
+    def core(self) -> CoreGuided:
+        """The solver, loaded at the first call (and again when it has grown too much)."""
+        core = self._core
+        if core is not None and core.top - core.base_top > self.GROWTH * core.base_top:
+            core.close()
+            self._core = core = None
+            self._last = None
+        if core is None:
+            core = self._core = CoreGuided(self.instance.hard, self.instance.soft, self.instance.top,
+                                           self._solver_name)
+        return core
+
+    @property
+    def sat_calls(self) -> int:
+        """SAT calls made so far (optima and backbones)."""
+        return 0 if self._core is None else self._core.calls
+
+    def close(self) -> None:
+        if self._core is not None:
+            self._core.close()
+            self._core = None
+        self._last = None
+
+    @contextmanager
+    def _solved(self, units: tuple[int, ...], extra: tuple[Formula, ...]
+                ) -> Iterator[tuple[CoreGuided, Solution | None]]:
+        """The solver and its optimum under the evidence (None: impossible); evidence
+        formulas hold only inside the block."""
+        core = self.core
+        if self.instance.unsat_reason is not None:
+            yield core, None
+            return
+        if not extra and self._last is not None and self._last[0] == units:
+            # the same evidence as the call before (an optimum, then its backbone): its
+            # final assumptions still give exactly its optimal worlds (whatever was
+            # added since only defines new variables, or is switched off)
+            yield core, self._last[1]
+            return
+        constraints = self.instance.constraints(units, extra, _Pool(core))
+        if constraints is None:
+            yield core, None
+            return
+        assumptions = [c[0] for c in constraints if len(c) == 1]
+        longer = [c for c in constraints if len(c) > 1]
+        switch = None
+        if longer:
+            switch = core.new_var()
+            for clause in longer:
+                core.oracle.add_clause([-switch, *clause])
+            assumptions.append(switch)
+        try:
+            solution = core.solve(assumptions)
+            self._last = (units, solution) if not extra and solution is not None else None
+            yield core, solution
+        finally:
+            if switch is not None:
+                core.oracle.add_clause([-switch])  # those clauses are gone for good
+
+    def _optimum_of(self, solution: Solution) -> Optimum:
+        n = self.instance.n_atoms
+        model = solution.model
+        values = [False] * (n + 1)
+        for v in range(1, min(n, len(model)) + 1):
+            values[v] = model[v - 1] > 0
+        return Optimum(solution.cost + self.instance.offset, self.instance.world(values))
+
+    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        with self._solved(units, extra) as (_, solution):
+            return None if solution is None else self._optimum_of(solution)
+
+    @contextmanager
+    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int
+                       ) -> Iterator[OptimalWorlds | None]:
+        with self._solved(units, extra) as (core, solution):
+            if solution is None or solution.cost + self.instance.offset != cost:
+                found = "none" if solution is None else solution.cost + self.instance.offset
+                raise BackendError(f"the core-guided solver's optimum ({found}) is not the known one ({cost})")
+            yield OptimalWorlds(core.oracle, solution.assumptions, solution.model, core.new_var)
