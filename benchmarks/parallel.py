@@ -27,18 +27,15 @@ under 3 minutes::
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import support
+from support import EXE, ROOT
 
-EXE = Path(sys.executable).parent / "pracmln-poss"
+sys.path.insert(0, str(ROOT))
 
 DASK = r"""
 import ast
@@ -64,55 +61,14 @@ if __name__ == "__main__":
 """
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                out.extend(int(c) for c in f.read().split())
-    except OSError:
-        pass
-    return out
-
-
-def _tree_rss(pid: int) -> int:
-    """Resident bytes of ``pid`` and all its descendants (from /proc; cheap enough to
-    sample often: only the tree is read)."""
-    page = os.sysconf("SC_PAGE_SIZE")
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/statm") as f:
-                total += int(f.read().split()[1]) * page
-        except OSError:
-            continue
-        todo.extend(_children(p))
-    return total
-
-
 def measure(cmd: list[str]) -> tuple[float, float]:
     """Seconds and peak MB (whole process tree) of ``cmd`` in a fresh process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    while process.poll() is None:
-        peak = max(peak, _tree_rss(process.pid))
-        time.sleep(0.05)
-    seconds = time.perf_counter() - start
-    err = process.stderr.read() if process.stderr else ""
-    if process.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({process.returncode}): {err}")
-    return seconds, peak / 2**20
+    seconds, peak, _ = support.measure(cmd)
+    return seconds, peak
 
 
 def object_recognition() -> str | None:
-    from pracmln_poss.bridge.compat import import_pracmln
-
-    import_pracmln()
-    from pracmln.utils import locs
-
-    found = sorted(Path(locs.examples).glob("object-recognition/object-recognition.pracmln"))
+    found = sorted(support.pracmln_examples().glob("object-recognition/object-recognition.pracmln"))
     return str(found[0]) if found else None
 
 

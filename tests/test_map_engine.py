@@ -70,6 +70,13 @@ def test_one_engine_answers_a_sequence_of_evidence_sets(backend, data):
             assert engine.consequences(evidence) == ref.consequences(evidence)
             query = data.draw(formulas(mln.n_atoms))
             assert engine.entails(evidence, query) == ref.entails(evidence, query)
+            literals = [l for l in evidence if isinstance(l, int)]
+            parent = literals[:-1]
+            if len(literals) == len(evidence) and literals and ref.penalty(parent) == ref.penalty(evidence):
+                # from a part of the evidence with the same optimum (asked twice: the
+                # second time from the parent's kept solution)
+                for _ in range(2):
+                    assert engine.consequences(evidence, parent=parent) == ref.consequences(evidence)
 
 
 @pytest.mark.slow

@@ -119,12 +119,15 @@ class Backend(ABC):
         """An optimal world satisfying the hard formulas, ``units`` and ``extra``; None if none."""
 
     @contextmanager
-    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int
-                       ) -> Iterator[OptimalWorlds | None]:
+    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int,
+                       parent: tuple[int, ...] | None = None) -> Iterator[OptimalWorlds | None]:
         """The optimal worlds of the evidence, whose optimum is ``cost``, as a SAT problem
         (valid inside the ``with`` block); None for backends that cannot give one (the
         engine then tests candidates with :meth:`session` or :meth:`bounded`).
 
+        :param parent: evidence literals, all among ``units``, whose optimum is ``cost``
+            too (so that the evidence's optimal worlds are the parent's that satisfy the
+            rest), for backends that can start from it.
         :raises BackendError: when the backend's optimum is not ``cost``.
         """
         yield None

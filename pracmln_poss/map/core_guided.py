@@ -41,6 +41,9 @@ from pysat.solvers import Solver
 
 Clause = Sequence[int]
 
+MAX_RECORDED = 200_000
+"""Cores found under evidence kept for replay at most (a few hundred bytes each)."""
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -102,6 +105,11 @@ class CoreGuided:
         self._base: _State | None = _State(weights, {}, 0)
         self._base_done = False
         self._base_found: Solution | None = None
+        # cores found under evidence, with the evidence literals each needed (replayed by
+        # later calls whose evidence has them), indexed by their least literal
+        self._records: list[tuple[frozenset[int], tuple[int, ...]]] = []
+        self._recorded: set[tuple[frozenset[int], tuple[int, ...]]] = set()
+        self._by_literal: dict[int, list[int]] = {}
         self.base_top = top  # the variables in use once the search without evidence is done
 
     # -- resources ------------------------------------------------------------------
@@ -165,6 +173,8 @@ class CoreGuided:
         unit cores hold in every world and may become hard clauses.
         """
         given = set(evidence)
+        if evidence and not self._replay(state, given):
+            return None
         # strata pay off in a long search (the shared one); a call under evidence starts
         # from its result and needs a few cores more: every assumption at once
         threshold = _first_level(state.weights) if shared else 0
@@ -178,10 +188,38 @@ class CoreGuided:
                     return self.oracle.get_model(), assumptions
                 threshold = lower
                 continue
-            core = [l for l in self.oracle.get_core() or () if l not in given]
+            raw = self.oracle.get_core() or ()
+            core = [l for l in raw if l not in given]
+            if given:
+                self._record(frozenset(l for l in raw if l in given), tuple(sorted(core)))
             if not core:
                 return None  # the evidence contradicts the hard clauses
             self._relax(state, core, shared)
+
+    def _record(self, condition: frozenset[int], core: tuple[int, ...]) -> None:
+        """Keep a core found under evidence with the evidence literals it needed (its
+        condition): it holds in every later call whose evidence has them (an empty core:
+        such evidence is impossible)."""
+        if not condition or len(self._records) >= MAX_RECORDED or (condition, core) in self._recorded:
+            return
+        self._recorded.add((condition, core))
+        self._by_literal.setdefault(min(condition), []).append(len(self._records))
+        self._records.append((condition, core))
+
+    def _replay(self, state: _State, given: set[int]) -> bool:
+        """Relax, in the order they were found, the recorded cores whose condition the
+        evidence has and whose members are all live in ``state``: each is valid here, so
+        the search starts past them without a SAT call.  False when a recorded core
+        shows the evidence impossible."""
+        found = sorted({i for l in given for i in self._by_literal.get(l, ()) if self._records[i][0] <= given})
+        for i in found:
+            core = self._records[i][1]
+            if not core:
+                return False
+            weights = state.weights
+            if all(l in weights for l in core):
+                self._relax(state, list(core), False)
+        return True
 
     def _relax(self, state: _State, core: list[int], shared: bool) -> None:
         """OLL's step on one core (as RC2 takes it): its least weight is paid and taken
@@ -241,4 +279,6 @@ def _first_level(weights: dict[int, int]) -> int:
 def _next_level(weights: dict[int, int], threshold: int) -> int | None:
     """The next, lighter stratum: the largest weight below ``threshold`` (None: every
     assumption is active already)."""
+    if threshold == 0:
+        return None
     return max((w for w in weights.values() if w < threshold), default=None)

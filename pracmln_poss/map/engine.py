@@ -153,6 +153,7 @@ class MapEngine:
         known: Optimum | None = None,
         entailed: Iterable[int] = (),
         atoms: Iterable[int] | None = None,
+        parent: Iterable[int] | None = None,
     ) -> frozenset[int]:
         """``X(E)``: the literals true in every MAP world of the evidence.
 
@@ -160,6 +161,9 @@ class MapEngine:
         :param entailed: literals the caller knows to be in ``X(E)`` (not checked again).
         :param atoms: only literals of these atoms are wanted (None: all atoms); the
             evidence and the fixed atoms are always included.
+        :param parent: part of the evidence (literals) with the same optimum, when the
+            caller knows one: a backend may start from its optimal worlds
+            (:meth:`.Backend.optimal_worlds`).
 
         A backbone computation: candidates are the literals of one optimal world;
         every further optimal world found removes what it flips.  On a backend that
@@ -180,7 +184,7 @@ class MapEngine:
         candidates = {(a if first.world[a] else -a) for a in wanted if a not in settled} - entailed
         view = None
         if self._unsat_reason is None:
-            with self.backend.optimal_worlds(units, formulas, best) as view:
+            with self.backend.optimal_worlds(units, formulas, best, None if parent is None else tuple(parent)) as view:
                 if view is not None:
                     self.calls += 1
                     candidates, calls = backbone(view.oracle, view.assumptions, candidates, view.model, view.fresh)

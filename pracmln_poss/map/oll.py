@@ -13,6 +13,7 @@ from __future__ import annotations
 
 __all__ = ["OLLBackend"]
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -23,6 +24,9 @@ from ..logic.formula import Formula
 from .backend import Backend, OptimalWorlds, Optimum
 from .core_guided import CoreGuided, Solution
 from .instance import MaxSatInstance, build_instance
+
+RECENT = 8
+"""Optima of the last evidence sets kept (with their final assumptions)."""
 
 
 class _Pool(VarPool):
@@ -53,7 +57,7 @@ class OLLBackend(Backend):
         self.unsat_reason = self.instance.unsat_reason
         self._solver_name = solver
         self._core: CoreGuided | None = None
-        self._last: tuple[tuple[int, ...], Solution] | None = None  # the last evidence of literals, its optimum
+        self._recent: OrderedDict[tuple[int, ...], Solution] = OrderedDict()  # the last evidence sets' optima
 
     GROWTH = 1.0
     """A solver whose calls under evidence added more variables than it had after the
@@ -67,7 +71,7 @@ class OLLBackend(Backend):
         if core is not None and core.top - core.base_top > self.GROWTH * core.base_top:
             core.close()
             self._core = core = None
-            self._last = None
+            self._recent.clear()
         if core is None:
             core = self._core = CoreGuided(self.instance.hard, self.instance.soft, self.instance.top,
                                            self._solver_name)
@@ -82,7 +86,7 @@ class OLLBackend(Backend):
         if self._core is not None:
             self._core.close()
             self._core = None
-        self._last = None
+        self._recent.clear()
 
     @contextmanager
     def _solved(self, units: tuple[int, ...], extra: tuple[Formula, ...]
@@ -90,34 +94,45 @@ class OLLBackend(Backend):
         """The solver and its optimum under the evidence (None: impossible); evidence
         formulas hold only inside the block."""
         core = self.core
+        if not extra:
+            yield core, self._of_literals(core, units)
+            return
         if self.instance.unsat_reason is not None:
             yield core, None
-            return
-        if not extra and self._last is not None and self._last[0] == units:
-            # the same evidence as the call before (an optimum, then its backbone): its
-            # final assumptions still give exactly its optimal worlds (whatever was
-            # added since only defines new variables, or is switched off)
-            yield core, self._last[1]
             return
         constraints = self.instance.constraints(units, extra, _Pool(core))
         if constraints is None:
             yield core, None
             return
         assumptions = [c[0] for c in constraints if len(c) == 1]
-        longer = [c for c in constraints if len(c) > 1]
-        switch = None
-        if longer:
-            switch = core.new_var()
-            for clause in longer:
+        switch = core.new_var()
+        for clause in constraints:
+            if len(clause) > 1:
                 core.oracle.add_clause([-switch, *clause])
-            assumptions.append(switch)
         try:
-            solution = core.solve(assumptions)
-            self._last = (units, solution) if not extra and solution is not None else None
-            yield core, solution
+            yield core, core.solve([*assumptions, switch])
         finally:
-            if switch is not None:
-                core.oracle.add_clause([-switch])  # those clauses are gone for good
+            core.oracle.add_clause([-switch])  # those clauses are gone for good
+
+    def _of_literals(self, core: CoreGuided, units: tuple[int, ...]) -> Solution | None:
+        """The optimum under evidence literals, from the last few asked for when it is
+        one of them: an optimum and then its backbone, or the sets one literal larger of
+        a common subset, ask for the same twice.  Their final assumptions still give
+        exactly their optimal worlds (whatever was added since defines new variables
+        only, or is switched off)."""
+        found = self._recent.get(units)
+        if found is not None:
+            self._recent.move_to_end(units)
+            return found
+        if self.instance.unsat_reason is not None:
+            return None
+        constraints = self.instance.constraints(units, ())
+        solution = None if constraints is None else core.solve([c[0] for c in constraints])
+        if solution is not None:
+            self._recent[units] = solution
+            if len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+        return solution
 
     def _optimum_of(self, solution: Solution) -> Optimum:
         n = self.instance.n_atoms
@@ -132,10 +147,25 @@ class OLLBackend(Backend):
             return None if solution is None else self._optimum_of(solution)
 
     @contextmanager
-    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int
-                       ) -> Iterator[OptimalWorlds | None]:
+    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int,
+                       parent: tuple[int, ...] | None = None) -> Iterator[OptimalWorlds | None]:
+        """The solver under its final assumptions for the evidence; with ``parent``
+        (evidence literals, all among ``units``, with the same optimum), the parent's
+        final assumptions and the other literals: its optimal worlds that satisfy them
+        are those of the evidence, and its solution serves every set it is a subset of
+        (the sets one literal larger come one after the other in a conversion)."""
+        if parent is not None and not extra:
+            core = self.core
+            found = self._of_literals(core, parent)
+            if found is not None and found.cost + self.instance.offset == cost:
+                more = self.instance.constraints(tuple(u for u in units if u not in parent), ())
+                assumptions = found.assumptions + [c[0] for c in more or ()]
+                if more is not None and core.oracle.solve(assumptions=assumptions):
+                    core.calls += 1
+                    yield OptimalWorlds(core.oracle, assumptions, core.oracle.get_model(), core.new_var)
+                    return
         with self._solved(units, extra) as (core, solution):
             if solution is None or solution.cost + self.instance.offset != cost:
-                found = "none" if solution is None else solution.cost + self.instance.offset
-                raise BackendError(f"the core-guided solver's optimum ({found}) is not the known one ({cost})")
+                shown = "none" if solution is None else solution.cost + self.instance.offset
+                raise BackendError(f"the core-guided solver's optimum ({shown}) is not the known one ({cost})")
             yield OptimalWorlds(core.oracle, solution.assumptions, solution.model, core.new_var)

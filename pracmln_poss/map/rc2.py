@@ -97,8 +97,8 @@ class RC2Backend(Backend):
         return Optimum(cost + self.instance.offset, self.instance.world(values))
 
     @contextmanager
-    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int
-                       ) -> Iterator[OptimalWorlds | None]:
+    def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int,
+                       parent: tuple[int, ...] | None = None) -> Iterator[OptimalWorlds | None]:
         """RC2's final state: its SAT solver under its final assumptions (the selectors
         and totalizer bounds left) has exactly the optimal worlds as models."""
         wcnf = self._wcnf(units, extra)

@@ -417,14 +417,29 @@ class _RuleState:
         inverse = search.symmetry.inverse(mapping)  # X(E) is X(rep) renamed back
         return frozenset(inverse[l] if l > 0 else -inverse[-l] for l in found)
 
+    def holds(self, e: EvidenceSet, canon: Canonical, lit: int) -> bool:
+        """Whether ``lit`` (of a query atom) is in X(E), for ``E`` below size ``k`` (its
+        representative's X looked up through the renaming: no set is built)."""
+        rep, mapping = canon
+        found = self.backbone.get(rep)
+        if found is None:
+            found = self.backbone[rep] = self._below_k(rep)
+        if self.search.symmetry is None or not mapping:
+            return lit in found
+        image = self.search.symmetry.permutation(mapping)[1][abs(lit)]
+        return (image if lit > 0 else -image) in found
+
     def at_k(self, e: EvidenceSet, known: Optimum | None, rests: list[_Rest]) -> frozenset[int]:
         """X(E) for a set of ``k`` literals, by the engine (``rests``: each E - {y});
         rational monotonicity gives part of it: when pen(E) = pen(E - {y}), X(E) holds
         X(E - {y})."""
         p = self.tables.penalty[self.search.canon(e)[0]]
         entailed = [self.consequences(rest, canon=canon) for _y, rest, canon, p_rest in rests if p_rest == p]
+        # the sets of one size come in order, so those sharing E less its last literal
+        # come together: when it has E's penalty, the engine starts from its optimum
+        parent = rests[-1][1] if rests and rests[-1][3] == p else None
         return self.engine.consequences(list(e), known=known, entailed=frozenset().union(*entailed),
-                                        atoms=self.search.query_free)
+                                        atoms=self.search.query_free, parent=parent)
 
     def _below_k(self, rep: EvidenceSet) -> frozenset[int]:
         """X(rep) for a representative below size ``k``, from its known optimum: by the
@@ -465,7 +480,7 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
         # each E - {y} once: its representative, penalty and consequences
         smaller = [(y, rest, search.canon(rest)) for y, rest in _drop_each(e)]
         below_e = [(y, rest, canon, penalty[canon[0]]) for y, rest, canon in smaller]
-        if any(_entails(state, rest, y, p_rest) for y, rest, _canon, p_rest in below_e):
+        if any(_entails(state, rest, canon, y, p_rest, p) for y, rest, canon, p_rest in below_e):
             cautious += 1  # E - {y} already entails y
             continue
         x = state.at_k(e, unpack_optimum(known), below_e) if len(e) == search.k else state.consequences(e)
@@ -473,7 +488,7 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
         if search.prune_heads:
             for _y, rest, canon, p_rest in below_e:
                 if p_rest == p:  # E - {y} does not entail not y (rational monotonicity)
-                    head -= state.consequences(rest, canon=canon)
+                    head = {lit for lit in head if not state.holds(rest, canon, lit)}
         if head:
             out.append(DefaultRule(e, _one_per_class(e, _by_abs(head), search.symmetry)
                                    if search.one_per_class and search.symmetry is not None else _by_abs(head), p))
@@ -491,9 +506,15 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
     return out, impossible, cautious
 
 
-def _entails(state: _RuleState, rest: EvidenceSet, y: int, p_rest: Level) -> bool:
-    """``(M, rest) |-MAP y``: ``pen(rest + {not y}) > pen(rest)``."""
-    return p_rest != INF and state.pen(rest + (-y,)) > p_rest
+def _entails(state: _RuleState, rest: EvidenceSet, canon: Canonical, y: int, p_rest: Level, p: Level) -> bool:
+    """``(M, E - {y}) |-MAP y`` for ``E = rest + {y}`` of penalty ``p``.  When ``p`` is
+    above ``pen(rest)``, every MAP world of ``rest`` has ``not y``: no.  Else ``y`` in
+    X(rest) for a query atom when that is known, or ``pen(rest + {not y}) > pen(rest)``."""
+    if p != p_rest:
+        return False
+    if canon[0] in state.backbone and state.search.focus.is_query(abs(y)):  # (not worth a backbone of its own)
+        return state.holds(rest, canon, y)
+    return state.pen(rest + (-y,)) > p_rest
 
 
 def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) -> tuple[int, ...]:

@@ -76,6 +76,17 @@ class Symmetry:
         return out
 
     @cached_property
+    def signed_uses(self) -> dict[int, tuple[tuple[str, tuple[bool, tuple[object, ...]]], ...]]:
+        """Per literal, its renamable constants with how it uses each (:attr:`uses` and
+        the literal's sign): a constant's fingerprint is the sorted list of these."""
+        out: dict[int, tuple[tuple[str, tuple[bool, tuple[object, ...]]], ...]] = {}
+        for a, uses in enumerate(self.uses):
+            if a:
+                out[a] = tuple((c, (True, use)) for c, use in uses)
+                out[-a] = tuple((c, (False, use)) for c, use in uses)
+        return out
+
+    @cached_property
     def memo(self) -> dict[EvidenceSet, tuple[EvidenceSet, dict[str, str]]]:
         """Canonical images (and renamings onto them) computed so far: the search asks often."""
         return {}
@@ -267,28 +278,39 @@ def canonical_parts(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> t
 
 def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[tuple[tuple[int, ...], ...], dict[str, str]]:
     """:func:`canonical_parts` with the renaming that gives it."""
-    info, types, classes, uses = symmetry.atom_info, symmetry.types, symmetry.classes, symmetry.uses
-    prints: dict[str, list[tuple[int, bool, tuple[object, ...]]]] = {}
+    signed, types, classes = symmetry.signed_uses, symmetry.types, symmetry.classes
+    prints: dict[str, list[object]] = {}
     for p, part in enumerate(parts):
         for lit in part:
-            positive = lit > 0
-            for c, use in uses[abs(lit)]:
+            for c, use in signed[lit]:
+                entry = (p, use) if p else use
                 found = prints.get(c)
                 if found is None:
-                    prints[c] = [(p, positive, use)]
+                    prints[c] = [entry]
                 else:
-                    found.append((p, positive, use))
+                    found.append(entry)
+    # images are sorted by atom alone when no part has an atom twice (evidence sets and
+    # rule parts never do; renaming keeps that)
+    order = _sorted if any(len({abs(l) for l in part}) < len(part) for part in parts) else _by_atom
     if not prints:  # no renamable constant: the sets are their own images
-        return tuple(_sorted(part) for part in parts), {}
-    by_class: dict[int, list[tuple[tuple[tuple[int, bool, tuple[object, ...]], ...], str]]] = {}
+        return tuple(order(part) for part in parts), {}
+    by_class: dict[int, list[tuple[list[object], str]]] = {}
     for c, used in prints.items():
-        used.sort()
-        by_class.setdefault(types[c], []).append((tuple(used), c))
+        if len(used) > 1:
+            used.sort(key=_entry_order)
+        members = by_class.get(types[c])
+        if members is None:
+            by_class[types[c]] = [(used, c)]
+        else:
+            members.append((used, c))
     blocks: list[list[tuple[list[str], tuple[str, ...]]]] = []
     single: dict[str, str] = {}  # the renaming where no two constants share a fingerprint
     for cls, members in by_class.items():
-        members.sort()
         slots = classes[cls]
+        if len(members) == 1:
+            single[members[0][1]] = slots[0]
+            continue
+        members.sort(key=_member_order)
         start = 0
         while start < len(members):
             end = start + 1
@@ -300,26 +322,40 @@ def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[
                 group = [c for _, c in members[start:end]]
                 blocks.append([(group, perm) for perm in itertools.permutations(slots[start:end])])
             start = end
-    index = symmetry.atom_index  # rename() inlined below: this loop is the search's hottest
+    info, index = symmetry.atom_info, symmetry.atom_index  # rename() inlined: the search's hottest loop
+    if not blocks:
+        return tuple(order([_renamed(lit, single, info, index) for lit in part]) for part in parts), single
     best: tuple[tuple[int, ...], ...] | None = None
     best_mapping: dict[str, str] = {}
     for choice in itertools.product(*blocks):
         mapping = dict(single)
         for group, perm in choice:
             mapping.update(zip(group, perm))
-        image: list[tuple[int, ...]] = []
-        for part in parts:
-            renamed = []
-            for lit in part:
-                pred, args = info[abs(lit)]
-                a = index[pred, tuple([mapping.get(x, x) for x in args])]
-                renamed.append(a if lit > 0 else -a)
-            image.append(_sorted(renamed))
-        key = tuple(image)
+        key = tuple(order([_renamed(lit, mapping, info, index) for lit in part]) for part in parts)
         if best is None or key < best:
             best, best_mapping = key, mapping
-    assert best is not None  # the product of the blocks has at least the empty choice
+    assert best is not None  # the product of the blocks has at least one choice
     return best, best_mapping
+
+
+def _renamed(lit: int, mapping: dict[str, str], info: list[tuple[str, tuple[str, ...]]],
+             index: dict[tuple[str, tuple[str, ...]], int]) -> int:
+    pred, args = info[abs(lit)]
+    a = index[pred, tuple([mapping.get(x, x) for x in args])]
+    return a if lit > 0 else -a
+
+
+def _entry_order(entry: object) -> tuple[int, object]:
+    """Fingerprint entries (``use``, or ``(part, use)`` beyond the first part) in one order."""
+    return (entry[0], entry[1]) if isinstance(entry, tuple) and type(entry[0]) is int else (0, entry)
+
+
+def _member_order(member: tuple[list[object], str]) -> tuple[list[tuple[int, object]], str]:
+    return [_entry_order(e) for e in member[0]], member[1]
+
+
+def _by_atom(lits: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(lits, key=abs))
 
 
 def _sorted(lits: Iterable[int]) -> tuple[int, ...]:

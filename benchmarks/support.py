@@ -1,0 +1,70 @@
+"""What the benchmarks share: running a command in a fresh process and measuring it whole."""
+
+from __future__ import annotations
+
+__all__ = ["ROOT", "EXE", "measure", "pracmln_examples"]
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+EXE = Path(sys.executable).parent / "pracmln-poss"
+"""The command line of the environment the benchmark runs in."""
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+    except OSError:
+        pass
+    return out
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and all its descendants (from /proc; cheap enough to
+    sample often: only the tree is read)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * page
+        except OSError:
+            continue
+        todo.extend(_children(p))
+    return total
+
+
+def measure(cmd: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, float, str]:
+    """Seconds, peak MB (whole process tree, sampled every 50 ms) and standard output of
+    ``cmd`` in a fresh process; exits naming the command when it fails."""
+    start = time.perf_counter()
+    process = subprocess.Popen(cmd, cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    out_chunks: list[str] = []
+    while process.poll() is None:
+        peak = max(peak, _tree_rss(process.pid))
+        time.sleep(0.05)
+    seconds = time.perf_counter() - start
+    if process.stdout is not None:
+        out_chunks.append(process.stdout.read())
+    err = process.stderr.read() if process.stderr else ""
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({process.returncode}): {err}")
+    return seconds, peak / 2**20, "".join(out_chunks)
+
+
+def pracmln_examples() -> Path:
+    """pracmln's installed example projects."""
+    sys.path.insert(0, str(ROOT))
+    from pracmln_poss.bridge.compat import import_pracmln
+
+    return Path(import_pracmln().utils.locs.examples)
