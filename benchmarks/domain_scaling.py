@@ -85,13 +85,13 @@ print(json.dumps({str(atom): value for atom, value in results.items()}))
 def ours(args: list[str], tmp: Path) -> tuple[float, float, str, list[int]]:
     """Seconds, peak MB, standard output and solver calls per backbone of our command line."""
     calls_file = tmp / "calls.json"
-    seconds, peak, out = support.measure([sys.executable, "-c", OURS, str(calls_file), *args], stdout=-1)
+    seconds, peak, out = support.measure([sys.executable, "-c", OURS, str(calls_file), *args], capture=True)
     return seconds, peak, out, json.loads(calls_file.read_text())
 
 
 def theirs(model: Path | str, db: Path, grammar: str = "StandardGrammar") -> tuple[float, float, dict[str, bool]]:
     """Seconds, peak MB and MAP world of pracmln's WCSPInference."""
-    seconds, peak, out = support.measure([sys.executable, "-c", THEIRS, str(model), str(db), grammar], stdout=-1)
+    seconds, peak, out = support.measure([sys.executable, "-c", THEIRS, str(model), str(db), grammar], capture=True)
     return seconds, peak, {name: value >= 0.5 for name, value in json.loads(out).items()}
 
 

@@ -7,6 +7,7 @@ __all__ = ["ROOT", "EXE", "measure", "pracmln_examples"]
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,23 +44,25 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def measure(cmd: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, float, str]:
-    """Seconds, peak MB (whole process tree, sampled every 50 ms) and standard output of
-    ``cmd`` in a fresh process; exits naming the command when it fails."""
-    start = time.perf_counter()
-    process = subprocess.Popen(cmd, cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    out_chunks: list[str] = []
-    while process.poll() is None:
-        peak = max(peak, _tree_rss(process.pid))
-        time.sleep(0.05)
-    seconds = time.perf_counter() - start
-    if process.stdout is not None:
-        out_chunks.append(process.stdout.read())
-    err = process.stderr.read() if process.stderr else ""
-    if process.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({process.returncode}): {err}")
-    return seconds, peak / 2**20, "".join(out_chunks)
+def measure(cmd: list[str], capture: bool = False) -> tuple[float, float, str]:
+    """Seconds, peak MB (whole process tree, sampled every 50 ms) and, with ``capture``,
+    the standard output of ``cmd`` in a fresh process; exits naming the command when it
+    fails."""
+    # (files, not pipes: a child writing more than a pipe holds would wait for us)
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(cmd, cwd=ROOT, stdout=out if capture else subprocess.DEVNULL, stderr=err,
+                                   text=True)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, _tree_rss(process.pid))
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+        if process.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{' '.join(cmd)} failed ({process.returncode}): {err.read()[-2000:]}")
+        out.seek(0)
+        return seconds, peak / 2**20, out.read()
 
 
 def pracmln_examples() -> Path:

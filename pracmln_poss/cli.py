@@ -15,11 +15,17 @@ __all__ = ["main", "build_parser"]
 
 import argparse
 import json
+import os
+import re
+import signal
 import sys
+import threading
+import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from concurrent.futures import BrokenExecutor
+from typing import TYPE_CHECKING, Any
 
-from .errors import PossError, SourcePosition
+from .errors import PossError, PossWarning, SourcePosition
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
@@ -58,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="evidence literals such as bird(Tweety) or !flies(Tweety) (repeatable)",
     )
     m.add_argument("--backend", choices=BACKENDS, default="auto",
-                   help="MAP solver (default: auto, which picks rc2 or toulbar2 per model)")
+                   help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
     m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
     m.set_defaults(run=_run_map)
 
@@ -87,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
     shown.add_argument("--quiet", action="store_true", help="no progress report")
     c.add_argument("--backend", choices=BACKENDS, default="auto",
-                   help="MAP solver (default: auto, which picks rc2 or toulbar2 per model)")
+                   help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
     c.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="defaults, lifted: search with N worker processes (0: one per core; default 1); "
                    "the output is the same")
@@ -128,6 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("query", help="possibilistic inference: is a formula entailed by a theory under evidence")
     _theory_query_options(q)
     q.add_argument("--json", action="store_true", help="print JSON: entailed, consistency_level, drowned")
+    q.add_argument("--force", action="store_true",
+                   help="ground a lifted theory even above 10,000,000 groundings")
     q.set_defaults(run=_run_query)
     return parser
 
@@ -183,7 +191,8 @@ def _model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--force", action="store_true",
         help="go ahead above the size limits (1,000,000 ground atoms, 10,000,000 ground formulas, "
-        "10,000,000 evidence sets; the exhaustive transformation above 16 soft formulas)",
+        "10,000,000 evidence sets, 10,000,000 groundings of a lifted theory; the exhaustive transformation "
+        "above 16 soft formulas)",
     )
 
 
@@ -206,7 +215,7 @@ def _load(args: argparse.Namespace) -> LoadedModel:
     sizes = {}
     for item in args.domain_size:
         name, eq, size = item.partition("=")
-        if not eq or not name.strip() or not size.strip().isdigit() or int(size) < 1:
+        if not eq or not name.strip() or not re.fullmatch(r"[0-9]{1,12}", size.strip()) or int(size) < 1:
             raise UsageError(f"--domain-size expects NAME=N with N >= 1, got {item!r}")
         if name.strip() in domains:
             raise UsageError(f"domain {name.strip()!r} is given both by --domain and --domain-size")
@@ -267,7 +276,7 @@ def _run_convert(args: argparse.Namespace) -> int:
             inputs["the evidence family"] = args.family
         check_writable(args.output, inputs)
         if not args.no_checkpoint:
-            check_writable(args.output + ".checkpoint", inputs)
+            _check_checkpoint(args.output + ".checkpoint", inputs)
     loaded = _load(args)
     gmln = ground_model(loaded.model, force=args.force)
     method = args.method or default_method(loaded.model)
@@ -280,6 +289,12 @@ def _run_convert(args: argparse.Namespace) -> int:
         options["progress"] = _print_notes
     if args.jobs < 0:
         raise UsageError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}")
+    if args.jobs > 1 and not args.quiet:
+        from .transformations.workers import workers_for
+
+        if workers_for(args.jobs) < args.jobs:
+            print(f"{PROG}: -j {args.jobs}: using {workers_for(args.jobs)} worker processes (one per core)",
+                  file=sys.stderr)
     if method in ("defaults", "lifted"):
         options["jobs"] = args.jobs
         if args.output is not None and not args.no_checkpoint:
@@ -291,6 +306,25 @@ def _run_convert(args: argparse.Namespace) -> int:
     done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
     _report_filtering(show, args.filter, done.removed)
     return _emit(dumps(done.theory, args.format), args.output)
+
+
+def _check_checkpoint(path: str, inputs: dict[str, str]) -> None:
+    """Refuse, before the work, a checkpoint path that is taken by a directory or a
+    special file, or that is an input of the command."""
+    import stat
+
+    from .errors import OutputError
+    from .formats import check_writable
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise OutputError("is where the checkpoint of -o goes, and a directory or special file is there; remove it "
+                          "or give --no-checkpoint", SourcePosition(path))
+    if mode is not None and stat.S_ISREG(mode):
+        check_writable(path, inputs)  # (the same file as an input)
 
 
 def _archive(path: str) -> str:
@@ -374,7 +408,7 @@ def _run_explain(args: argparse.Namespace) -> int:
     from .formats import load_theory
     from .insight.explain import explain
 
-    theory = load_theory(args.theory)
+    theory = load_theory(args.theory, force=args.force)
     try:
         why = explain(theory, args.evidence, args.query)
     except PossError as exc:
@@ -427,7 +461,7 @@ def _run_verify(args: argparse.Namespace) -> int:
     from .grounding import ground as ground_model
     from .transformations.rules import Focus
 
-    theory = load_theory(args.theory)
+    theory = load_theory(args.theory, force=args.force)
     loaded = _load(args)
     gmln = ground_model(loaded.model, force=args.force)
     focus_names = _focus_options(args, loaded)
@@ -474,7 +508,7 @@ def _run_show(args: argparse.Namespace) -> int:
 
     theory = load_theory(args.theory, ground=False)
     # warnings are found on the grounding; a lifted theory shows them on its rules
-    ground, sources = theory.ground_with_sources()
+    ground, sources = theory.ground_with_sources(args.force)
     flags = []
     if args.mln:
         flags.extend(overturned_readings(ground, _load_ground(args)))
@@ -488,7 +522,7 @@ def _run_show(args: argparse.Namespace) -> int:
 def _run_query(args: argparse.Namespace) -> int:
     from .formats import load_theory
 
-    theory = load_theory(args.theory)
+    theory = load_theory(args.theory, force=args.force)
     with theory.reasoner() as reasoner:
         try:
             result = reasoner.query(args.evidence, args.query)
@@ -511,21 +545,64 @@ def _run_query(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Terminated(KeyboardInterrupt):
+    """A signal that ends the command (SIGTERM, SIGHUP), handled as an interrupt is: the
+    checkpoint saved, the workers stopped."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated(signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    handled = (signal.SIGTERM, signal.SIGHUP) if threading.current_thread() is threading.main_thread() else ()
+    previous = {signum: signal.signal(signum, _terminate) for signum in handled}
     try:
-        status: int = args.run(args)
+        with warnings.catch_warnings():
+            shown = warnings.showwarning
+
+            def show(message: Warning | str, category: type[Warning], *rest: Any, **kwargs: Any) -> None:
+                if issubclass(category, PossWarning):  # ours: one line, as errors are
+                    print(f"{PROG}: warning: {message}", file=sys.stderr)
+                else:
+                    shown(message, category, *rest, **kwargs)
+
+            warnings.showwarning = show
+            status: int = args.run(args)
         return status
     except PossError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    except _Terminated as exc:
+        print(f"{PROG}: terminated by {signal.Signals(exc.signum).name}{_resume_hint(args)}", file=sys.stderr)
+        return 128 + exc.signum
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(f"{PROG}: interrupted{_resume_hint(args)}", file=sys.stderr)
         return 130
+    except BrokenExecutor:
+        print(f"{PROG}: error: a worker process ended unexpectedly (killed, or out of memory?){_resume_hint(args)}",
+              file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _resume_hint(args: argparse.Namespace) -> str:
+    """Where a stopped conversion's finished work is, when it is kept."""
+    if getattr(args, "run", None) is _run_convert and args.output is not None and not args.no_checkpoint \
+            and os.path.isfile(args.output + ".checkpoint"):
+        return f"; the finished work is in {args.output}.checkpoint: run the same command again to resume"
+    return ""
 
 
 if __name__ == "__main__":

@@ -20,9 +20,16 @@ __all__ = [
     "BackendError",
     "DependencyError",
     "OutputError",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "PossWarning",
+    "ResolutionWarning",
 ]
 
 from dataclasses import dataclass
+
+MAX_SHOWN = 200
+"""Characters of an input line an error message shows at most."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,10 @@ class SourcePosition:
         if self.line is not None:
             where += f":{self.line}"
         if self.text is not None:
-            where += f": {self.text.strip()}"
+            text = self.text.strip()
+            if len(text) > MAX_SHOWN:  # (a message is one line a person reads)
+                text = f"{text[: MAX_SHOWN - 40]}... ({len(text):,} characters)"
+            where += f": {text}"
         return where
 
 
@@ -90,5 +100,21 @@ class DependencyError(PossError, ImportError):
     """An optional dependency (pracmln) is missing or cannot be imported."""
 
 
+class ArgumentError(PossError, ValueError):
+    """A Python argument with a value out of range (naming the parameter)."""
+
+
+class ArgumentTypeError(PossError, TypeError):
+    """A Python argument of the wrong type (naming the parameter and what it takes)."""
+
+
 class OutputError(PossError, OSError):
     """An output file that cannot be written (missing or unwritable directory, not a regular file)."""
+
+
+class PossWarning(UserWarning):
+    """Root of every warning the package gives (the command line prints each as one line)."""
+
+
+class ResolutionWarning(PossWarning):
+    """Rounding weights to the resolution made distinct weights equal."""

@@ -11,7 +11,7 @@ hard constraints, evidence becomes hard unit formulas.
 from __future__ import annotations
 
 __all__ = ["ground", "ground_size", "infer_variable_domains", "template_source", "MAX_GROUND_ATOMS",
-           "MAX_GROUND_FORMULAS"]
+           "MAX_GROUND_FORMULAS", "MAX_GROUND_ATOM_OCCURRENCES"]
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
@@ -135,26 +135,45 @@ MAX_GROUND_ATOMS = 1_000_000
 """Above this many ground atoms a grounding is refused unless forced."""
 MAX_GROUND_FORMULAS = 10_000_000
 """Above this many ground formulas (groundings of the templates) a grounding is refused unless forced."""
+MAX_GROUND_ATOM_OCCURRENCES = 100_000_000
+"""Above this many atoms in all ground formulas (``EXIST`` expanded over its domains) a
+grounding is refused unless forced."""
 
 
-def ground_size(model: FirstOrderMLN) -> tuple[int, int, tuple[FormulaTemplate, int] | None]:
-    """Ground atoms, groundings of the formula templates, and the template with the
-    most groundings (with their number), computed from the domain sizes alone."""
+def ground_size(model: FirstOrderMLN) -> tuple[int, int, tuple[FormulaTemplate, int] | None, int,
+                                              tuple[FormulaTemplate, int] | None]:
+    """Ground atoms, groundings of the formula templates and the template with the most
+    (with their number), and the atoms of all ground formulas once their ``EXIST`` are
+    expanded and the template with the most (with their number), computed from the
+    domain sizes alone."""
     sizes = {d: len(cs) for d, cs in model.domains}
     atoms = sum(prod(sizes.get(d, 0) for d in p.domains) for p in model.predicates)
     preds = model.predicate_map
-    total, largest = 0, None
+    total, largest, expanded, widest = 0, None, 0, None
     for template in model.formulas:
         types = infer_variable_domains(template, preds)
         n = prod(sizes.get(types[v], 0) for v in _free_variables(template.formula))
         total += n
         if largest is None or n > largest[1]:
             largest = (template, n)
-    return atoms, total, largest
+        leaves = n * _expanded_atoms(template.formula, sizes, types)
+        expanded += leaves
+        if widest is None or leaves > widest[1]:
+            widest = (template, leaves)
+    return atoms, total, largest, expanded, widest
+
+
+def _expanded_atoms(f: Formula, sizes: Mapping[str, int], types: Mapping[str, str]) -> int:
+    """The atoms of one grounding of ``f``, each ``EXIST`` expanded over its domains."""
+    if isinstance(f, (PredAtom, Equals)):
+        return 1
+    if isinstance(f, Exists):
+        return prod(sizes.get(types.get(v.name, ""), 0) for v in f.variables) * _expanded_atoms(f.body, sizes, types)
+    return sum(_expanded_atoms(c, sizes, types) for c in children(f))
 
 
 def _check_size(model: FirstOrderMLN) -> None:
-    atoms, formulas, largest = ground_size(model)
+    atoms, formulas, largest, expanded, widest = ground_size(model)
     if atoms > MAX_GROUND_ATOMS:
         raise ModelError(
             f"grounding would make {atoms:,} ground atoms, more than {MAX_GROUND_ATOMS:,}: "
@@ -168,6 +187,16 @@ def _check_size(model: FirstOrderMLN) -> None:
         raise ModelError(
             f"grounding would make {formulas:,} ground formulas, more than {MAX_GROUND_FORMULAS:,}{where}: "
             "give smaller domains (--domain-size NAME=N; from Python domain_sizes={...}) or force it (--force; force=True)"
+        )
+    if expanded > MAX_GROUND_ATOM_OCCURRENCES:
+        where = ""
+        if widest is not None:
+            template, n = widest
+            where = f"; the largest, {template.position or repr(template.text)}, alone has {n:,}"
+        raise ModelError(
+            f"grounding would make ground formulas of {expanded:,} atoms in all (EXIST expanded), more than "
+            f"{MAX_GROUND_ATOM_OCCURRENCES:,}{where}: give smaller domains (--domain-size NAME=N; from Python "
+            "domain_sizes={...}) or force it (--force; force=True)"
         )
 
 

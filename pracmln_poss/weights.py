@@ -17,6 +17,7 @@ __all__ = [
 ]
 
 import math
+import sys
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -27,6 +28,11 @@ INF = math.inf
 """The level/weight of hard formulas and evidence."""
 
 DEFAULT_RESOLUTION = "1e-6"
+
+MIN_STEP = Decimal("1e-18")
+MAX_STEP = Decimal("1e18")
+"""The range of resolutions: finer or coarser steps mean nothing for a float weight (and
+an exact fraction of ``10**999999999`` would never be computed)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,9 @@ class Resolution:
             raise WeightError(f"resolution {step!r} is not a number") from None
         if not value.is_finite() or value <= 0:
             raise WeightError(f"resolution {step!r} must be a positive finite number")
+        if not MIN_STEP <= value <= MAX_STEP:
+            raise WeightError(f"resolution {step!r} is out of range: a float weight has 17 significant digits, "
+                              f"so the resolution is between {MIN_STEP} and {MAX_STEP}")
         object.__setattr__(self, "step", value)
 
     def to_int(self, weight: float | int | str | Decimal | Fraction, what: str = "weight") -> int:
@@ -85,7 +94,7 @@ def parse_weight(value: object, resolution: Resolution, what: str = "weight") ->
     """A weight or level in user units as int steps; ``None``/``inf`` give ``INF``, ``-inf`` ``-INF``."""
     if value is None:
         return INF
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isinf(value):
+    if isinstance(value, float) and math.isinf(value):
         return INF if value > 0 else -INF
     if isinstance(value, str) and value.strip().lower() in ("inf", "+inf", "-inf"):
         return -INF if value.strip().startswith("-") else INF
@@ -93,6 +102,17 @@ def parse_weight(value: object, resolution: Resolution, what: str = "weight") ->
 
 
 def _exact(weight: float | int | str | Decimal | Fraction, what: str) -> Fraction:
+    exact = _fraction(weight, what)
+    if abs(exact) > _FLOAT_MAX:  # (weights are floats in every model: nothing larger can mean anything)
+        shown = str(weight) if len(str(weight)) <= 40 else f"{str(weight)[:20]}...({len(str(weight))} characters)"
+        raise WeightError(f"{what} {shown} is larger than a float holds")
+    return exact
+
+
+_FLOAT_MAX = Fraction(sys.float_info.max)
+
+
+def _fraction(weight: float | int | str | Decimal | Fraction, what: str) -> Fraction:
     if isinstance(weight, Fraction):
         return weight
     if isinstance(weight, bool):

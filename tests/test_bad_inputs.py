@@ -41,7 +41,7 @@ FILES = {
 def _project(members: dict[str, str]) -> bytes:
     """A .pracmln archive of ``members`` (name -> text)."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in members.items():
             archive.writestr(name, text)
     return buffer.getvalue()
@@ -56,7 +56,26 @@ FILES["sibling.pracmln"] = _project({
     "mlns/parts.mln": FILES["m.mln"].decode(),
     "query.conf": '{"mln": "m.mln"}',
 })
+FILES["deepconf.pracmln"] = _project({"mlns/m.mln": FILES["m.mln"].decode(), "query.conf": "[" * 5000 + "]" * 5000})
+FILES["bigconf.pracmln"] = _project({"mlns/m.mln": FILES["m.mln"].decode(),
+                                     "query.conf": '{"mln": "m.mln"' + " " * (2 * 1024 * 1024) + "}"})
+FILES["blank.pracmln"] = _project({"mlns/m.mln": FILES["m.mln"].decode() + "\n" * (20 * 1024 * 1024),
+                                   "query.conf": '{"mln": "m.mln"}'})
+FILES["huge-weight.mln"] = b"obj = {T}\na(obj)\n1e309 a(o)\n"
+FILES["long-weight.mln"] = b"obj = {T}\na(obj)\n" + b"9" * 5000 + b" a(o)\n"
+FILES["chain.mln"] = ("obj = {T}\na(obj)\n1 " + " => ".join(["a(o)"] * 2000) + "\n").encode()
+FILES["exist.mln"] = (b"d = {A, B, C}\nq(d, d)\n1 EXIST y0,y1,y2,y3,y4,y5,y6,y7,y8,y9,y10,y11,y12,y13,y14,y15 "
+                      b"(q(y0,y1) ^ q(y2,y3) ^ q(y4,y5) ^ q(y6,y7) ^ q(y8,y9) ^ q(y10,y11) ^ q(y12,y13) ^ q(y14,y15))\n")
+FILES["empty-type.theory"] = (b"#resolution 0.000001\n#atoms a(A) a(B)\n#type d x = \n\n// level lambda_1\n"
+                              b"1  a(x1)\n")
+FILES["wide.theory"] = (b"#resolution 0.000001\n#atoms " + b" ".join(f"r(C{i})".encode() for i in range(100))
+                        + b"\n#type d x = " + ", ".join(f"C{i}" for i in range(100)).encode()
+                        + b"\n\n// level lambda_1\n1  r(x1) v r(x2) v r(x3) v r(x4)\n")
+FILES["deep.json"] = b'{"formulas": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+FILES["null-atoms.json"] = b'{"atoms": null, "formulas": []}'
+FILES["big-level.json"] = b'{"atoms": ["a"], "formulas": [{"formula": "a", "level": 1' + b"0" * 400 + b"}]}"
 LINKS = {"link.theory": "m.mln"}
+DIRECTORIES = ["d.theory.checkpoint"]
 
 
 def rows() -> list[tuple[str, str]]:
@@ -75,6 +94,8 @@ def workdir(tmp_path, monkeypatch, capsys):
         (tmp_path / name).write_bytes(data)
     for name, target in LINKS.items():
         (tmp_path / name).symlink_to(tmp_path / target)
+    for name in DIRECTORIES:
+        (tmp_path / name).mkdir()
     monkeypatch.chdir(tmp_path)
     assert main(["convert", str(PAPER / "smokers.mln"), "--domain", "person=Alice,Bob", "-k", "1",
                  "-o", "smokers-ab.theory"]) == 0
@@ -86,7 +107,7 @@ def workdir(tmp_path, monkeypatch, capsys):
 def test_bad_input_row(pracmln, workdir, capsys, command, error):
     argv = [{"MODEL": str(PAPER / "example5-defaults.mln"), "SMOKERS": str(PAPER / "smokers.mln"),
              "DEEP": "!" * 1000 + "a(T)"}.get(a, a) for a in shlex.split(command)]
-    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
+    before = {p.name: p.read_bytes() for p in workdir.iterdir() if p.is_file()}
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse's own usage errors
@@ -96,7 +117,7 @@ def test_bad_input_row(pracmln, workdir, capsys, command, error):
     assert error in err, err
     assert "Traceback" not in err
     assert "usage:" in err or len(err.strip().splitlines()) == 1  # one line, or argparse's usage
-    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before  # nothing written, nothing replaced
+    assert {p.name: p.read_bytes() for p in workdir.iterdir() if p.is_file()} == before  # nothing written or replaced
 
 
 def test_the_table_has_its_rows():

@@ -165,3 +165,14 @@ def test_a_link_in_the_checkpoint_s_place_is_not_followed(pracmln, tmp_path):
     assert text == _convert(smokers(), {"k": 2})
     assert target.read_text() == "keep me" and not link.exists() and not link.is_symlink()
     assert len(notes) == 1 and notes[0].startswith("not resuming from"), notes
+
+
+def test_nothing_read_from_a_file_is_unpickled():
+    """The package unpickles only what its own worker processes send it through the
+    pool's pipes (workers.py), never a file: no pickle.load, no shelve, no marshal."""
+    package = ROOT / "pracmln_poss"
+    for path in package.rglob("*.py"):
+        text = path.read_text()
+        assert "pickle.load(" not in text and "import shelve" not in text and "marshal.load" not in text, path
+        if "pickle.loads(" in text:
+            assert path.name == "workers.py", path

@@ -313,7 +313,10 @@ def test_ground_size_counts_atoms_and_groundings(tmp_path):
     from pracmln_poss.grounding import ground_size
 
     path = tmp_path / "m.mln"
-    path.write_text("d = {A, B, C}\ne = {X, Y}\np(d)\nr(d, e)\n1 p(a) => r(a, x)\n2 p(a)\n-1 r(A, x)\n")
-    atoms, formulas, largest = ground_size(load_model(path).model)
-    assert (atoms, formulas) == (3 + 6, 6 + 3 + 2)
+    path.write_text("d = {A, B, C}\ne = {X, Y}\np(d)\nr(d, e)\n1 p(a) => r(a, x)\n2 p(a)\n-1 r(A, x)\n"
+                    "3 EXIST y, z (r(y, z) ^ p(y) ^ r(y, z))\n")
+    atoms, formulas, largest, expanded, widest = ground_size(load_model(path).model)
+    assert (atoms, formulas) == (3 + 6, 6 + 3 + 2 + 1)
     assert largest[1] == 6 and largest[0].text == "p(a) => r(a, x)"
+    # the EXIST formula grounds to one formula of 3 * 2 * 3 atoms
+    assert expanded == 6 * 2 + 3 + 2 + 18 and widest[1] == 18 and widest[0].text.startswith("EXIST")

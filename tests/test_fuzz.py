@@ -8,8 +8,10 @@ written at all (an existing one keeps its content).
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -167,3 +169,80 @@ def test_a_control_character_after_a_weight(tmp_path):
     model = tmp_path / "m.mln"
     model.write_bytes(b"person = {A}\ns(person)\n1\x1c !s(a)\n")
     assert _run(["map", str(model)])[0] == 0
+
+
+@functools.cache
+def _checkpoint_seed() -> tuple[bytes, bytes]:
+    """A real checkpoint (a conversion of the smokers over A, B, C interrupted in its
+    rules) and the theory the uninterrupted command writes."""
+    import tempfile
+
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations.common import Reporter
+
+    model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B", "C"]}).model
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "c"
+
+        def interrupt(info):
+            if info.phase.startswith("rules") and info.done:
+                raise KeyboardInterrupt
+
+        interval, Reporter.INTERVAL = Reporter.INTERVAL, 0.0
+        try:
+            transform(model, k=2, checkpoint=path, progress=interrupt)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            Reporter.INTERVAL = interval
+        return path.read_bytes(), _converted("convert", str(PAPER / "smokers.mln"), "--domain", "person=A,B,C",
+                                             "-k", "2")
+
+
+@pytest.mark.slow
+@FUZZ
+@given(data=st.data())
+def test_hostile_checkpoints(tmp_path, data):
+    """Whatever is in the checkpoint's place (a damaged checkpoint, random bytes), the
+    conversion ends with status 0 and writes the bytes of a fresh run: a checkpoint that
+    does not check out is never used."""
+    seed, expected = _checkpoint_seed()
+    out = tmp_path / "out.theory"
+    (tmp_path / "out.theory.checkpoint").write_bytes(data.draw(hostile(seed)))
+    code, err = _run(["convert", str(PAPER / "smokers.mln"), "--domain", "person=A,B,C", "-k", "2", "-o", str(out)])
+    assert code == 0 and "Traceback" not in err, err
+    assert out.read_bytes() == expected
+
+
+def _archive(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+PROJECT = {
+    "mlns/m.mln": MODEL,
+    "dbs/e.db": DB,
+    "query.conf": json.dumps({"mln": "m.mln", "db": "e.db", "queries": "a"}).encode(),
+}
+
+
+@pytest.mark.slow
+@FUZZ
+@given(data=st.data(), part=st.sampled_from(["archive", *PROJECT]))
+def test_hostile_project_archives(tmp_path, data, part):
+    """A project archive damaged (its bytes) or with a damaged member: status 0 or 2,
+    one line, never a traceback, nothing read from outside the archive."""
+    members = dict(PROJECT)
+    if part != "archive":
+        members[part] = data.draw(hostile(members[part]))
+    archive = _archive(members)
+    if part == "archive":
+        archive = data.draw(hostile(archive))
+    project = tmp_path / "p.pracmln"
+    project.write_bytes(archive)
+    _check(["map", str(project)])
+    _check(["convert", str(project), "-k", "1", "-o", str(tmp_path / "out.theory")], tmp_path / "out.theory")

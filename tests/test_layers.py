@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "pracmln_poss"
 LAYERS = [
     {"errors", "version"},
     {"logic", "weights", "bridge.compat"},
-    {"sources", "atoms", "model"},
+    {"sources", "atoms", "model", "arguments"},
     {"ground_mln"},
     {"grounding"},
     {"map"},

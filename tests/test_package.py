@@ -41,9 +41,12 @@ def test_every_module_has_an_explicit_all():
 
 def test_every_error_derives_from_the_root_and_a_builtin():
     for _, cls in inspect.getmembers(errors, inspect.isclass):
-        if issubclass(cls, Exception) and cls is not errors.PossError:
+        if issubclass(cls, Warning):
+            assert issubclass(cls, errors.PossWarning), cls  # (warnings have a root of their own)
+        elif issubclass(cls, Exception) and cls is not errors.PossError:
             assert issubclass(cls, errors.PossError), cls
-            assert any(b in cls.__mro__ for b in (ValueError, KeyError, RuntimeError, ImportError, OSError)), cls
+            assert any(b in cls.__mro__ for b in (ValueError, TypeError, KeyError, RuntimeError, ImportError,
+                                                  OSError)), cls
 
 
 def _bootstrap():

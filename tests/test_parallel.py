@@ -13,7 +13,6 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from pracmln_poss.bridge.loader import load_model
-from pracmln_poss.errors import ModelError
 from pracmln_poss.formats import dumps
 from pracmln_poss.transformations import transform
 from pracmln_poss.transformations.workers import chunked
@@ -106,7 +105,7 @@ def test_forked_workers_inherit_the_context(pracmln):
 
 
 def test_jobs_must_not_be_negative(pracmln):
-    with pytest.raises(ModelError, match="jobs must be at least 0"):
+    with pytest.raises(ValueError, match="jobs must be at least 0"):
         transform(smokers(), k=1, jobs=-1)
 
 
@@ -195,6 +194,7 @@ def test_ctrl_c_on_the_command_line_then_run_again(pracmln, tmp_path):
     if run.returncode == 0:  # finished before the signal: nothing to resume (a fast machine)
         pytest.skip("the conversion finished before it could be interrupted")
     assert run.returncode == 130, err
+    assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err  # one line, nothing else
     assert not out.exists() and checkpoint.exists()
     again = subprocess.run([*command, "-j", "2"], cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
@@ -205,3 +205,65 @@ def test_ctrl_c_on_the_command_line_then_run_again(pracmln, tmp_path):
     assert single.returncode == 0, single.stderr
     assert out.read_bytes() == (tmp_path / "single.theory").read_bytes()
     assert not os.path.exists(str(tmp_path / "single.theory.checkpoint"))
+
+
+def _descendants(pid: int) -> set[int]:
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    found = {int(c) for c in f.read().split()}
+                out |= found
+                todo.extend(found)
+        except OSError:
+            continue
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"  # (a zombie has ended)
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP", "SIGKILL to a worker"])
+def test_a_stopped_run_leaves_no_process_and_resumes(pracmln, tmp_path, stop):
+    """``convert -j 2 -o OUT`` ended by SIGTERM, SIGHUP or the death of a worker: one
+    line on stderr, no process of the run alive 2 s later, OUT untouched, and the same
+    command again resumes from the checkpoint and writes the bytes of one process."""
+    out = tmp_path / "cora.theory"
+    out.write_text("an older theory\n")
+    checkpoint = tmp_path / "cora.theory.checkpoint"
+    command = [sys.executable, "-m", "pracmln_poss", "convert", str(ROOT / "examples" / "paper" / "cora.mln"),
+               "-k", "3", "-o", str(out)]
+    run = subprocess.Popen([*command, "-j", "2"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    workers = _descendants(run.pid)
+    assert run.poll() is None and workers, "the run ended before it could be stopped"
+    if stop == "SIGKILL to a worker":
+        os.kill(min(workers), signal.SIGKILL)
+    else:
+        run.send_signal(getattr(signal, stop))
+    _, err = run.communicate(timeout=60)
+    lines = err.strip().splitlines()
+    expected = {"SIGTERM": 128 + signal.SIGTERM, "SIGHUP": 128 + signal.SIGHUP}.get(stop, 2)
+    assert run.returncode == expected and len(lines) == 1, err
+    assert ("terminated by" in lines[0]) if stop != "SIGKILL to a worker" else ("worker process ended" in lines[0])
+    assert "run the same command again to resume" in lines[0]
+    time.sleep(2)
+    assert not [pid for pid in workers if _alive(pid)], "a worker outlived the run"
+    assert out.read_text() == "an older theory\n" and checkpoint.exists()
+    again = subprocess.run([*command, "-j", "2"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "resuming from" in again.stderr, again.stderr
+    single = subprocess.run([*command[:-2], "-j", "1", "--no-checkpoint", "-o", str(tmp_path / "single.theory")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert single.returncode == 0, single.stderr
+    assert out.read_bytes() == (tmp_path / "single.theory").read_bytes() and not checkpoint.exists()

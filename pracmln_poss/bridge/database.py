@@ -32,7 +32,11 @@ def read_database(
     raw = text if text is not None else read_source(path, "database file")
     domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
+    seen: set[str] = set()  # (a line repeated is the same evidence: read once)
     for pos, text in numbered_lines(raw, str(path)):
+        if text in seen:
+            continue
+        seen.add(text)
         if text.startswith("---"):
             raise UnsupportedInputError(
                 "the file holds several databases separated by '---'; give one database per file", pos

@@ -16,19 +16,26 @@ __all__ = ["LoadedModel", "READERS", "load_model", "from_pracmln", "fresh_consta
 
 import bisect
 import io
+import math
+import os
 import re
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import arguments
 from ..errors import (
+    ArgumentTypeError,
     FormulaSyntaxError,
     ModelError,
     PossError,
+    ResolutionWarning,
     SourcePosition,
     UnsupportedInputError,
+    WeightError,
 )
 from ..logic.formula import (
     And,
@@ -194,8 +201,8 @@ READERS = ("auto", "native", "pracmln")
 
 
 def load_model(
-    mln_path: str | Path,
-    db_path: str | Path | None = None,
+    mln_path: str | os.PathLike[str],
+    db_path: str | os.PathLike[str] | None = None,
     *,
     grammar: str | None = None,
     resolution: Resolution | None = None,
@@ -220,6 +227,14 @@ def load_model(
     """
     if reader not in READERS:
         raise ModelError(f"unknown reader {reader!r}; valid: {', '.join(READERS)}")
+    if arguments.path("mln_path", mln_path) is None:
+        raise ArgumentTypeError("mln_path takes a file name (a string or a path), not None")
+    arguments.path("db_path", db_path)
+    resolution = arguments.resolution(resolution)
+    domains = arguments.domains(domains)
+    domain_sizes = arguments.domain_sizes(domain_sizes)
+    if grammar is not None and not isinstance(grammar, str):
+        raise ArgumentTypeError(f"grammar takes a grammar's name or None, not {type(grammar).__name__}")
     sources = open_sources(mln_path, db_path)
     grammar = grammar or sources.settings.grammar or "StandardGrammar"
     if grammar not in GRAMMARS:
@@ -270,6 +285,8 @@ def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path,
         raise
     except Exception as exc:  # pracmln raises bare Exceptions of many kinds
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if len(detail) > 160:
+            detail = detail[:150] + "..."
         pos = tracker.position()
         if "undefined" in detail.lower():  # e.g. "Predicate q is undefined."
             raise ModelError(detail, pos) from None
@@ -325,6 +342,7 @@ def from_pracmln(
     resolution: Resolution | None = None,
     source: str | None = None,
     domains: Mapping[str, Sequence[str]] | None = None,
+    domain_sizes: Mapping[str, int] | None = None,
 ) -> FirstOrderMLN:
     """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`FirstOrderMLN`."""
     parsed = _parsed_from_pracmln(mln)
@@ -334,7 +352,7 @@ def from_pracmln(
         extra = [(d, tuple(cs), SourcePosition()) for d, cs in db.domains.items()]
         evidence = _db_evidence(db)
     return _assemble(parsed, resolution=resolution, source=source, extra_domains=extra, evidence=evidence,
-                     domains=domains, expand=_template_expander(mln))
+                     domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln))
 
 
 def _assemble(
@@ -360,10 +378,11 @@ def _assemble(
         if dom not in known:
             raise ModelError(f"{what} {dom!r} is not a domain of the model; its domains: {', '.join(known)}", pos)
 
+    # constants in order of first appearance, each once (a dict per domain: linear)
+    members: dict[str, dict[str, None]] = {d: dict.fromkeys(cs) for d, cs in merged.items()}
     for dom, consts, pos in extra_domains:
         check_domain(dom, "the database declares domain", pos)
-        merged.setdefault(dom, [])
-        merged[dom].extend(c for c in consts if c not in merged[dom])
+        members.setdefault(dom, {}).update(dict.fromkeys(consts))
     for ev in evidence:
         p = by_name.get(ev.pred)
         if p is None:
@@ -371,9 +390,8 @@ def _assemble(
         if len(p.domains) != len(ev.args):
             raise ModelError(f"{ev.pred} takes {len(p.domains)} argument(s), given {len(ev.args)}", ev.position)
         for domain_name, c in zip(p.domains, ev.args):
-            merged.setdefault(domain_name, [])
-            if c not in merged[domain_name]:
-                merged[domain_name].append(c)
+            members.setdefault(domain_name, {})[c] = None
+    merged = {d: list(cs) for d, cs in members.items()}
     for dom, given in (domains or {}).items():
         check_domain(dom, "domain")
         for c in given:
@@ -386,15 +404,26 @@ def _assemble(
 
     templates: list[FormulaTemplate] = []
     weights: dict[str, int | float] = {}  # learned models repeat weight expressions
+    values: dict[int | float, float] = {}  # steps -> the first weight that became them
+    merges: list[tuple[float, float]] = []
     for item in parsed.formulas:
         key = item.weight if isinstance(item.weight, str) else None
         w = weights.get(key) if key is not None else None
         if w is None:
-            w = _weight(item.weight, parsed.variables, merged, res, item.position, item.text)
+            value = _weight_value(item.weight, parsed.variables, merged, item.position)
+            w = INF if value is None else res.to_int(value, what=f"weight {item.weight} of {item.text}")
+            if value is not None and values.setdefault(w, value) != value:
+                merges.append((values[w], value))
             if key is not None:
                 weights[key] = w
         for variant in expand(item, merged) if expand is not None else [item]:
             templates.append(FormulaTemplate(variant.formula, w, variant.text, variant.position))
+    if merges:
+        a, b = merges[0]
+        warnings.warn(ResolutionWarning(
+            f"{source or 'the model'}: at resolution {res}, {len(merges)} distinct weight(s) become equal to "
+            f"others (e.g. {a!r} and {b!r}); MAP answers may differ from the model's: use a finer resolution"
+        ), stacklevel=2)
     return FirstOrderMLN(
         predicates=tuple(parsed.predicates),
         domains=tuple((d, tuple(cs)) for d, cs in merged.items()),
@@ -413,11 +442,23 @@ def fresh_constants(domain: str, size: int, domains: Mapping[str, Sequence[str]]
     suffix when the model already uses such a name)."""
     if size < 1:
         raise ModelError(f"domain size of {domain} must be at least 1, got {size}")
+    if size > MAX_DOMAIN_SIZE:  # (checked before a single name is made)
+        raise ModelError(f"domain size of {domain} is {size:,}: a predicate over it alone would have more ground "
+                         f"atoms than a grounding may ({MAX_DOMAIN_SIZE:,})")
     taken = {c for name, cs in domains.items() if name != domain for c in cs}
     stem = domain[:1].upper() + domain[1:]
-    while any(f"{stem}{i}" in taken for i in range(1, size + 1)):
+
+    def clashes(stem: str) -> bool:
+        return any(c.startswith(stem) and c[len(stem):].isdecimal() and 1 <= int(c[len(stem):]) <= size
+                   for c in taken)
+
+    while clashes(stem):
         stem += "_"
     return [f"{stem}{i}" for i in range(1, size + 1)]
+
+
+MAX_DOMAIN_SIZE = 1_000_000
+"""The largest domain ``domain_sizes`` makes (the grounding's limit on atoms)."""
 
 
 def _formula_text(f: Any) -> str:
@@ -430,17 +471,17 @@ def _formula_text(f: Any) -> str:
 _NUMBER = re.compile(r"^[ \t]*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[ \t]*$")  # ASCII blanks: float() refuses others
 
 
-def _weight(
+def _weight_value(
     weight: Any,
     variables: Mapping[str, str],
     domains: Mapping[str, Sequence[str]],
-    res: Resolution,
     pos: SourcePosition | None,
-    text: str,
-) -> int | float:
+) -> float | None:
+    """A formula's weight as a finite number, or None for a hard formula."""
     if isinstance(weight, (int, float)) and not isinstance(weight, bool):
-        value = float(weight)
-    elif isinstance(weight, str) and _NUMBER.match(weight):
+        value = float(weight)  # (a reader's own value: INF marks a hard formula)
+        return None if value == INF else value
+    if isinstance(weight, str) and _NUMBER.match(weight):
         value = float(weight)  # what evaluating the literal gives, without the parser
     else:
         def size(dom: str) -> int:
@@ -449,11 +490,10 @@ def _weight(
             return len(domains[dom])
 
         value = evaluate_weight(str(weight), variables, size, pos)
-    if value == INF:
-        return INF
-    if value == -INF:
-        return -INF
-    return res.to_int(value, what=f"weight {weight} of {text}")
+    if not math.isfinite(value):  # (a hard formula is written with a final '.', not a huge weight)
+        shown = weight if len(str(weight)) <= 40 else f"{str(weight)[:20]}...({len(str(weight))} characters)"
+        raise WeightError(f"weight {shown!r} is not a finite number", pos)
+    return value
 
 
 def _db_evidence(db: Any) -> list[EvidenceLiteral]:

@@ -30,16 +30,20 @@ def to_possibilistic(
     *,
     filter: str = "none",
     domains: Mapping[str, Sequence[str]] | None = None,
-    resolution: Resolution | str | None = None,
+    domain_sizes: Mapping[str, int] | None = None,
+    resolution: Resolution | str | float | None = None,
     **options: Any,
 ) -> Theory:
     """Convert this pracmln MLN into a possibilistic logic theory.
 
-    :param db: a pracmln ``Database`` whose evidence becomes certain (optional).
+    :param db: evidence that becomes certain (optional): a pracmln ``Database``, the
+        list of one that ``Database.load`` returns, or a ``.db`` file's name.
     :param method: ``lifted`` (the default for first-order MLNs), ``defaults`` (the
         default for propositional ones), ``selective`` or ``exhaustive``.
     :param filter: ``none``, ``conservative`` or ``aggressive`` redundancy filtering.
     :param domains: domains replacing those of the model (``{"person": ["A", "B"]}``).
+    :param domain_sizes: domains replaced by that many fresh constants (``{"cluster": 1}``).
+    :param resolution: the unit of the exact integer weights (default ``1e-6``).
     :param options: passed to :func:`pracmln_poss.transform`: ``k=2``,
         ``evidence_preds=[...]`` and ``query_preds=[...]`` (a focused conversion:
         evidence over the first predicates, conclusions about the second),
@@ -48,11 +52,32 @@ def to_possibilistic(
         ``.ground()`` gives the ground theory) or a
         :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.
     """
+    from .. import arguments
     from ..transformations import convert
     from .loader import from_pracmln
 
-    model = from_pracmln(self, db, resolution=Resolution.of(resolution), domains=domains)
+    model = from_pracmln(self, _database(self, db), resolution=arguments.resolution(resolution),
+                         domains=arguments.domains(domains), domain_sizes=arguments.domain_sizes(domain_sizes))
     return convert(model, method, filter=filter, **options).theory
+
+
+def _database(mln: Any, db: Any) -> Any:
+    """One pracmln ``Database`` (or None) from what a caller may pass as ``db``."""
+    import os
+
+    from ..errors import ArgumentError, ArgumentTypeError
+    from .compat import import_pracmln
+
+    if isinstance(db, (str, os.PathLike)):
+        db = import_pracmln().Database.load(mln, os.fspath(db))
+    if isinstance(db, (list, tuple)):
+        if len(db) != 1:
+            raise ArgumentError(f"db takes one database; the list given holds {len(db)} (pass one of them)")
+        db = db[0]
+    if db is not None and not hasattr(db, "evidence"):
+        raise ArgumentTypeError(f"db takes a pracmln Database, a list of one or a .db file's name, "
+                                f"not {type(db).__name__}")
+    return db
 
 
 def _patch(base_module: Any) -> None:

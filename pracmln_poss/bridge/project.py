@@ -16,12 +16,35 @@ import json
 import os
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 
 from ..errors import ModelError, SourcePosition
 from ..logic.syntax import strip_comments
 
 _MAX_MEMBER = 256 * 1024 * 1024  # a member larger than this is not a model or database
+_MAX_CONF = 1024 * 1024  # nor is a query.conf larger than this one
+_MAX_RATIO = 100  # a member compressed more than this (and larger than _RATIO_FROM) is a zip bomb
+_RATIO_FROM = 8 * 1024 * 1024
+
+
+def _read_bounded(archive: zipfile.ZipFile, member: str, limit: int, where: SourcePosition) -> bytes:
+    """A member's bytes, refused (naming it) when it would expand beyond ``limit`` or
+    far beyond its compressed size, before anything is expanded."""
+    info = archive.getinfo(member)
+    if info.file_size > limit:
+        raise ModelError(f"file of {info.file_size:,} bytes is too large to be read (at most {limit:,})", where)
+    if info.file_size > _RATIO_FROM and info.file_size > _MAX_RATIO * max(info.compress_size, 1):
+        raise ModelError(f"file of {info.file_size:,} bytes compressed into {info.compress_size:,} (a zip bomb?); "
+                         "refusing to expand it", where)
+    try:
+        with archive.open(info) as f:  # (the header may lie: never read more than it says)
+            data = f.read(limit + 1)
+    except (zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:  # damaged, encrypted, ...
+        raise ModelError(f"cannot read it from the project: {str(exc) or type(exc).__name__}", where) from None
+    if len(data) > limit:
+        raise ModelError(f"file larger than {limit:,} bytes; refusing to read it", where)
+    return data
 
 
 @dataclass(frozen=True)
@@ -81,7 +104,8 @@ def read_project(path: str | os.PathLike[str]) -> Project:
     try:
         with zipfile.ZipFile(path) as archive:
             members = tuple(archive.namelist())
-            conf = archive.read("query.conf") if "query.conf" in members else None
+            conf = (_read_bounded(archive, "query.conf", _MAX_CONF, SourcePosition(f"{where.file}:query.conf"))
+                    if "query.conf" in members else None)
     except FileNotFoundError:
         raise ModelError("no such project file", where) from None
     except (OSError, zipfile.BadZipFile) as exc:
@@ -90,7 +114,7 @@ def read_project(path: str | os.PathLike[str]) -> Project:
     if conf is not None:
         try:
             data = json.loads(conf.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise ModelError(f"query.conf is not valid JSON: {exc}", SourcePosition(f"{where.file}:query.conf")) from None
         if not isinstance(data, dict):
             raise ModelError("query.conf is not a JSON object", SourcePosition(f"{where.file}:query.conf"))
@@ -112,10 +136,7 @@ def read_member(project: Project, member: str) -> str:
     where = SourcePosition(f"{project.path}:{member}")
     try:
         with zipfile.ZipFile(project.path) as archive:
-            info = archive.getinfo(member)
-            if info.file_size > _MAX_MEMBER:
-                raise ModelError(f"file of {info.file_size} bytes is too large to be a model or database", where)
-            data = archive.read(member)
+            data = _read_bounded(archive, member, _MAX_MEMBER, where)
     except (OSError, KeyError, zipfile.BadZipFile) as exc:
         raise ModelError(f"cannot read it from the project: {exc}", where) from None
     try:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, overload
 
-from ..errors import OutputError, SourcePosition, UnknownNameError
+from ..errors import OutputError, PossError, SourcePosition, UnknownNameError
 from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticTheory
@@ -42,18 +42,19 @@ def dumps(theory: Theory, fmt: str = "text") -> str:
 
 @overload
 def loads(text: str, fmt: str | None = ..., source: str | None = ...,
-          ground: Literal[True] = ...) -> PossibilisticTheory: ...
+          ground: Literal[True] = ..., force: bool = ...) -> PossibilisticTheory: ...
 @overload
 def loads(text: str, fmt: str | None = ..., source: str | None = ...,
-          ground: bool = ...) -> PossibilisticTheory | LiftedTheory: ...
+          ground: bool = ..., force: bool = ...) -> PossibilisticTheory | LiftedTheory: ...
 def loads(
-    text: str, fmt: str | None = None, source: str | None = None, ground: bool = True
+    text: str, fmt: str | None = None, source: str | None = None, ground: bool = True, force: bool = False
 ) -> PossibilisticTheory | LiftedTheory:
     """Read a theory in the text or JSON format (``None``: JSON if it starts with ``{``).
 
     :param ground: ground a lifted theory over its types (a
         :class:`~pracmln_poss.possibilistic.PossibilisticTheory`); False keeps it a
         :class:`LiftedTheory`.
+    :param force: ground it even above :data:`~pracmln_poss.possibilistic.lifted.MAX_GROUNDINGS`.
     """
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "text"
@@ -66,16 +67,26 @@ def loads(
         theory = read_text(text, source)
     else:
         raise UnknownNameError(f"cannot read format {fmt!r}; readable: text, json")
+    if isinstance(theory, LiftedTheory) and ground:
+        return theory.ground(force)
     return theory.ground() if ground else theory
 
 
 @overload
-def load_theory(path: str | os.PathLike[str], ground: Literal[True] = ...) -> PossibilisticTheory: ...
+def load_theory(path: str | os.PathLike[str], ground: Literal[True] = ..., force: bool = ...
+                ) -> PossibilisticTheory: ...
 @overload
-def load_theory(path: str | os.PathLike[str], ground: bool = ...) -> PossibilisticTheory | LiftedTheory: ...
-def load_theory(path: str | os.PathLike[str], ground: bool = True) -> PossibilisticTheory | LiftedTheory:
+def load_theory(path: str | os.PathLike[str], ground: bool = ..., force: bool = ...
+                ) -> PossibilisticTheory | LiftedTheory: ...
+def load_theory(path: str | os.PathLike[str], ground: bool = True, force: bool = False
+                ) -> PossibilisticTheory | LiftedTheory:
     """Read a theory file (text or JSON, told apart by content); see :func:`loads`."""
-    return loads(read_source(path, "theory file"), None, os.fspath(path), ground)
+    try:
+        return loads(read_source(path, "theory file"), None, os.fspath(path), ground, force)
+    except PossError as exc:
+        if exc.position is not None:
+            raise
+        raise type(exc)(exc.message, SourcePosition(os.fspath(path))) from None
 
 
 def check_writable(path: str | os.PathLike[str], inputs: Mapping[str, str | os.PathLike[str]] | None = None) -> None:

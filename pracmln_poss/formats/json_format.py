@@ -93,6 +93,9 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
         data = json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         raise FormulaSyntaxError(f"invalid JSON: {exc.msg}", SourcePosition(source, exc.lineno)) from None
+    except (RecursionError, ValueError) as exc:  # nesting too deep; an int of too many digits
+        raise FormulaSyntaxError(f"invalid JSON: {str(exc).splitlines()[0][:100] or type(exc).__name__}",
+                                 SourcePosition(source)) from None
     where = SourcePosition(source)
     if not isinstance(data, dict) or not isinstance(data.get("formulas"), list):
         raise FormulaSyntaxError("expected a JSON object with a 'formulas' list", where)
@@ -107,6 +110,8 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
     except WeightError as exc:
         raise WeightError(exc.message, where) from None
     names: dict[str, int] = {}
+    if not isinstance(data.get("atoms", []), list):
+        raise FormulaSyntaxError("'atoms' is not a list of atom names", where)
     for name in data.get("atoms", []):
         if not isinstance(name, str):
             raise FormulaSyntaxError(f"atom names must be strings, got {name!r}", where)

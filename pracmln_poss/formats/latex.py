@@ -16,7 +16,10 @@ from ..possibilistic.protocol import Theory
 from ..weights import INF, format_weight
 from .common import by_level
 
-_SPECIAL = {"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}"}
+_SPECIAL = {"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}",
+            "\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+"""Every character LaTeX gives a meaning to, as text (a constant like ``A\\input/x`` must
+stay a name)."""
 
 
 def _escape(text: str) -> str:

@@ -61,7 +61,13 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
         if body.startswith("#"):
             m = _TYPE.match(body)
             if m:
-                types.append((m.group(1), tuple(c.strip() for c in m.group(3).split(",") if c.strip())))
+                constants = tuple(c.strip() for c in m.group(3).split(",") if c.strip())
+                if not constants:  # (its rules would ground to nothing, and answer "no" to everything)
+                    raise FormulaSyntaxError(f"type {m.group(1)} has no constants", pos)
+                if m.group(2) in prefix_of or any(name == m.group(1) for name, _ in types):
+                    raise FormulaSyntaxError(f"type {m.group(1)} or its variable prefix {m.group(2)} is declared twice",
+                                             pos)
+                types.append((m.group(1), constants))
                 prefix_of[m.group(2)] = m.group(1)
             elif body.startswith("#resolution "):
                 resolution = Resolution(body.split(None, 1)[1].strip())

@@ -78,19 +78,23 @@ def _atoms(wanted: frozenset[int] | None, n: int) -> list[int]:
     return list(range(1, n + 1)) if wanted is None else sorted(wanted)
 
 
-def count_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> int:
+def count_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int, limit: int | None = None) -> int:
     """How many pairs ``(E, C)``: ``E`` a literal set over ``evidence_atoms`` of at most
     ``k`` literals, ``C`` a non-empty literal set over ``query_atoms`` on other atoms,
-    ``|E| + |C| <= k + 1``."""
+    ``|E| + |C| <= k + 1`` (counting stops past ``limit``: more than that is enough to
+    know)."""
     q = len(query_atoms)
     shared = len(set(evidence_atoms) & set(query_atoms))
     alone = len(evidence_atoms) - shared
+    k = min(k, len(evidence_atoms) + q)  # (no larger sets exist)
     total = 0
     for i in range(0, k + 1):
         for t in range(0, i + 1):  # t atoms of E are query atoms too
             sets_e = comb(shared, t) * comb(alone, i - t) * 2**i
             if sets_e:
                 total += sets_e * sum(comb(q - t, j) * 2**j for j in range(1, k + 2 - i))
+            if limit is not None and total > limit:
+                return total
     return total
 
 
@@ -149,13 +153,14 @@ def verify(
     theory = _with_atoms(theory, mln.atoms)
     evidence_atoms = _atoms(focus.evidence, mln.n_atoms)
     query_atoms = _atoms(focus.query, mln.n_atoms)
-    total = count_pairs(evidence_atoms, query_atoms, k)
+    k_atoms = min(k, max(mln.n_atoms - 1, 0))  # (|E| + |C| atoms at most: no larger pairs exist)
+    total = count_pairs(evidence_atoms, query_atoms, k_atoms, limit=max(max_pairs, sample or 0))
     exhaustive = (sample is None and total <= max_pairs) or (sample is not None and sample >= total)
     wanted = total if exhaustive else (sample or DEFAULT_SAMPLE)
     if exhaustive:
-        pairs: Iterable[tuple[EvidenceSet, EvidenceSet]] = _all_pairs(evidence_atoms, query_atoms, k)
+        pairs: Iterable[tuple[EvidenceSet, EvidenceSet]] = _all_pairs(evidence_atoms, query_atoms, k_atoms)
     else:
-        pairs = _random_pairs(evidence_atoms, query_atoms, k, random.Random(seed))
+        pairs = _random_pairs(evidence_atoms, query_atoms, k_atoms, random.Random(seed))
     penalties: dict[EvidenceSet, int | float] = {}
     report = Reporter(progress, "evidence/conclusion pairs", wanted)
     checked = 0

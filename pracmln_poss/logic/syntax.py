@@ -160,6 +160,8 @@ class _Parser:
             while self.operator_level() == level:
                 self.i += 1
                 items.append(self.binary(level + 1))
+                if op in ("=>", "<=>") and len(items) > MAX_DEPTH:  # (a chain of these nests one deeper each)
+                    raise _Unexpected(self.peek()[2], f"formula nests deeper than {MAX_DEPTH} levels")
             left = _fold(op, items)
 
     def unary(self) -> Formula:

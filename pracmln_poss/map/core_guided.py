@@ -14,18 +14,22 @@ so that what does not depend on the evidence is found once and kept:
   evidence set, and a core met again reuses its totalizer.
 
 A call under evidence ``E`` continues the core-guided search from the shared state
-on a copy of its bookkeeping: cores found under ``E`` are valid only under ``E`` and
-are dropped with the copy.  Nothing that depends on the evidence is ever added to the
-SAT solver as a clause (no hardening; a unit core under evidence is dropped from the
-assumptions, not negated), so the solver stays sound for every later call.  Weights
-are stratified: the heaviest soft clauses are assumed first, lighter ones once the
-heavier are satisfied (diversity-based levels, as in RC2Stratified).
+on a copy of its bookkeeping, dropped after the call.  A core found under ``E`` holds
+only where the evidence literals the SAT solver used to refute it (its condition)
+hold: it is recorded with them, and a later call whose evidence has the condition
+relaxes it again without a SAT call.  Nothing that depends on the evidence is ever
+added to the SAT solver as a clause (no hardening; a unit core under evidence is
+dropped from the assumptions, not negated), so the solver stays sound for every later
+call.  The search without evidence is stratified (the heaviest soft clauses assumed
+first, lighter ones once the heavier are satisfied); a call under evidence, a few
+cores away from its end, assumes everything at once.
 
 At the end of a call, every assignment satisfying the evidence and the final
-assumptions (:attr:`Optimum.assumptions`) has the optimal cost, and every optimal world
+assumptions (:attr:`Solution.assumptions`) has the optimal cost, and every optimal world
 extends to one (with each totalizer output set exactly when its sum is reached): the
 optimal worlds are the models of a SAT problem on the same solver, which is how
-:mod:`.backbone` finds the literals true in all of them in a few SAT calls.
+:mod:`.backbone` finds the literals true in all of them in a few SAT calls
+(docs/map-engine.md proves both).
 """
 
 from __future__ import annotations
@@ -102,7 +106,7 @@ class CoreGuided:
                 self.oracle.add_clause([*clause, -selector])  # selector -> clause
             weights[selector] = weights.get(selector, 0) + weight
         self._totalizers: dict[frozenset[int], list[ITotalizer]] = {}
-        self._base: _State | None = _State(weights, {}, 0)
+        self._base = _State(weights, {}, 0)
         self._base_done = False
         self._base_found: Solution | None = None
         # cores found under evidence, with the evidence literals each needed (replayed by
@@ -143,7 +147,6 @@ class CoreGuided:
         base = self._base_solution()
         if base is None or not evidence:
             return base
-        assert self._base is not None
         state = self._base.copy()
         found = self._optimise(state, list(evidence))
         return None if found is None else Solution(state.cost, *found)
@@ -153,7 +156,6 @@ class CoreGuided:
         (found once); None when the hard clauses are unsatisfiable."""
         if not self._base_done:
             self._base_done = True
-            assert self._base is not None
             found = self._optimise(self._base, [], shared=True)
             self._base_found = None if found is None else Solution(self._base.cost, *found)
             self.base_top = self.top

@@ -227,11 +227,14 @@ class MapEngine:
     def _test_candidates(self, world: World, units: tuple[int, ...], formulas: tuple[Formula, ...], best: int,
                          candidates: set[int], entailed: frozenset[int]) -> None:
         """Reduce ``candidates`` (literals of ``world``, an optimum) to the backbone with
-        the backend's calls: a session that must flip one more candidate each call, or
-        tests of one literal at a time; worlds one atom away are tried first."""
+        the backend's calls: a session that must flip one more candidate each call
+        (worlds one atom away from those found tried first), or tests of one literal at
+        a time (toulbar2: a learned model's weights rarely tie, so worlds one atom away
+        are rarely optimal)."""
         if not self.backend.clause_sessions:
             self._test_each(units, formulas, best, candidates, entailed)
             return
+        self._drop_single_flips(world, best, candidates, units, formulas)
         with self._counted(self.backend.session(units, formulas, best)) as solve:
             while candidates:
                 # candidates only shrink, so each clause implies the ones added before

@@ -1,7 +1,10 @@
-"""A MAP backend on PySAT's RC2 core-guided MaxSAT solver.
+"""A MAP backend on PySAT's RC2 core-guided MaxSAT solver, a fresh solver per call.
 
 RC2 mutates its input and treats weight 0 as hard, so every call builds a fresh WCNF
 from the stored instance (:mod:`.instance`) and only positive weights are ever passed.
+A backbone is found on RC2's final state (:meth:`RC2Backend.optimal_worlds`).  The
+``oll`` backend (:mod:`.oll`) keeps one solver across calls instead; this one stays as
+a second, independent core-guided solver.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pysat.formula import WCNF
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
-from .backend import Backend, OptimalWorlds, Optimum, Solve
+from .backend import Backend, OptimalWorlds, Optimum
 from .instance import MaxSatInstance, build_instance
 
 
@@ -70,12 +73,10 @@ class RC2Backend(Backend):
         wcnf.topw = 1 + sum(weights)
         return wcnf
 
-    def _rc2(self, wcnf: WCNF, incremental: bool = False) -> RC2:
+    def _rc2(self, wcnf: WCNF) -> RC2:
         if self.instance.distinct_weights <= 1:
             return RC2(wcnf, solver=self.solver, **self.rc2_options)
-        # hardening assumes the instance stays as it is; clauses added later could
-        # make it unsound, so an incremental solver goes without it
-        return RC2Stratified(wcnf, solver=self.solver, nohard=incremental, **self.rc2_options)
+        return RC2Stratified(wcnf, solver=self.solver, **self.rc2_options)
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         wcnf = self._wcnf(units, extra)
@@ -111,26 +112,3 @@ class RC2Backend(Backend):
                 found = "none" if model is None else rc2.cost + self.instance.offset
                 raise BackendError(f"RC2's optimum ({found}) is not the known one ({cost})")
             yield OptimalWorlds(rc2.oracle, rc2.sels + rc2.sums, rc2.oracle.get_model(), rc2.pool.id)
-
-    @contextmanager
-    def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
-        """One RC2 instance kept across the calls, hard clauses added on the fly (as
-        RC2's own enumeration does): cores found earlier stay valid."""
-        wcnf = self._wcnf(units, extra)
-        if wcnf is None or (not wcnf.hard and not wcnf.soft):
-            with super().session(units, extra, bound) as plain:
-                yield plain
-            return
-        solvers: list[RC2] = []  # made at the first call: many sessions need none
-
-        def solve(clause: tuple[int, ...]) -> Optimum | None:
-            if not solvers:
-                solvers.append(self._rc2(wcnf, incremental=True))
-            solvers[0].add_clause(list(clause))
-            return self._optimum_of(solvers[0].compute(), solvers[0].cost)
-
-        try:
-            yield solve
-        finally:
-            for rc2 in solvers:
-                rc2.delete()

@@ -12,6 +12,7 @@ from __future__ import annotations
 __all__ = ["LiftedTheory", "atom_constants", "variable_prefixes", "read_rule", "type_variables"]
 
 import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -36,6 +37,11 @@ from .theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory,
 
 if TYPE_CHECKING:
     from .reasoner import QueryResult, Reasoner
+
+
+MAX_GROUNDINGS = 10_000_000
+"""Above this many groundings a lifted theory is not grounded unless forced (as models
+are not: :data:`~pracmln_poss.grounding.MAX_GROUND_FORMULAS`)."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -128,13 +134,27 @@ class LiftedTheory(Displayed):
         """Every constant the theory's atoms name."""
         return atom_constants(self.atoms)
 
-    def ground(self) -> PossibilisticTheory:
-        """Every grounding of every rule over its types (``!=`` respected): a ground theory."""
-        return self.ground_with_sources()[0]
+    def grounding_size(self) -> int:
+        """How many groundings the rules have in all (before tautologies are left out),
+        from the types' sizes alone."""
+        sizes = {name: len(constants) for name, constants in self.types}
+        return sum(math.prod(sizes.get(v.domain or "", 0) for v in set(variables_of(pf.formula)))
+                   for pf in self.formulas)
 
-    def ground_with_sources(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
+    def ground(self, force: bool = False) -> PossibilisticTheory:
+        """Every grounding of every rule over its types (``!=`` respected): a ground theory.
+
+        :raises ModelError: above :data:`MAX_GROUNDINGS` groundings, unless ``force``.
+        """
+        return self.ground_with_sources(force)[0]
+
+    def ground_with_sources(self, force: bool = False) -> tuple[PossibilisticTheory, tuple[int, ...]]:
         """:meth:`ground`, and per ground formula the index of the rule it grounds (the
         first one, when several rules share a grounding at the same level)."""
+        size = self.grounding_size()
+        if size > MAX_GROUNDINGS and not force:  # (checked before a single one is made)
+            raise ModelError(f"the theory's rules have {size:,} groundings, more than {MAX_GROUNDINGS:,}: "
+                             "give it smaller types or force it (--force; force=True)")
         out: list[PossibilisticFormula] = []
         sources: list[int] = []
         seen: set[tuple[Formula, Level]] = set()

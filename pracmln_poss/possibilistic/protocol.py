@@ -59,10 +59,11 @@ class Theory(Protocol):
     def prefixes(self) -> dict[str, str]:
         """Type name -> the prefix of its variables (empty when ground)."""
 
-    def ground(self) -> PossibilisticTheory:
-        """The theory as a ground theory over its atoms."""
+    def ground(self, force: bool = False) -> PossibilisticTheory:
+        """The theory as a ground theory over its atoms (``force``: even above the limit
+        of groundings)."""
 
-    def ground_with_sources(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
+    def ground_with_sources(self, force: bool = False) -> tuple[PossibilisticTheory, tuple[int, ...]]:
         """:meth:`ground`, and per ground formula the index of the formula it comes from."""
 
     def reasoner(self, solver: str = "g3") -> Reasoner:

@@ -132,11 +132,11 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         """No variable prefixes: a ground theory has no variables."""
         return {}
 
-    def ground(self) -> PossibilisticTheory:
+    def ground(self, force: bool = False) -> PossibilisticTheory:
         """The theory itself (it is ground)."""
         return self
 
-    def ground_with_sources(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
+    def ground_with_sources(self, force: bool = False) -> tuple[PossibilisticTheory, tuple[int, ...]]:
         """The theory itself, each formula its own source."""
         return self, tuple(range(len(self.formulas)))
 

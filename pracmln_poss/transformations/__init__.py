@@ -12,12 +12,14 @@ __all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "e
            "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions",
            "LiftedOptions"]
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
 from typing import Any, cast
 
-from ..errors import ModelError, UnknownNameError
+from .. import arguments
+from ..errors import ArgumentTypeError, ModelError, UnknownNameError
 from ..ground_mln import GroundMLN
 from ..grounding import ground
 from ..map.instance import fixed_atoms
@@ -96,12 +98,20 @@ def transform(
         does not have, or an unknown predicate.
     :raises ModelError: above a size limit, saying how large, unless ``force``.
     """
+    mln = _model(mln)
     method = method or default_method(mln)
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         raise UnknownNameError(f"unknown method {method!r}; valid: {', '.join(METHODS)}")
     opts = method_options(method, options)
-    if k < 0:
-        raise ModelError(f"k must be at least 0, got {k}")
+    k = arguments.integer("k", k)
+    evidence_preds = arguments.names("evidence_preds", evidence_preds)
+    query_preds = arguments.names("query_preds", query_preds)
+    if not isinstance(family, str) and not isinstance(family, Iterable):
+        raise ArgumentTypeError(f"family takes 'all', 'positive' or a list of evidence sets, not {family!r}")
+    if grounded is not None and not isinstance(grounded, GroundMLN):
+        raise ArgumentTypeError(f"grounded takes the model's GroundMLN or None, not {type(grounded).__name__}")
+    if progress is not None and not callable(progress):
+        raise ArgumentTypeError(f"progress takes a function or None, not {type(progress).__name__}")
     if method == "lifted" and not isinstance(mln, FirstOrderMLN):
         raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
     ground_mln = mln if isinstance(mln, GroundMLN) else grounded if grounded is not None else ground(mln, force=force)
@@ -122,6 +132,14 @@ def transform(
         return selective(ground_mln, family, backend=opts.backend, progress=progress)
     return exhaustive(ground_mln, force=force, backend=opts.backend, max_formulas=opts.max_formulas,
                       progress=progress)
+
+
+def _model(mln: object) -> FirstOrderMLN | GroundMLN:
+    """The model a caller passed: a first-order or a ground MLN."""
+    if isinstance(mln, (FirstOrderMLN, GroundMLN)):
+        return mln
+    hint = " (load a file with pracmln_poss.load_first_order(path))" if isinstance(mln, (str, os.PathLike)) else ""
+    raise ArgumentTypeError(f"mln takes a FirstOrderMLN or a GroundMLN, not {type(mln).__name__}{hint}")
 
 
 def _check_evidence_sets(mln: GroundMLN, method: str, k: int, focus: Focus, family: object) -> None:

@@ -53,13 +53,18 @@ def _split_literals(line: str) -> list[str]:
 def read_family(path: str | Path, atoms: NamedAtoms) -> list[EvidenceSet]:
     """An evidence family from a file: one evidence set per line, literals separated by
     commas (``bird(T), !heavy(T)``); an empty set is written ``{}``; ``//`` comments allowed.
+    A set given twice counts once.
 
     :raises PossError: naming file, line and text of a malformed or unknown literal.
     """
-    family: list[EvidenceSet] = []
+    family: dict[EvidenceSet, None] = {}  # each set once, in order of first appearance
+    lines: set[str] = set()
     for pos, text in numbered_lines(read_source(path, "evidence family file"), str(path)):
+        if text in lines:  # (a line repeated is the same set: read once)
+            continue
+        lines.add(text)
         if text == "{}":
-            family.append(())
+            family[()] = None
             continue
         lits: list[int] = []
         for item in _split_literals(text.strip("{}")):
@@ -69,8 +74,8 @@ def read_family(path: str | Path, atoms: NamedAtoms) -> list[EvidenceSet]:
                 raise type(exc)(exc.message, pos) from None
         if any(-lit in lits for lit in lits):
             raise FormulaSyntaxError("evidence set holds a literal and its negation", pos)
-        family.append(tuple(sorted(set(lits), key=abs)))
-    return family
+        family[tuple(sorted(set(lits), key=abs))] = None
+    return list(family)
 
 
 def describe(evidence: EvidenceSet, atoms: NamedAtoms) -> str:

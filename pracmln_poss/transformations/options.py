@@ -11,17 +11,65 @@ __all__ = ["ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOp
            "method_options"]
 
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..errors import UnknownNameError
+from .. import arguments
+from ..errors import ArgumentTypeError, UnknownNameError
 from .exhaustive import DEFAULT_MAX_FORMULAS
 from .rules import RuleStats
 
 
+class _Checked:
+    """Options that check their own values when made: one ``TypeError`` or ``ValueError``
+    naming the option, before any work."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):  # type: ignore[arg-type]
+            check = _CHECKS.get(f.name)
+            if check is not None:
+                check(f.name, getattr(self, f.name))
+
+
+def _backend(name: str, value: object) -> None:
+    from ..map import BACKENDS
+
+    if not isinstance(value, str) or value not in BACKENDS:
+        raise UnknownNameError(f"unknown MAP backend {value!r} for {name}; valid: {', '.join(BACKENDS)}")
+
+
+def _flag(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise ArgumentTypeError(f"{name} takes True or False, not {type(value).__name__} {value!r}")
+
+
+def _executor(name: str, value: object) -> None:
+    if value is not None and not callable(getattr(value, "submit", None)):
+        raise ArgumentTypeError(f"{name} takes a concurrent.futures.Executor or None, not {type(value).__name__}")
+
+
+def _stats(name: str, value: object) -> None:
+    if value is not None and not isinstance(value, RuleStats):
+        raise ArgumentTypeError(f"{name} takes a RuleStats or None, not {type(value).__name__}")
+
+
+_CHECKS: dict[str, Callable[[str, Any], object]] = {
+    "backend": _backend,
+    "max_formulas": lambda name, value: arguments.integer(name, value, 0),
+    "jobs": lambda name, value: arguments.integer(name, value, 0),
+    "checkpoint": arguments.path,
+    "executor": _executor,
+    "stats": _stats,
+    "omit_redundant_blocking": _flag,
+    "prune_heads": _flag,
+    "long_blocking": _flag,
+}
+
+
 @dataclass(frozen=True)
-class ExhaustiveOptions:
+class ExhaustiveOptions(_Checked):
     """Transformation 1.
 
     :ivar backend: the MAP backend (``auto``, ``rc2``, ``toulbar2``, ``cpsat``, ...).
@@ -33,14 +81,14 @@ class ExhaustiveOptions:
 
 
 @dataclass(frozen=True)
-class SelectiveOptions:
+class SelectiveOptions(_Checked):
     """Transformation 2 (its family of evidence sets is an argument of ``transform``)."""
 
     backend: str = "auto"
 
 
 @dataclass(frozen=True)
-class DefaultsOptions:
+class DefaultsOptions(_Checked):
     """Transformation 3.
 
     :ivar omit_redundant_blocking: drop blocking rules that the rules for ``E - {y}`` entail.
@@ -63,7 +111,7 @@ class DefaultsOptions:
 
 
 @dataclass(frozen=True)
-class LiftedOptions:
+class LiftedOptions(_Checked):
     """Transformation 4.
 
     :ivar long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.

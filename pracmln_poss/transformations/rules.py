@@ -35,7 +35,7 @@ __all__ = ["Focus", "DefaultRule", "BlockingRule", "default_rules", "RuleStats",
 import bisect
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -249,7 +249,7 @@ def default_rules(
             if report_rules is not None:
                 report_rules(done, stats.rules + stats.blocking_rules, len(chunk[-1][0]))
             yield from rules
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, BrokenExecutor):  # (an interrupt, a signal, a worker killed)
         if saved is not None:
             saved.save()
         raise

@@ -19,7 +19,7 @@ picklable functions in processes.
 
 from __future__ import annotations
 
-__all__ = ["ChunkRunner", "Context", "local_pool", "executor_for", "chunked", "CHUNKS"]
+__all__ = ["ChunkRunner", "Context", "local_pool", "executor_for", "chunked", "CHUNKS", "workers_for"]
 
 import atexit
 import gc
@@ -30,6 +30,7 @@ import os
 import pickle
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -196,9 +197,40 @@ class ChunkRunner:
                     f.cancel()
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C is the main process's to handle: it saves the checkpoint and stops the pool
+def _worker_start(parent: int) -> None:
+    """Set up a worker process: Ctrl-C is the main process's to handle (it saves the
+    checkpoint and stops the pool), the main process's handlers of other signals are not
+    the worker's (the pool stops a worker with SIGTERM), and the worker ends with the
+    process that started it, however that one ends (killed, it cannot stop its workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # (the command line's handlers are its own)
+        signal.signal(signum, signal.SIG_DFL)
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this process within a second of ``parent``'s end: the kernel's parent-death
+    signal where there is one (Linux), and a watcher thread for the main process (a
+    fork server, not the main process, may be the parent)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except OSError:
+                pass
+
+    threading.Thread(target=watch, name="pracmln_poss parent watch", daemon=True).start()
 
 
 class _LocalPool(ProcessPoolExecutor):
@@ -211,7 +243,8 @@ class _LocalPool(ProcessPoolExecutor):
     started = False
 
     def __init__(self, max_workers: int, mp_context: BaseContext | None) -> None:
-        super().__init__(max_workers=max_workers, initializer=_ignore_sigint, mp_context=mp_context)
+        super().__init__(max_workers=max_workers, initializer=_worker_start, initargs=(os.getpid(),),
+                         mp_context=mp_context)
         self.forks = (mp_context or multiprocessing.get_context()).get_start_method() == "fork"
         self.inherited: list[str] = []  # tokens of the contexts its workers inherit
 
@@ -248,28 +281,53 @@ def _start_method() -> BaseContext | None:
     return None
 
 
-@contextmanager
-def local_pool(jobs: int) -> Iterator[Executor]:
-    """A pool of ``jobs`` worker processes (0: one per core), stopped on leaving, at once
-    on an interrupt or error (the workers' running chunks are abandoned)."""
+def workers_for(jobs: int) -> int:
+    """The worker processes ``jobs`` asks for (0: one per core), at most one per core and
+    :data:`CHUNKS` (more would only wait: a phase has no more chunks than that)."""
     if jobs < 0:
         raise ModelError(f"jobs must be at least 0 (0: one per core), got {jobs}")
-    pool = _LocalPool(jobs or os.cpu_count() or 1, _start_method())
+    cores = os.cpu_count() or 1
+    return min(jobs or cores, cores, CHUNKS)
+
+
+@contextmanager
+def local_pool(jobs: int) -> Iterator[Executor]:
+    """A pool of worker processes (:func:`workers_for` ``jobs``), stopped on leaving, at
+    once on an interrupt or error (the workers' running chunks are abandoned)."""
+    pool = _LocalPool(workers_for(jobs), _start_method())
     try:
         yield pool
     except BaseException:
-        # pending chunks are dropped by the pool itself; running ones would be waited
-        # for (the documented API has no way to stop them): stop their processes
-        running = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in running:
-            process.terminate()
+        _stop(pool)
         raise
     else:
         pool.shutdown(wait=True)
     finally:
         for token in pool.inherited:
             _INHERITED.pop(token, None)
+
+
+def _stop(pool: _LocalPool) -> None:
+    """Stop a pool at once (an interrupt, an error): pending chunks are dropped by the
+    pool itself; running ones would be waited for (the documented API has no way to stop
+    them), so their processes are stopped.  A worker stopped while writing its result
+    leaves part of a message that the pool's own thread would wait for the rest of,
+    forever (the interpreter could then not exit): closing this process's copy of the
+    result pipe's writing end, once the workers are gone, gives it the end of the pipe,
+    and it winds up as for any broken pool."""
+    running = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in running:
+        process.terminate()
+    for process in running:
+        process.join(timeout=5)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def executor_for(jobs: int, executor: Executor | None) -> AbstractContextManager[Executor | None]:
