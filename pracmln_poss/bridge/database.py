@@ -8,17 +8,20 @@ holding several databases (separated by ``---``) are rejected with a clear messa
 
 from __future__ import annotations
 
-__all__ = ["read_database"]
+__all__ = ["read_database", "MAX_EVIDENCE_LINES"]
 
 import re
 from pathlib import Path
 
-from ..errors import FormulaSyntaxError, SourcePosition, UnsupportedInputError
+from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
 from ..logic.syntax import parse_literal
 from ..model import EvidenceLiteral
 from ..sources import numbered_lines, read_source
 
 _DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
+
+MAX_EVIDENCE_LINES = 1_000_000
+"""Distinct lines a database may have (each is a ground atom at most: the grounding's limit)."""
 
 
 def read_database(
@@ -37,6 +40,9 @@ def read_database(
         if text in seen:
             continue
         seen.add(text)
+        if len(seen) > MAX_EVIDENCE_LINES:  # (checked as it reads: a few bytes a line expand to an object each)
+            raise ModelError(f"the database has more than {MAX_EVIDENCE_LINES:,} distinct lines: more evidence than "
+                             "a grounding may have atoms", pos)
         if text.startswith("---"):
             raise UnsupportedInputError(
                 "the file holds several databases separated by '---'; give one database per file", pos

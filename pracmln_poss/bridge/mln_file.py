@@ -88,8 +88,8 @@ def read_mln(raw: str, name: str, grammar: str,
                 if not all(_constant(c) for c in constants):
                     return None
                 domain = out.domains.setdefault(m.group(1), [])
-                known = set(domain)  # (a set: a domain of 100,000 constants is read in linear time)
-                domain.extend(c for c in dict.fromkeys(constants) if c not in known)
+                present = set(domain)  # (a set: a domain of 100,000 constants is read in linear time)
+                domain.extend(c for c in dict.fromkeys(constants) if c not in present)
                 continue
         if line.startswith(("P(", "R(", "SE(")):
             return None

@@ -74,13 +74,14 @@ class OptimalWorlds:
         activation literals that are switched off afterwards.
     :ivar assumptions: under these, its models (projected on atoms ``1..n``) are exactly
         the optimal worlds.
-    :ivar model: one of its models under the assumptions.
+    :ivar model: one of its models under the assumptions, or None (the caller's known
+        optimal world is one, projected on the atoms).
     :ivar fresh: makes a variable no clause uses yet.
     """
 
     oracle: Any
     assumptions: list[int]
-    model: list[int]
+    model: list[int] | None
     fresh: Callable[[], int]
 
 

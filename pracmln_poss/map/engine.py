@@ -187,7 +187,8 @@ class MapEngine:
             with self.backend.optimal_worlds(units, formulas, best, None if parent is None else tuple(parent)) as view:
                 if view is not None:
                     self.calls += 1
-                    candidates, calls = backbone(view.oracle, view.assumptions, candidates, view.model, view.fresh)
+                    model = view.model if view.model is not None else list(first.world.literals())
+                    candidates, calls = backbone(view.oracle, view.assumptions, candidates, model, view.fresh)
                     self.calls += calls
         if view is None:
             self._test_candidates(first.world, units, formulas, best, candidates, entailed)

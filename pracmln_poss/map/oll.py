@@ -159,10 +159,8 @@ class OLLBackend(Backend):
             found = self._of_literals(core, parent)
             if found is not None and found.cost + self.instance.offset == cost:
                 more = self.instance.constraints(tuple(u for u in units if u not in parent), ())
-                assumptions = found.assumptions + [c[0] for c in more or ()]
-                if more is not None and core.oracle.solve(assumptions=assumptions):
-                    core.calls += 1
-                    yield OptimalWorlds(core.oracle, assumptions, core.oracle.get_model(), core.new_var)
+                if more is not None:  # (no model: the caller's optimal world of the evidence is one)
+                    yield OptimalWorlds(core.oracle, found.assumptions + [c[0] for c in more], None, core.new_var)
                     return
         with self._solved(units, extra) as (core, solution):
             if solution is None or solution.cost + self.instance.offset != cost:

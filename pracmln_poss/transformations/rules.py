@@ -519,15 +519,21 @@ def _entails(state: _RuleState, rest: EvidenceSet, canon: Canonical, y: int, p_r
 
 def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) -> tuple[int, ...]:
     """The first literal of ``head`` of each class of those a renaming fixing ``e`` maps
-    onto each other."""
-    seen: set[tuple[tuple[int, ...], ...]] = set()
-    out = []
+    onto each other (only literals of one predicate and sign can be: the others need no
+    canonical form)."""
+    info = symmetry.atom_info
+    alike: dict[tuple[bool, str], list[int]] = {}
     for lit in head:
-        key = canonical_parts((e, (lit,)), symmetry)
-        if key not in seen:
-            seen.add(key)
-            out.append(lit)
-    return tuple(out)
+        alike.setdefault((lit > 0, info[abs(lit)][0]), []).append(lit)
+    keep: set[int] = set()
+    for members in alike.values():
+        seen: set[tuple[tuple[int, ...], ...]] = set()
+        for lit in members:
+            key = canonical_parts((e, (lit,)), symmetry) if len(members) > 1 else ()
+            if key not in seen:
+                seen.add(key)
+                keep.add(lit)
+    return tuple(lit for lit in head if lit in keep)
 
 
 def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
