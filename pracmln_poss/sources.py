@@ -7,16 +7,43 @@ errors; this is that shared part.
 
 from __future__ import annotations
 
-__all__ = ["read_source", "numbered_lines", "MAX_INPUT_BYTES"]
+__all__ = ["read_source", "numbered_lines", "load_json", "MAX_INPUT_BYTES", "MAX_JSON_DEPTH"]
 
+import itertools
+import json
 import os
+import re
 from collections.abc import Iterator
+from typing import Any
 
 from .errors import ModelError, SourcePosition
 from .logic.syntax import strip_comments
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 """Input files larger than this are refused (``/dev/zero`` would fill the memory)."""
+
+MAX_JSON_DEPTH = 64
+"""JSON nested deeper than this is refused before it is parsed (our files nest 5 deep)."""
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def load_json(text: str | bytes, **options: Any) -> Any:
+    """``json.loads`` with its nesting bounded first, the same on every Python.
+
+    (How deep the standard parser goes before a ``RecursionError`` depends on the
+    Python version and the stack; a bound of ours does not.)
+
+    :raises ValueError: for invalid JSON and for nesting deeper than :data:`MAX_JSON_DEPTH`.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = max(itertools.accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
+    if depth > MAX_JSON_DEPTH:
+        raise ValueError(f"nests deeper than {MAX_JSON_DEPTH} levels")
+    return json.loads(text, **options)
 
 
 def read_source(path: str | os.PathLike[str], what: str) -> str:

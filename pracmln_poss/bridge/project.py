@@ -12,7 +12,6 @@ from __future__ import annotations
 __all__ = ["Project", "ProjectSettings", "Sources", "is_project_reference", "open_sources", "read_project", "read_member",
            "expand_includes"]
 
-import json
 import os
 import re
 import zipfile
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelError, SourcePosition
 from ..logic.syntax import strip_comments
+from ..sources import load_json
 
 _MAX_MEMBER = 256 * 1024 * 1024  # a member larger than this is not a model or database
 _MAX_CONF = 1024 * 1024  # nor is a query.conf larger than this one
@@ -113,7 +113,7 @@ def read_project(path: str | os.PathLike[str]) -> Project:
     settings = ProjectSettings()
     if conf is not None:
         try:
-            data = json.loads(conf.decode("utf-8"))
+            data = load_json(conf)
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise ModelError(f"query.conf is not valid JSON: {exc}", SourcePosition(f"{where.file}:query.conf")) from None
         if not isinstance(data, dict):

@@ -40,6 +40,7 @@ from ..logic.syntax import parse_formula
 from ..possibilistic.lifted import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
+from ..sources import load_json
 from ..weights import Resolution, weight_number
 from .common import by_level
 
@@ -90,7 +91,7 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
     :raises PossError: naming the file, and the JSON line or formula index at fault.
     """
     try:
-        data = json.loads(text, parse_float=Decimal)
+        data = load_json(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         raise FormulaSyntaxError(f"invalid JSON: {exc.msg}", SourcePosition(source, exc.lineno)) from None
     except (RecursionError, ValueError) as exc:  # nesting too deep; an int of too many digits

@@ -33,6 +33,7 @@ from ..errors import OutputError, SourcePosition
 from ..ground_mln import GroundMLN
 from ..map.engine import Optimum, World
 from ..possibilistic.theory import Level
+from ..sources import load_json
 from ..weights import INF
 from .rule import BlockingRule, DefaultRule
 
@@ -260,7 +261,7 @@ class Checkpoint:
         body, sep, digest = raw.rstrip(b"\n").rpartition(b"\n")
         if not sep or digest != _digest(body).encode():
             raise ValueError("its digest does not match its content (damaged or edited)")
-        data = json.loads(body)
+        data = load_json(body)
         if type(data) is not dict or data.get("format") != FORMAT:
             raise ValueError("not a checkpoint of this version of pracmln_poss")
         if data.get("key") != self.key:
