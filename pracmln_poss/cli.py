@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
     c.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
-    _model_options(c)
+    _model_options(c, _CONVERT_LIMITS)
     c.add_argument(
         "--method", choices=METHODS, default=None,
         help="the transformation (default: lifted for a first-order MLN, defaults for a propositional one)",
@@ -105,14 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
     _theory_query_options(x)
     x.add_argument("--mln", metavar="MODEL", help="when not entailed, show a MAP world of this MLN instead")
-    _model_options(x)
+    _model_options(x, _THEORY_LIMITS)
     x.add_argument("--json", action="store_true", help="print JSON")
     x.set_defaults(run=_run_explain)
 
     v = sub.add_parser("verify", help="certify a theory against exact MAP inference of its MLN")
     v.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     v.add_argument("--mln", metavar="MODEL", required=True, help="the MLN the theory claims to capture")
-    _model_options(v)
+    _model_options(v, _THEORY_LIMITS)
     v.add_argument("-k", type=int, required=True, help="check all E, C with |E| + |C| <= k + 1")
     _focus_arguments(v)
     v.add_argument("--sample", type=int, metavar="N", help="check exactly N pairs, drawn at random (seeded)")
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("show", help="the theory per level as if-then rules, with warnings")
     w.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     w.add_argument("--mln", metavar="MODEL", help="flag rules that overturn the literal reading of its formulas")
-    _model_options(w)
+    _model_options(w, _THEORY_LIMITS)
     w.add_argument("--query-preds", metavar="P,...", help="flag rules concluding about other predicates")
     w.set_defaults(run=_run_show)
 
@@ -167,7 +167,12 @@ _MODEL_HELP = (
 )
 
 
-def _model_options(p: argparse.ArgumentParser) -> None:
+_CONVERT_LIMITS = "; 10,000,000 evidence sets; the exhaustive transformation above 16 soft formulas"
+_THEORY_LIMITS = "; 10,000,000 groundings of a lifted theory"
+
+
+def _model_options(p: argparse.ArgumentParser, limits: str = "") -> None:
+    """The options of a model; ``limits``: the command's own size limits, for ``--force``."""
     p.add_argument(
         "--db", metavar="FILE",
         help="a pracmln .db file (or PROJECT.pracmln:NAME.db): evidence and domain constants",
@@ -190,9 +195,7 @@ def _model_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--force", action="store_true",
-        help="go ahead above the size limits (1,000,000 ground atoms, 10,000,000 ground formulas, "
-        "10,000,000 evidence sets, 10,000,000 groundings of a lifted theory; the exhaustive transformation "
-        "above 16 soft formulas)",
+        help=f"go ahead above the size limits (1,000,000 ground atoms, 10,000,000 ground formulas{limits})",
     )
 
 
@@ -452,7 +455,7 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 def _run_verify(args: argparse.Namespace) -> int:
     from .formats import load_theory
-    from .insight.verify import verify
+    from .insight.verify import COUNT_LIMIT, verify
 
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
@@ -472,6 +475,7 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.json:
         out: dict[str, object] = {
             "ok": result.ok, "k": result.k, "mode": result.mode, "pairs_checked": result.pairs_checked,
+            "pairs_total": result.pairs_total,
             "evidence_sets": result.evidence_sets, "seconds": round(result.seconds, 3), "seed": result.seed,
             "evidence_preds": focus_names.get("evidence_preds"), "query_preds": focus_names.get("query_preds"),
         }
@@ -489,7 +493,12 @@ def _run_verify(args: argparse.Namespace) -> int:
             f", {side} over {', '.join(focus_names[key])}"
             for side, key in (("E", "evidence_preds"), ("C", "query_preds")) if key in focus_names
         )
-        print(f"verified: (M,E) |-MAP OR C iff (T,E) |-poss OR C for all |E| + |C| <= {result.k + 1}{within}")
+        if result.mode == "sample":
+            of = f"{result.pairs_total:,}" if result.pairs_total is not None else f"more than {COUNT_LIMIT:,}"
+            scope = f"on a sample of {result.pairs_checked:,} of {of} pairs with"
+        else:
+            scope = "for all"
+        print(f"verified: (M,E) |-MAP OR C iff (T,E) |-poss OR C {scope} |E| + |C| <= {result.k + 1}{within}")
         print(f"  {result.mode}: {result.pairs_checked} pairs, {result.evidence_sets} evidence sets, "
               f"{result.seconds:.2f} s{seed}")
     elif result.counterexample is not None:

@@ -151,6 +151,16 @@ def test_save_and_load_give_back_the_same_work(tmp_path):
     assert (loaded.optima, loaded.partial, loaded.rules) == (saved.optima, saved.partial, saved.rules)
     other = Checkpoint(tmp_path / "c", "other key", n_atoms=9, k=2)
     assert not other.load() and "another conversion" in (other.refused or "")
+    # work added after a save (parts encoded before are reused) is in the next save
+    saved.rules[7] = ([DefaultRule((5,), (-6,), 1)], 0, 3)
+    saved.partial[2][6] = [(1, bytes(10))]
+    for _finished in range(2):
+        saved.save()
+        again = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)
+        assert again.load()
+        assert (again.optima, again.partial, again.rules) == (saved.optima, saved.partial, saved.rules)
+        saved.optima[2] = [((1, 2), None)]  # the size finished
+        saved.partial.pop(2, None)
 
 
 def test_a_link_in_the_checkpoint_s_place_is_not_followed(pracmln, tmp_path):

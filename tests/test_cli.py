@@ -320,3 +320,16 @@ def test_ground_size_counts_atoms_and_groundings(tmp_path):
     assert largest[1] == 6 and largest[0].text == "p(a) => r(a, x)"
     # the EXIST formula grounds to one formula of 3 * 2 * 3 atoms
     assert expanded == 6 * 2 + 3 + 2 + 18 and widest[1] == 18 and widest[0].text.startswith("EXIST")
+
+
+def test_help_names_only_what_applies(capsys):
+    """``--force`` names the limits of the command at hand; ``auto`` names every backend it picks."""
+    helps = {}
+    for command in ("map", "convert", "verify"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        helps[command] = " ".join(capsys.readouterr().out.split())
+    assert "exhaustive" not in helps["map"] and "lifted theory" not in helps["map"]
+    assert "exhaustive transformation above 16 soft formulas" in helps["convert"]
+    assert "groundings of a lifted theory" in helps["verify"] and "exhaustive" not in helps["verify"]
+    assert "picks oll, toulbar2 or cpsat" in helps["map"]

@@ -241,6 +241,11 @@ def test_verify_sample_sizes(pracmln, capsys, tmp_path):
                  "--sample", "37", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] and data["mode"] == "sample" and data["pairs_checked"] == 37
+    assert data["pairs_total"] > 37
+    assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2",
+                 "--sample", "37"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert f"on a sample of 37 of {data['pairs_total']:,} pairs with |E| + |C| <= 3" in first
 
 
 def test_verify_a_focused_theory(pracmln, capsys, tmp_path):

@@ -65,6 +65,15 @@ def test_bootstrap_refuses_unsupported_pythons_in_one_line():
         assert "\n" not in message
 
 
+@pytest.mark.parametrize("flag", ["--help", "--no-such-flag"])
+def test_bootstrap_s_help_or_an_unknown_flag_sets_up_nothing(flag):
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "bootstrap.py"), flag],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == (0 if flag == "--help" else 2), out.stderr
+    assert "usage: tools/bootstrap.py" in out.stdout + out.stderr
+    assert "installing" not in out.stdout + out.stderr
+
+
 def test_bootstrap_stays_readable_by_old_pythons():
     """Old interpreters must reach the refusal, not a syntax error: no f-strings,
     annotations or ``from __future__ import annotations`` in the script."""
@@ -99,3 +108,24 @@ def test_the_old_name_load_still_works_and_warns():
 
     with pytest.warns(DeprecationWarning, match="load_ground"):
         assert pracmln_poss.load is pracmln_poss.load_ground
+
+
+def test_a_plain_import_pracmln_works_in_the_environment_set_up(pracmln):
+    """``import pracmln`` alone, in a fresh process, as a pracmln user types it (the
+    import hook ``tools/install_pracmln.py`` installs prepares it)."""
+    code = "import sys, pracmln; print(pracmln.MLN.__name__, 'pracmln_poss' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["MLN", "True"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", ["", "import pracmln_poss; "], ids=["alone", "after pracmln_poss"])
+def test_pracmln_s_own_tests_pass_with_us_installed(pracmln, first):
+    """pracmln's own test module (inference with EnumerationAsk, MC-SAT, WCSP and Gibbs,
+    single and multicore; BPLL/CLL learning; the fuzzy taxonomies): an import hook or a
+    shim of ours must never break a pracmln user's code."""
+    code = first + "import pracmln.test as t; t.runall()"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "all test finished after" in out.stdout

@@ -14,6 +14,7 @@ This file must stay readable by old Pythons, so that they get the one-line refus
 rather than a syntax error: no annotations, no f-strings.
 """
 
+import argparse
 import os
 import subprocess
 import sys
@@ -64,11 +65,20 @@ def venv_version():
     return None
 
 
+def parse(argv):
+    """The options; ``--help`` and an unknown flag print the usage and set up nothing."""
+    parser = argparse.ArgumentParser(prog="tools/bootstrap.py", description=__doc__.strip().splitlines()[0])
+    parser.add_argument("--no-run", action="store_true", help="set up only (what .ci/run uses)")
+    parser.add_argument("--verbose", action="store_true", help="show every install step's output")
+    return parser.parse_args(argv)
+
+
 def main(argv):
+    options = parse(argv)
     refusal = supported_message(sys.version_info)
     if refusal:
         sys.exit(refusal)
-    verbose = "--verbose" in argv
+    verbose = options.verbose
     here = "%d.%d" % sys.version_info[:2]
     made_with = venv_version()
     if os.path.exists(PY) and made_with and not (made_with + ".").startswith(here + "."):
@@ -82,7 +92,7 @@ def main(argv):
     run("installing pracmln 1.2.4 (tools/install_pracmln.py)", [PY, os.path.join("tools", "install_pracmln.py")], verbose)
     run("installing pracmln_poss with its test extras, and tox", pip + ["-e", ".[test]", "tox"], verbose)
     print("ready: %s (tests: .venv/bin/tox -e py)" % os.path.join(BIN, "pracmln-poss"), flush=True)
-    if "--no-run" not in argv:
+    if not options.no_run:
         cmd = [os.path.join(BIN, "pracmln-poss")] + EXAMPLE
         print("$ .venv/bin/pracmln-poss " + " ".join(EXAMPLE), flush=True)
         subprocess.run(cmd, check=True, cwd=ROOT)

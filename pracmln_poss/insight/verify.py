@@ -12,7 +12,7 @@ certificate.
 
 from __future__ import annotations
 
-__all__ = ["Verification", "Counterexample", "verify", "count_pairs", "DEFAULT_MAX_PAIRS", "DEFAULT_SAMPLE"]
+__all__ = ["Verification", "Counterexample", "verify", "count_pairs", "DEFAULT_MAX_PAIRS", "DEFAULT_SAMPLE", "COUNT_LIMIT"]
 
 import random
 import time
@@ -57,6 +57,8 @@ class Verification:
     seconds: float
     seed: int | None
     counterexample: Counterexample | None
+    pairs_total: int | None = None
+    """How many pairs there are (None: more than :data:`COUNT_LIMIT`)."""
 
 
 def _with_atoms(theory: PossibilisticTheory, names: tuple[str, ...]) -> PossibilisticTheory:
@@ -76,6 +78,10 @@ def _with_atoms(theory: PossibilisticTheory, names: tuple[str, ...]) -> Possibil
 
 def _atoms(wanted: frozenset[int] | None, n: int) -> list[int]:
     return list(range(1, n + 1)) if wanted is None else sorted(wanted)
+
+
+COUNT_LIMIT = 10**15
+"""Pairs are counted up to this (beyond it, "more than")."""
 
 
 def count_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int, limit: int | None = None) -> int:
@@ -154,7 +160,8 @@ def verify(
     evidence_atoms = _atoms(focus.evidence, mln.n_atoms)
     query_atoms = _atoms(focus.query, mln.n_atoms)
     k_atoms = min(k, max(mln.n_atoms - 1, 0))  # (|E| + |C| atoms at most: no larger pairs exist)
-    total = count_pairs(evidence_atoms, query_atoms, k_atoms, limit=max(max_pairs, sample or 0))
+    total = count_pairs(evidence_atoms, query_atoms, k_atoms, limit=max(max_pairs, sample or 0, COUNT_LIMIT))
+    all_pairs = total if total <= COUNT_LIMIT else None
     exhaustive = (sample is None and total <= max_pairs) or (sample is not None and sample >= total)
     wanted = total if exhaustive else (sample or DEFAULT_SAMPLE)
     if exhaustive:
@@ -196,10 +203,10 @@ def verify(
                     tuple(mln.literal_name(l) for l in e), tuple(mln.literal_name(l) for l in c), map_side, poss_side
                 )
                 return Verification(False, k, mode, checked, len(seen_evidence), time.perf_counter() - start,
-                                    None if exhaustive else seed, example)
+                                    None if exhaustive else seed, example, all_pairs)
             if not exhaustive and checked == wanted:
                 break
     if checked == 0:
         raise ModelError("nothing to verify: no evidence set within the focus is possible under the MLN")
     return Verification(True, k, mode, checked, len(seen_evidence), time.perf_counter() - start,
-                        None if exhaustive else seed, None)
+                        None if exhaustive else seed, None, all_pairs)

@@ -180,6 +180,14 @@ def _packed_json(packed: Packed | None) -> list[Any] | None:
     return None if packed is None else [packed[0], _world_text(packed[1])]
 
 
+def _optima_json(items: list[tuple[tuple[int, ...], Packed | None]]) -> list[Any]:
+    return [[list(e), _packed_json(p)] for e, p in items]
+
+
+def _chunk_json(packed: list[Packed | None]) -> list[Any]:
+    return [_packed_json(p) for p in packed]
+
+
 def _level_json(level: Level) -> int | str:
     return "inf" if level == INF else int(level)
 
@@ -214,6 +222,7 @@ class Checkpoint:
         self.resumed = False
         self.refused: str | None = None
         self._saved = time.monotonic()
+        self._encoded: dict[tuple[int, ...], tuple[object, str]] = {}
         self._check_path()
 
     def _check_path(self) -> None:
@@ -281,14 +290,7 @@ class Checkpoint:
         now = time.monotonic()
         if not force and now - self._saved < self.interval:
             return
-        data = {
-            "format": FORMAT, "key": self.key,
-            "optima": [[size, [[list(e), _packed_json(p)] for e, p in items]] for size, items in self.optima.items()],
-            "partial": [[size, [[i, [_packed_json(p) for p in packed]] for i, packed in chunks.items()]]
-                        for size, chunks in self.partial.items()],
-            "rules": [[i, _rules_json(result)] for i, result in self.rules.items()],
-        }
-        body = json.dumps(data, separators=(",", ":")).encode()
+        body = self._body().encode()
         where = SourcePosition(str(self.path))
         try:
             fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", dir=self.path.parent)
@@ -305,6 +307,28 @@ class Checkpoint:
             Path(tmp).unlink(missing_ok=True)
             raise
         self._saved = now
+
+    def _body(self) -> str:
+        """The file's JSON (without the digest).  Finished parts never change, so each
+        is encoded once and kept: a save costs what is new since the last one, not the
+        whole state again (which made saving every interval quadratic)."""
+        used: dict[tuple[int, ...], tuple[object, str]] = {}
+
+        def encoded(key: tuple[int, ...], value: Any, encode: Callable[[Any], object]) -> str:
+            hit = self._encoded.get(key)
+            if hit is None or hit[0] is not value:
+                hit = (value, json.dumps(encode(value), separators=(",", ":")))
+            used[key] = hit
+            return hit[1]
+
+        optima = ",".join(f"[{size},{encoded((0, size), items, _optima_json)}]" for size, items in self.optima.items())
+        partial = ",".join(f"[{size},[" + ",".join(f"[{i},{encoded((1, size, i), packed, _chunk_json)}]"
+                                                   for i, packed in chunks.items()) + "]]"
+                           for size, chunks in self.partial.items())
+        rules = ",".join(f"[{i},{encoded((2, i), result, _rules_json)}]" for i, result in self.rules.items())
+        self._encoded = used
+        head = json.dumps({"format": FORMAT, "key": self.key}, separators=(",", ":"))[:-1]
+        return f'{head},"optima":[{optima}],"partial":[{partial}],"rules":[{rules}]}}'
 
     def remove(self) -> None:
         self.path.unlink(missing_ok=True)
