@@ -50,7 +50,7 @@ t0 = time.perf_counter()
 from pracmln_poss.bridge.compat import import_pracmln
 pracmln = import_pracmln()
 from pracmln.mln.inference.wcspinfer import WCSPInference
-project, mln_name, db_name, grammar = sys.argv[1:5]
+project, mln_name, db_name, grammar, closed = sys.argv[1:6]
 out = {"import": time.perf_counter() - t0}
 try:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -59,7 +59,10 @@ try:
         db = pracmln.Database.load(mln, project + ":" + db_name)[0] if db_name != "-" else pracmln.Database(mln)
         out["load"] = time.perf_counter() - t
         mrf = mln.ground(db)
-        result = WCSPInference(mrf, queries=[str(a) for a in mrf.gndatoms]).run().results
+        # the project's closed world, as pracmln's query tool applies it (cw: the
+        # predicates other than the queries; every atom is asked for, so named here)
+        result = WCSPInference(mrf, queries=[str(a) for a in mrf.gndatoms],
+                               cw_preds=[p for p in closed.split(",") if p]).run().results
     out["world"] = {name: value >= 0.5 for name, value in result.items()}
 except Exception as exc:
     out["error"] = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:80]
@@ -116,6 +119,7 @@ def projects(only: list[str] | None) -> list[Path]:
 def map_rows(project: Path, timeout: float) -> str:
     from pracmln_poss.bridge.loader import load_model
     from pracmln_poss.bridge.project import read_project
+    from pracmln_poss.closed_world import closed_predicates
     from pracmln_poss.errors import PossError
     from pracmln_poss.grounding import ground
     from pracmln_poss.map.engine import World, world_cost
@@ -124,10 +128,15 @@ def map_rows(project: Path, timeout: float) -> str:
     settings = read_project(project).settings
     grammar = settings.grammar or "StandardGrammar"
     name = project.stem
-    ours_s, ours_mb, out, err = measure([str(EXE), "map", str(project), "--json"], timeout)
+    try:  # the project's closed world (our map applies it; pracmln is told the same)
+        closed = closed_predicates(load_model(project).model, settings.cw, settings.cw_preds, settings.queries or ())
+    except PossError:
+        closed = ()
+    ours_s, ours_mb, out, err = measure([str(EXE), "map", str(project), "--json", "--query-preds", "all"], timeout)
     load_s, _, load_out, _ = measure([sys.executable, "-c", OUR_LOAD, str(project), "-", "-"], timeout)
     theirs_s, theirs_mb, t_out, _ = measure(
-        [sys.executable, "-c", PRACMLN_MAP, str(project), settings.mln or "-", settings.db or "-", grammar], timeout
+        [sys.executable, "-c", PRACMLN_MAP, str(project), settings.mln or "-", settings.db or "-", grammar,
+         ",".join(closed)], timeout
     )
     if out is None:
         ours = f"timeout ({timeout:.0f} s)"
@@ -145,7 +154,7 @@ def map_rows(project: Path, timeout: float) -> str:
     same, cost = "-", "-"
     if out and out.strip() and "world" in theirs_info:
         try:
-            g = ground(load_model(project).model)
+            g = ground(load_model(project, cw=None, cw_preds=None).model)
         except PossError:
             g = None
         if g is not None:
@@ -155,7 +164,8 @@ def map_rows(project: Path, timeout: float) -> str:
             a, b = world_cost(g, ours_world), world_cost(g, their_world)
             cost = format_weight(a, g.resolution)
             same = "yes" if a == b else f"NO (pracmln's world costs {format_weight(b, g.resolution)})"
-    return (f"| {name} | {ours_load} | {theirs_load} | {ours} | {theirs} | {ours_mb:.0f} | "
+    shown_closed = ("cw: " if settings.cw else "cw_preds: ") + ", ".join(closed) if closed else "-"
+    return (f"| {name} | {shown_closed} | {ours_load} | {theirs_load} | {ours} | {theirs} | {ours_mb:.0f} | "
             f"{theirs_mb:.0f} | {cost} | {same} |")
 
 
@@ -241,9 +251,9 @@ def main(argv: list[str]) -> int:
     if not args.skip_map:
         print("MAP, whole process (ours: map --json, world and backbone; pracmln: MLN.load + Database.load + "
               "WCSPInference); load = read (+ ground, ours) inside the process")
-        print("| project | load ours (s) | load pracmln (s) | MAP ours (s) | MAP pracmln (s) | ours MB | pracmln MB "
-              "| MAP cost | same cost |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|:---:|", flush=True)
+        print("| project | closed world | load ours (s) | load pracmln (s) | MAP ours (s) | MAP pracmln (s) | ours MB "
+              "| pracmln MB | MAP cost | same cost |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|:---:|", flush=True)
         for project in found:
             print(map_rows(project, args.timeout), flush=True)
     if not args.skip_convert:

@@ -14,6 +14,7 @@ from __future__ import annotations
 __all__ = ["main", "build_parser"]
 
 import argparse
+import difflib
 import json
 import os
 import re
@@ -37,6 +38,7 @@ from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_numbe
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from .bridge.loader import LoadedModel
     from .ground_mln import GroundMLN
+    from .model import FirstOrderMLN
     from .possibilistic.protocol import Theory
     from .possibilistic.theory import PossibilisticFormula
     from .transformations.common import ProgressInfo
@@ -57,12 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     m = sub.add_parser("map", help="exact MAP inference: a MAP world and the literals true in all MAP worlds")
-    m.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
+    m.add_argument("model", metavar="MODEL", nargs="?", help=_MODEL_HELP)  # (required: see _positional_back)
     _model_options(m)
     m.add_argument(
         "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
         help="evidence literals such as bird(Tweety) or !flies(Tweety) (repeatable)",
     )
+    _closed_world_options(m)
+    m.add_argument("--query-preds", metavar="Q,...", dest="focus_query_preds",
+                   help="print only the atoms of these predicates (default: a project's queries, else all; "
+                   "'all' for all)")
     m.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
     m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
@@ -106,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     _theory_query_options(x)
     x.add_argument("--mln", metavar="MODEL", help="when not entailed, show a MAP world of this MLN instead")
     _model_options(x, _THEORY_LIMITS)
+    _closed_world_options(x)
     x.add_argument("--json", action="store_true", help="print JSON")
     x.set_defaults(run=_run_explain)
 
@@ -153,7 +160,8 @@ def _focus_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _theory_query_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
+    p.add_argument("theory", metavar="THEORY", nargs="?",  # (required: see _positional_back)
+                   help="a theory file (text or JSON format)")
     p.add_argument(
         "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
         help="evidence literals (or ground formulas), added as certain (repeatable)",
@@ -199,10 +207,48 @@ def _model_options(p: argparse.ArgumentParser, limits: str = "") -> None:
     )
 
 
+def _closed_world_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cw", action=argparse.BooleanOptionalAction, default=None,
+                   help="pracmln's closed world: atoms of every predicate but the query predicates (the project's "
+                   "queries) and the functional ones that the database leaves open are false (default: the project's cw)")
+    p.add_argument("--cw-preds", metavar="P,...",
+                   help="atoms of these predicates that the database leaves open are false (default: the project's "
+                   "cw_preds)")
+
+
 def _load_ground(args: argparse.Namespace) -> GroundMLN:
     from .grounding import ground
 
-    return ground(_load(args).model, force=args.force)
+    return ground(_closed(args, _load(args))[0], force=args.force)
+
+
+_LITERAL = re.compile(r"\s*!?\s*(\w+)\s*\((.*)\)\s*")
+
+
+def _closed(args: argparse.Namespace, loaded: LoadedModel) -> tuple[FirstOrderMLN, str]:
+    """The model under the closed-world settings (the options, else the project's), and
+    where its evidence comes from, in words."""
+    from .closed_world import close_world, closed_predicates
+
+    model, settings = loaded.model, loaded.settings
+    if not hasattr(args, "cw"):  # (a command without closed-world options)
+        return model, ""
+    cw = args.cw
+    cw = settings.cw if cw is None else cw
+    given = args.cw_preds
+    cw_preds = settings.cw_preds if given is None else tuple(p.strip() for p in given.split(",") if p.strip())
+    queries = [q for q in settings.queries or () if q in model.predicate_map] if cw else []
+    preds = closed_predicates(model, cw, cw_preds, queries)
+    open_atoms = [(m[1], tuple(a.strip() for a in m[2].split(",")))
+                  for m in map(_LITERAL.fullmatch, getattr(args, "evidence", [])) if m]
+    closed = close_world(model, preds, open_atoms, force=args.force)
+    parts = []
+    if model.evidence:
+        parts.append(f"database {args.db or settings.db or 'of the project'} ({len(model.evidence):,} literals)")
+    if preds:
+        added = len(closed.evidence) - len(model.evidence)
+        parts.append(f"closed world over {', '.join(preds)} ({added:,} atoms false)")
+    return closed, "; ".join(parts)
 
 
 def _load(args: argparse.Namespace) -> LoadedModel:
@@ -228,33 +274,62 @@ def _load(args: argparse.Namespace) -> LoadedModel:
                       domains=domains, domain_sizes=sizes)
 
 
+def _check_against_database(args: argparse.Namespace, loaded: LoadedModel, gmln: GroundMLN, evidence: list[int]) -> None:
+    """A given literal whose atom the database sets the other way: an error naming the
+    database, not just "the hard formulas" (the closed world leaves given atoms open)."""
+    from .errors import InconsistentEvidenceError
+
+    negated = {gmln.literal_name(-lit) for lit in evidence}
+    for e in loaded.model.evidence:
+        name = f"{e.pred}({','.join(e.args)})" if e.args else e.pred
+        if (name if e.value else f"!{name}") in negated:
+            database = f"the database {args.db or loaded.settings.db or ''}".rstrip()
+            raise InconsistentEvidenceError(
+                f"evidence {'!' if e.value else ''}{name} contradicts {database}, which has {'' if e.value else '!'}{name}")
+
+
 def _run_map(args: argparse.Namespace) -> int:
+    from .grounding import ground
     from .map import open_engine
 
-    gmln = _load_ground(args)
+    loaded = _load(args)
+    model, source = _closed(args, loaded)
+    gmln = ground(model, force=args.force)
     with open_engine(gmln, args.backend) as engine:
         evidence = [gmln.literal(text) for text in args.evidence]
+        _check_against_database(args, loaded, gmln, evidence)
         optimum = engine.optimum(evidence)
         penalty = engine.penalty(evidence)
         entailed = engine.consequences(evidence)
     world = optimum.world
     names = gmln.atoms
+    wanted = _focus_options(args, loaded).get("query_preds")
+    if wanted is not None:
+        unknown = sorted(set(wanted) - set(model.predicate_map))
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(model.predicate_map), n=3, cutoff=0.5)
+            hint = f"did you mean {', '.join(close)}?" if close else f"its predicates: {', '.join(model.predicate_map)}"
+            raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model ({hint})")
+    shown_atoms = [a for a in range(1, gmln.n_atoms + 1) if wanted is None or names[a - 1].split("(")[0] in wanted]
     if args.json:
         out = {
             "penalty": weight_number(penalty, gmln.resolution),
-            "world": {names[a - 1]: world[a] for a in range(1, gmln.n_atoms + 1)},
+            "world": {names[a - 1]: world[a] for a in shown_atoms},
             "entailed": {
-                names[abs(lit) - 1]: lit > 0 for lit in sorted(entailed, key=abs)
+                names[abs(lit) - 1]: lit > 0 for lit in sorted(entailed, key=abs) if abs(lit) in set(shown_atoms)
             },
         }
         print(json.dumps(out, indent=2))
         return 0
-    shown_evidence = ", ".join(gmln.literal_name(e) for e in evidence) or "none"
-    print(f"evidence: {shown_evidence}")
+    shown_evidence = ", ".join(gmln.literal_name(e) for e in evidence)
+    shown = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
+    print(f"evidence: {shown or 'none'}")
     print(f"penalty of the evidence: {format_weight(penalty, gmln.resolution)}")
-    width = max([len(n) for n in names] + [4])
+    width = max([len(names[a - 1]) for a in shown_atoms] + [4])
+    if wanted is not None:
+        print(f"atoms of {', '.join(wanted)} ({len(shown_atoms)} of {gmln.n_atoms}; --query-preds all for every atom)")
     print(f"{'atom':<{width}}  MAP    true in MAP worlds")
-    for a in range(1, gmln.n_atoms + 1):
+    for a in shown_atoms:
         status = "all" if a in entailed else ("none" if -a in entailed else "some")
         print(f"{names[a - 1]:<{width}}  {'true' if world[a] else 'false':<5}  {status}")
     return 0
@@ -281,6 +356,9 @@ def _run_convert(args: argparse.Namespace) -> int:
         if not args.no_checkpoint:
             _check_checkpoint(args.output + ".checkpoint", inputs)
     loaded = _load(args)
+    if (loaded.settings.cw or loaded.settings.cw_preds) and not args.quiet:
+        print(f"{PROG}: the project's closed world (cw, cw_preds) is not applied to a conversion: "
+              "its evidence sets range over the atoms the database leaves open", file=sys.stderr)
     gmln = ground_model(loaded.model, force=args.force)
     method = args.method or default_method(loaded.model)
     options: dict[str, object] = {"backend": args.backend, "k": args.k, "force": args.force,
@@ -567,10 +645,26 @@ def _terminate(signum: int, frame: object) -> None:
     raise _Terminated(signum)
 
 
+def _positional_back(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--evidence LIT ... MODEL`` puts the model among the literals (the list takes
+    every word after it): take back a last word that names an existing file, else say
+    what is missing and why."""
+    name = "model" if hasattr(args, "model") else "theory" if hasattr(args, "theory") else None
+    if name is None or getattr(args, name) is not None:
+        return
+    evidence = getattr(args, "evidence", [])
+    if evidence and os.path.isfile(evidence[-1].split(":", 1)[0] if ".pracmln:" in evidence[-1] else evidence[-1]):
+        setattr(args, name, evidence.pop())
+        return
+    hint = " (--evidence takes every word after it: put it last, or the file first)" if evidence else ""
+    parser.error(f"{args.command}: the following arguments are required: {name.upper()}{hint}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    _positional_back(parser, args)
     handled = (signal.SIGTERM, signal.SIGHUP) if threading.current_thread() is threading.main_thread() else ()
     previous = {signum: signal.signal(signum, _terminate) for signum in handled}
     try:

@@ -335,7 +335,10 @@ def _functional_constraints(model: FirstOrderMLN, table: _AtomTable) -> Iterator
         if p.functional is None:
             continue
         kind = "at most one" if p.soft_functional else "exactly one"
-        source = f"{p.position or p.name}: {kind} {p.domains[p.functional]} per {p.name}"
+        marked = ", ".join(d + ("?" if p.soft_functional else "!") * (i == p.functional) for i, d in enumerate(p.domains))
+        keys = [d for i, d in enumerate(p.domains) if i != p.functional]
+        scope = f" for each {', '.join(keys)}" if keys else ""
+        source = f"{p.position or f'{p.name}({marked})'}: {kind} {p.domains[p.functional]}{scope}"
         sizes = table.sizes[p.name]
         others = [range(s) for i, s in enumerate(sizes) if i != p.functional]
         for combo in itertools.product(*others):

@@ -333,3 +333,14 @@ def test_help_names_only_what_applies(capsys):
     assert "exhaustive transformation above 16 soft formulas" in helps["convert"]
     assert "groundings of a lifted theory" in helps["verify"] and "exhaustive" not in helps["verify"]
     assert "picks oll, toulbar2 or cpsat" in helps["map"]
+
+
+def test_the_model_after_an_evidence_list_is_taken_back(pracmln, capsys):
+    """``map --evidence LIT MODEL``: the list takes every word after it, the model too."""
+    model = str(PAPER / "smokers.mln")
+    assert main(["map", "--evidence", "s(Alice)", model, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["world"]["s(Alice)"] is True
+    with pytest.raises(SystemExit) as exc:
+        main(["map", "--evidence", "s(Alice)", "no-such.mln"])
+    assert exc.value.code == 2
+    assert "required: MODEL (--evidence takes every word after it" in capsys.readouterr().err

@@ -88,3 +88,14 @@ def test_model_errors(preds, domains, formulas, match):
 def test_hard_formula_false_in_a_grounding():
     with pytest.raises(InconsistentModelError, match="x=A"):
         ground(model([("s", ["p"])], {"p": ["A"]}, [("x != x ^ s(x)", None)]))
+
+
+def test_a_functional_constraint_says_what_is_unique_for_what(tmp_path):
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.grounding import ground
+
+    path = tmp_path / "f.mln"
+    path.write_text("person = {A, B}\nplace = {X, Y}\nlivesIn(person, place!)\nat(place?)\n1 livesIn(A, X)\n")
+    sources = {f.source for f in ground(load_model(path).model).hard}
+    assert sources == {f"{path}:3: livesIn(person, place!): exactly one place for each person",
+                       f"{path}:4: at(place?): at most one place"}

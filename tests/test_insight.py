@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pracmln_poss.cli import main
 from pracmln_poss.errors import InconsistentEvidenceError
 from pracmln_poss.ground_mln import GroundMLN
-from pracmln_poss.insight.explain import explain
+from pracmln_poss.insight.explain import explain, formula_line
 from pracmln_poss.insight.show import off_target_rules, overturned_readings, render_rule, show_text
 from pracmln_poss.insight.verify import verify
 from pracmln_poss.logic.formula import evaluate, negate
@@ -283,3 +283,35 @@ def test_theories_and_explanations_print_as_text_and_render_in_notebooks():
     why = explain(theory, ["s(A)"], "!c(A)")
     assert str(why).startswith("query: !c(A)\nevidence: s(A)\nentailed: no")
     assert "a most plausible world of the evidence" in str(why) and why._repr_html_().startswith("<pre>")
+
+
+def test_explain_lists_a_conflict_once_whatever_the_order_of_its_literals():
+    from pracmln_poss import PossibilisticTheory
+
+    theory = PossibilisticTheory.from_pairs([("a(T) v b(T)", 0.5), ("b(T) v a(T)", 0.5), ("!a(T) v c(T)", 0.5),
+                                             ("!a(T)", 1), ("!b(T)", 1)])
+    found = explain(theory, [], "a(T)")
+    assert [formula_line(pf, theory) for pf in found.conflicting] == ["lambda_0.5: a(T) v b(T)"]
+
+
+def test_certain_rules_read_as_facts():
+    from pracmln_poss.insight.show import show_text
+
+    theory = PossibilisticTheory.from_pairs([("Cancer(Ann)", "inf"), ("a v b", "inf"), ("a", 1)])
+    text = show_text(theory)
+    assert "  fact: Cancer(Ann)" in text and "  always a or b" in text and "  by default a" in text
+    assert "by default Cancer(Ann)" not in text
+
+
+def test_a_large_theory_shows_in_a_notebook_as_pandas_would():
+    from pracmln_poss.insight.show import HTML_LEVELS, HTML_RULES, show_html
+
+    pairs = [(f"p{i}_{j}", i + 1) for i in range(HTML_LEVELS + 5) for j in range(HTML_RULES + 3)] + [("q", "inf")]
+    theory = PossibilisticTheory.from_pairs(pairs)
+    page = theory._repr_html_()
+    assert page.count("<table>") == HTML_LEVELS and "<b>certain (1 rule)</b>" in page
+    assert page.count("<code>by default p") == (HTML_LEVELS - 1) * HTML_RULES
+    assert "... 3 more rules" in page and "... 6 more levels" in page and "lists every rule" in page
+    assert show_html(theory, max_levels=None, max_rules=None).count("<code>by default p") == len(pairs) - 1
+    small = PossibilisticTheory.from_pairs([("a", 1), ("b", "inf")])._repr_html_()
+    assert "more" not in small and "Not all shown" not in small

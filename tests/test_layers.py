@@ -19,7 +19,7 @@ LAYERS = [
     {"logic", "weights", "bridge.compat"},
     {"sources", "atoms", "model", "arguments"},
     {"ground_mln"},
-    {"grounding"},
+    {"grounding", "closed_world"},
     {"map"},
     {"possibilistic"},
     {"transformations"},

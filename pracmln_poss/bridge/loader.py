@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import arguments
+from ..closed_world import close_world, closed_predicates
 from ..errors import (
     ArgumentTypeError,
     FormulaSyntaxError,
@@ -209,6 +210,9 @@ def load_model(
     domains: Mapping[str, Sequence[str]] | None = None,
     domain_sizes: Mapping[str, int] | None = None,
     reader: str = "auto",
+    cw: bool | None = False,
+    cw_preds: Sequence[str] | None = (),
+    force: bool = False,
 ) -> LoadedModel:
     """Load an ``.mln`` file (and optionally a ``.db``); either may be a pracmln project
     (``X.pracmln``: the model and database its ``query.conf`` names) or a file in one
@@ -223,6 +227,11 @@ def load_model(
         of learned models), ``pracmln`` with pracmln's parser (everything pracmln reads);
         ``auto`` (the default) tries the first and falls back to the second.
         ``LoadedModel.mln`` is pracmln's ``MLN`` only from the ``pracmln`` reader.
+    :param cw: pracmln's closed world: the atoms the database leaves open of every
+        predicate but the query predicates (a project's ``queries``) and the functional
+        ones are false (:mod:`pracmln_poss.closed_world`); None: as the project says.
+    :param cw_preds: predicates closed that way; None: the project's ``cw_preds``.
+    :param force: close the world even when it adds more atoms than a grounding may have.
     :raises PossError: with file, line and text for anything we cannot read.
     """
     if reader not in READERS:
@@ -233,6 +242,9 @@ def load_model(
     resolution = arguments.resolution(resolution)
     domains = arguments.domains(domains)
     domain_sizes = arguments.domain_sizes(domain_sizes)
+    if cw is not None and not isinstance(cw, bool):
+        raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(cw).__name__}")
+    chosen_cw_preds = arguments.names("cw_preds", cw_preds)
     if grammar is not None and not isinstance(grammar, str):
         raise ArgumentTypeError(f"grammar takes a grammar's name or None, not {type(grammar).__name__}")
     sources = open_sources(mln_path, db_path)
@@ -263,7 +275,10 @@ def load_model(
         parsed, resolution=resolution, source=name, extra_domains=db_domains, evidence=evidence,
         domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln) if mln is not None else None,
     )
-    return LoadedModel(mln, model, sources.settings)
+    settings = sources.settings
+    closed = closed_predicates(model, settings.cw if cw is None else cw,
+                               settings.cw_preds if chosen_cw_preds is None else chosen_cw_preds, settings.queries or ())
+    return LoadedModel(mln, close_world(model, closed, force=force), settings)
 
 
 def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path,

@@ -55,6 +55,10 @@ class ProjectSettings:
     db: str | None = None
     grammar: str | None = None
     queries: tuple[str, ...] | None = None
+    cw: bool = False
+    """pracmln's closed world: every predicate but the query and functional ones is closed."""
+    cw_preds: tuple[str, ...] = ()
+    """Predicates whose atoms the database does not give are false."""
 
 
 @dataclass(frozen=True)
@@ -124,8 +128,16 @@ def read_project(path: str | os.PathLike[str]) -> Project:
             db=str(data["db"]) if data.get("db") else None,
             grammar=str(data["grammar"]) if data.get("grammar") else None,
             queries=tuple(q.strip() for q in queries.split(",") if q.strip()) if queries else None,
+            cw=data.get("cw") not in (None, 0, False, "", "0", "False", "false"),
+            cw_preds=_names(data.get("cw_preds")),
         )
     return Project(os.fspath(path), members, settings)
+
+
+def _names(value: object) -> tuple[str, ...]:
+    """Predicate names as pracmln reads them from ``query.conf``: a comma-separated text or a list."""
+    items = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else ()
+    return tuple(dict.fromkeys(str(x).strip() for x in items if str(x).strip()))
 
 
 def read_member(project: Project, member: str) -> str:

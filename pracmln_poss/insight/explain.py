@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..atoms import Evidence, EvidenceItem
 from ..errors import BackendError
-from ..logic.formula import Formula, literal, negate
+from ..logic.formula import And, Formula, Or, literal, negate
 from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
 
@@ -116,9 +116,11 @@ def explain(
             sat.satisfiable(active + ev + [no])
             countermodel = tuple(lit for lit in sat.model() if abs(lit) <= theory.n_atoms)
         conflicting, would_decide = [], []
+        seen: set[tuple[Level, object]] = set()
         for s, pf in zip(sat.selectors, candidates):
-            if pf.level >= level:
-                continue
+            if pf.level >= level or _alike(pf) in seen:
+                continue  # (a formula that differs from one shown only in its order says nothing new)
+            seen.add(_alike(pf))
             base = active + ev + [s]
             if not sat.satisfiable(base):
                 conflicting.append(pf)
@@ -148,3 +150,9 @@ def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -
         else:
             i += 1
     return set(current)
+
+
+def _alike(pf: PossibilisticFormula) -> tuple[Level, object]:
+    """The formula and level up to the order of a disjunction's or a conjunction's members."""
+    f = pf.formula
+    return pf.level, (type(f), frozenset(f.args)) if isinstance(f, (Or, And)) else f

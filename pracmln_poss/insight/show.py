@@ -70,8 +70,9 @@ def _reading(f: Formula) -> tuple[list[int], list[int], str] | None:
     return None
 
 
-def render_rule(f: Formula, theory: PossibilisticTheory) -> str:
-    """A formula as the default rule it states: "if A and B then C", "never A and B"..."""
+def render_rule(f: Formula, theory: PossibilisticTheory, certain: bool = False) -> str:
+    """A formula as the default rule it states: "if A and B then C", "never A and B"...;
+    a certain one as a fact ("fact: A", "always A or B"), not a default."""
     name = theory.literal_name
     reading = _reading(f)
     if reading is not None:
@@ -79,22 +80,22 @@ def render_rule(f: Formula, theory: PossibilisticTheory) -> str:
         return f"if {' and '.join(map(name, body))} then {f' {joiner} '.join(map(name, head))}"
     lits = _literals(f)
     if lits is not None:
-        return "by default " + " and ".join(map(name, lits))
+        return ("fact: " if certain else "by default ") + " and ".join(map(name, lits))
     if isinstance(f, Or) and all(is_literal(a) for a in f.args):
         lits = [literal_of(a) for a in f.args]
         if all(l < 0 for l in lits):
             return "never " + " and ".join(name(-l) for l in lits)
-        return "by default " + " or ".join(map(name, lits))
+        return ("always " if certain else "by default ") + " or ".join(map(name, lits))
     return theory.format(f)
 
 
-def render_lifted_rule(f: Formula, theory: Theory) -> str:
+def render_lifted_rule(f: Formula, theory: Theory, certain: bool = False) -> str:
     """A first-order rule as the default rule it states, its ``!=`` constraints last:
     "if s(p1) and f(p1,p2) then s(p2)  (p1 != p2)"."""
     distinct, core = _split_distinct(f)
     names: dict[str, int] = {}
     numbered = map_leaves(core, lambda a: Atom(names.setdefault(format_formula(a), len(names) + 1)))
-    text = render_rule(numbered, PossibilisticTheory(tuple(names), (), theory.resolution))
+    text = render_rule(numbered, PossibilisticTheory(tuple(names), (), theory.resolution), certain)
     return text + (f"  ({', '.join(format_formula(d) for d in distinct)})" if distinct else "")
 
 
@@ -224,8 +225,8 @@ def _sections(theory: Theory, flags: Iterable[Flag]
     for level, group in by_level(theory):
         title = "certain" if level == INF else f"level {theory.level_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
-        rules = [(render_rule(pf.formula, theory) if isinstance(theory, PossibilisticTheory)
-                  else render_lifted_rule(pf.formula, theory), notes.get(id(pf), [])) for pf in group]
+        rules = [(render_rule(pf.formula, theory, level == INF) if isinstance(theory, PossibilisticTheory)
+                  else render_lifted_rule(pf.formula, theory, level == INF), notes.get(id(pf), [])) for pf in group]
         levels.append((title, rules))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
     return types, levels, f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
@@ -246,18 +247,38 @@ def show_text(theory: Theory, flags: Iterable[Flag] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def show_html(theory: Theory, flags: Iterable[Flag] = ()) -> str:
+HTML_LEVELS = 40
+"""Levels a notebook shows at most (the certain one always, last)."""
+HTML_RULES = 10
+"""Rules a notebook shows at most per level."""
+
+
+def show_html(theory: Theory, flags: Iterable[Flag] = (), max_levels: int | None = HTML_LEVELS,
+              max_rules: int | None = HTML_RULES) -> str:
     """The same as :func:`show_text`, as HTML for a notebook: a table per level, certain
-    rules last, warnings marked."""
+    rules last, warnings marked; like pandas, at most ``max_levels`` levels (the lowest,
+    and the certain one) and ``max_rules`` rules per level, saying what is left out
+    (None: everything)."""
     types, levels, summary = _sections(theory, flags)
     esc = html.escape
     parts = ["<div class=\"pracmln-poss-theory\">"]
     parts.extend(f"<p><code>{esc(t)}</code></p>" for t in types)
-    for title, rules in levels:
+    shown = levels
+    if max_levels is not None and len(levels) > max_levels:
+        shown = levels[:max_levels - 1] + levels[-1:]
+    more = "<tr><td style=\"text-align:left\"><i>... {} more rule{}</i></td></tr>"
+    for title, rules in shown:
+        if shown is not levels and title == levels[-1][0] and len(levels) > len(shown):
+            parts.append(f"<p><i>... {len(levels) - len(shown)} more levels</i></p>")
         parts.append(f"<table><caption style=\"text-align:left\"><b>{esc(title)}</b></caption>")
-        for text, notes in rules:
+        for text, notes in rules if max_rules is None else rules[:max_rules]:
             warn = "".join(f"<br><span style=\"color:#b00\">&#9888; {esc(n)}</span>" for n in notes)
             parts.append(f"<tr><td style=\"text-align:left\"><code>{esc(text)}</code>{warn}</td></tr>")
+        if max_rules is not None and len(rules) > max_rules:
+            parts.append(more.format(len(rules) - max_rules, "s" if len(rules) - max_rules != 1 else ""))
         parts.append("</table>")
+    if shown is not levels or (max_rules is not None and any(len(r) > max_rules for _, r in levels)):
+        parts.append("<p><i>Not all shown: <code>print(show_text(theory))</code> or "
+                     "<code>pracmln-poss show</code> lists every rule.</i></p>")
     parts.append(f"<p>{esc(summary)}</p></div>")
     return "\n".join(parts)
