@@ -14,7 +14,6 @@ from __future__ import annotations
 __all__ = ["main", "build_parser"]
 
 import argparse
-import difflib
 import json
 import os
 import re
@@ -24,9 +23,9 @@ import threading
 import warnings
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import PossError, PossWarning, SourcePosition
+from .errors import PossError, PossWarning, SourcePosition, closest
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
@@ -50,8 +49,28 @@ class UsageError(PossError, ValueError):
     """A command-line option with a value out of range."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors that name the closest valid option or choice."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {self.suggest(message)} (see {self.prog} --help)\n")
+
+    def suggest(self, message: str) -> str:
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            hint = closest(choice[1], re.findall(r"'([^']*)'", choice[2]))
+            return f"{message}; {hint}" if hint else message
+        unknown = re.match(r"unrecognized arguments: (.*)", message)
+        if unknown:
+            options = [o for o in self._option_string_actions if o.startswith("--")]
+            hints = [f"{word}: {closest(word.split('=')[0], options, n=1)}" for word in unknown[1].split()
+                     if word.startswith("--") and closest(word.split("=")[0], options)]
+            return f"{message} ({'; '.join(hints)})" if hints else message
+        return message
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Read a Markov logic network as the possibilistic logic theory of its MAP inference.",
     )
@@ -307,9 +326,8 @@ def _run_map(args: argparse.Namespace) -> int:
     if wanted is not None:
         unknown = sorted(set(wanted) - set(model.predicate_map))
         if unknown:
-            close = difflib.get_close_matches(unknown[0], list(model.predicate_map), n=3, cutoff=0.5)
-            hint = f"did you mean {', '.join(close)}?" if close else f"its predicates: {', '.join(model.predicate_map)}"
-            raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model ({hint})")
+            raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
+                             f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
     shown_atoms = [a for a in range(1, gmln.n_atoms + 1) if wanted is None or names[a - 1].split("(")[0] in wanted]
     if args.json:
         out = {
@@ -657,14 +675,17 @@ def _positional_back(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         setattr(args, name, evidence.pop())
         return
     hint = " (--evidence takes every word after it: put it last, or the file first)" if evidence else ""
-    parser.error(f"{args.command}: the following arguments are required: {name.upper()}{hint}")
+    parser.error(f"the following arguments are required: {name.upper()}{hint}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    _positional_back(parser, args)
+    args, extra = parser.parse_known_args(argv)
+    command = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
+    if extra:  # (the command's own parser knows its options: it names the closest)
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    _positional_back(command, args)
     handled = (signal.SIGTERM, signal.SIGHUP) if threading.current_thread() is threading.main_thread() else ()
     previous = {signum: signal.signal(signum, _terminate) for signum in handled}
     try:

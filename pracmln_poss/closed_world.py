@@ -12,13 +12,12 @@ from __future__ import annotations
 
 __all__ = ["closed_predicates", "close_world"]
 
-import difflib
 import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from .errors import ModelError, UnknownNameError
+from .errors import ModelError, UnknownNameError, closest
 from .grounding import MAX_GROUND_ATOMS
 from .model import EvidenceLiteral, FirstOrderMLN
 
@@ -41,9 +40,8 @@ def closed_predicates(model: FirstOrderMLN, cw: bool, cw_preds: Iterable[str] = 
     queries = {name for q in query_preds for name in ([q] if q in preds else re.findall(r"(\w+)\s*\(", q))}
     for name in explicit:
         if name not in preds:
-            close = difflib.get_close_matches(name, list(preds), n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(close)}?" if close else f"; the predicates are {', '.join(preds)}"
-            raise UnknownNameError(f"unknown predicate {name!r} in the closed-world settings{hint}")
+            raise UnknownNameError(f"unknown predicate {name!r} in the closed-world settings; "
+                                   f"{closest(name, preds, 'the predicates')}")
     for name in explicit:
         p = preds[name]
         if p.functional is not None and not p.soft_functional:

@@ -24,8 +24,11 @@ __all__ = [
     "ArgumentTypeError",
     "PossWarning",
     "ResolutionWarning",
+    "closest",
 ]
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_SHOWN = 200
@@ -118,3 +121,16 @@ class PossWarning(UserWarning):
 
 class ResolutionWarning(PossWarning):
     """Rounding weights to the resolution made distinct weights equal."""
+
+
+def closest(name: str, known: Iterable[str], what: str = "", n: int = 3) -> str:
+    """What to say after an unknown name: "did you mean X, Y?" (the same name in another
+    case first, then the closest spellings), else the known names (``what`` names them:
+    "its predicates")."""
+    names = list(dict.fromkeys(known))
+    same = [n for n in names if n.lower() == name.lower()]
+    lowered = {n.lower(): n for n in names}
+    close = same or [lowered[c] for c in difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.5)]
+    if close:
+        return f"did you mean {', '.join(close)}?"
+    return f"{what}: {', '.join(names)}" if what else ""

@@ -344,3 +344,24 @@ def test_the_model_after_an_evidence_list_is_taken_back(pracmln, capsys):
         main(["map", "--evidence", "s(Alice)", "no-such.mln"])
     assert exc.value.code == 2
     assert "required: MODEL (--evidence takes every word after it" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["convert", "m.mln", "--methd", "defaults"], "pracmln-poss convert: error: unrecognized arguments: --methd defaults "
+                                                  "(--methd: did you mean --method?) (see pracmln-poss convert --help)"),
+    (["convert", "m.mln", "--method", "default"], "invalid choice: 'default' (choose from 'exhaustive', 'selective', "
+                                                  "'defaults', 'lifted'); did you mean defaults?"),
+    (["conver"], "did you mean convert, verify?"),
+])
+def test_usage_errors_are_one_line_with_the_closest_names(capsys, argv, expected):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and expected in err
+    assert err.count("\n") == 1, err  # no usage block
+
+
+def test_an_unknown_predicate_suggests_the_same_name_in_another_case(pracmln, capsys):
+    model = str(PRACMLN_DATA / "smokers" / "mlns" / "wts.pybpll.smoking-train-smoking.mln")
+    assert main(["convert", model, "--domain", "person=A,B", "--query-preds", "smokes", "-k", "1"]) == 2
+    assert "unknown query predicate 'smokes'; did you mean Smokes?" in capsys.readouterr().err

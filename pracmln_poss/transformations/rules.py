@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..atoms import predicate_of
-from ..errors import ModelError, UnknownNameError
+from ..errors import ModelError, UnknownNameError, closest
 from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
@@ -70,6 +70,7 @@ class Focus:
         :raises UnknownNameError: naming a predicate the model does not have, and the ones it has.
         """
         by_pred: dict[str, set[int]] = {}
+        THE_PREDICATES = "the model's predicates"  # noqa: N806
         for i, name in enumerate(mln.atoms, 1):
             by_pred.setdefault(predicate_of(name), set()).add(i)
 
@@ -80,7 +81,7 @@ class Focus:
             for p in preds:
                 if p not in by_pred:
                     raise UnknownNameError(
-                        f"unknown {what} predicate {p!r}; the model's predicates: {', '.join(sorted(by_pred))}"
+                        f"unknown {what} predicate {p!r}; {closest(p, sorted(by_pred), THE_PREDICATES)}"
                     )
                 out |= by_pred[p]
             return frozenset(out)
