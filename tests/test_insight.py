@@ -315,3 +315,16 @@ def test_a_large_theory_shows_in_a_notebook_as_pandas_would():
     assert show_html(theory, max_levels=None, max_rules=None).count("<code>by default p") == len(pairs) - 1
     small = PossibilisticTheory.from_pairs([("a", 1), ("b", "inf")])._repr_html_()
     assert "more" not in small and "Not all shown" not in small
+
+
+def test_blocking_rules_are_marked_and_never_flagged_off_target():
+    from pracmln_poss.insight.show import show_text
+
+    theory = PossibilisticTheory.from_pairs([("e(A) => q(A)", 1), ("!e(A)", 0.5), ("!e(A) v r(A)", 0.5)])
+    theory = PossibilisticTheory(theory.atoms, tuple(
+        pf.__class__(pf.formula, pf.level, "blocking {e(A)}" if i == 1 else "{}") for i, pf in enumerate(theory.formulas)),
+        theory.resolution)
+    flags = off_target_rules(theory, ["q"])
+    assert [theory.format(f.rule.formula) for f in flags] == ["!e(A) v r(A)"]  # a default about r, not the blocking rule
+    text = show_text(theory)
+    assert "  by default !e(A)  (blocking)" in text and "1 blocking" in text and "concludes nothing itself" in text

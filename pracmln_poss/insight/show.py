@@ -178,7 +178,8 @@ def _conclusion_atoms(f: Formula) -> frozenset[int]:
 
 
 def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) -> list[Flag]:
-    """Rules concluding about predicates outside ``query_preds``.
+    """Rules concluding about predicates outside ``query_preds`` (a blocking rule
+    concludes nothing: it ranks its evidence set, so it is never flagged).
 
     :raises UnknownNameError: for a name that is not a predicate of the theory.
     """
@@ -186,12 +187,20 @@ def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) ->
     wanted = set(query_preds)
     flags = []
     for pf in theory.formulas:
-        if pf.level == INF:
+        if pf.level == INF or _blocking(pf):
             continue
         others = sorted({predicate_of(theory.name(a)) for a in _conclusion_atoms(pf.formula)} - wanted)
         if others:
             flags.append(Flag(pf, f"concludes about {', '.join(others)}, not a query predicate"))
     return flags
+
+
+def _blocking(pf: PossibilisticFormula) -> bool:
+    return (pf.origin or "").startswith("blocking ")
+
+
+BLOCKING_NOTE = ("(blocking): says that its evidence set is an exception at this level, so that the rules that "
+                 "evidence triggers win over those of the sets it contains; it concludes nothing itself")
 
 
 def lifted_flags(flags: Iterable[Flag], ground: PossibilisticTheory, sources: Sequence[int],
@@ -225,11 +234,16 @@ def _sections(theory: Theory, flags: Iterable[Flag]
     for level, group in by_level(theory):
         title = "certain" if level == INF else f"level {theory.level_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
-        rules = [(render_rule(pf.formula, theory, level == INF) if isinstance(theory, PossibilisticTheory)
-                  else render_lifted_rule(pf.formula, theory, level == INF), notes.get(id(pf), [])) for pf in group]
+        rules = [((render_rule(pf.formula, theory, level == INF) if isinstance(theory, PossibilisticTheory)
+                   else render_lifted_rule(pf.formula, theory, level == INF)) + ("  (blocking)" if _blocking(pf) else ""),
+                  notes.get(id(pf), [])) for pf in group]
         levels.append((title, rules))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
-    return types, levels, f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
+    blocking = sum(1 for pf in theory.formulas if _blocking(pf))
+    summary = f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
+    if blocking:
+        summary += f"; {blocking} blocking\n{BLOCKING_NOTE}"
+    return types, levels, summary
 
 
 def show_text(theory: Theory, flags: Iterable[Flag] = ()) -> str:
