@@ -14,7 +14,7 @@ __all__ = ["ground", "ground_size", "infer_variable_domains", "template_source",
            "MAX_GROUND_FORMULAS", "MAX_GROUND_ATOM_OCCURRENCES"]
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import prod
 
 from .errors import InconsistentModelError, ModelError
@@ -140,18 +140,18 @@ MAX_GROUND_ATOM_OCCURRENCES = 100_000_000
 grounding is refused unless forced."""
 
 
-def ground_size(model: FirstOrderMLN) -> tuple[int, int, tuple[FormulaTemplate, int] | None, int,
-                                              tuple[FormulaTemplate, int] | None]:
+def ground_size(model: FirstOrderMLN, typed: Sequence[Mapping[str, str]] | None = None
+                ) -> tuple[int, int, tuple[FormulaTemplate, int] | None, int, tuple[FormulaTemplate, int] | None]:
     """Ground atoms, groundings of the formula templates and the template with the most
     (with their number), and the atoms of all ground formulas once their ``EXIST`` are
     expanded and the template with the most (with their number), computed from the
-    domain sizes alone."""
+    domain sizes alone (``typed``: each template's variable domains, when known)."""
     sizes = {d: len(cs) for d, cs in model.domains}
     atoms = sum(prod(sizes.get(d, 0) for d in p.domains) for p in model.predicates)
     preds = model.predicate_map
     total, largest, expanded, widest = 0, None, 0, None
-    for template in model.formulas:
-        types = infer_variable_domains(template, preds)
+    for i, template in enumerate(model.formulas):
+        types = typed[i] if typed is not None else infer_variable_domains(template, preds)
         n = prod(sizes.get(types[v], 0) for v in _free_variables(template.formula))
         total += n
         if largest is None or n > largest[1]:
@@ -172,32 +172,28 @@ def _expanded_atoms(f: Formula, sizes: Mapping[str, int], types: Mapping[str, st
     return sum(_expanded_atoms(c, sizes, types) for c in children(f))
 
 
-def _check_size(model: FirstOrderMLN) -> None:
-    atoms, formulas, largest, expanded, widest = ground_size(model)
+def _check_size(model: FirstOrderMLN, typed: Sequence[Mapping[str, str]]) -> None:
+    atoms, formulas, largest, expanded, widest = ground_size(model, typed)
     if atoms > MAX_GROUND_ATOMS:
         raise ModelError(
             f"grounding would make {atoms:,} ground atoms, more than {MAX_GROUND_ATOMS:,}: "
             "give smaller domains (--domain-size NAME=N; from Python domain_sizes={...}) or force it (--force; force=True)"
         )
     if formulas > MAX_GROUND_FORMULAS:
-        where = ""
-        if largest is not None:
-            template, n = largest
-            where = f"; the largest, {template.position or repr(template.text)}, alone makes {n:,}"
-        raise ModelError(
-            f"grounding would make {formulas:,} ground formulas, more than {MAX_GROUND_FORMULAS:,}{where}: "
-            "give smaller domains (--domain-size NAME=N; from Python domain_sizes={...}) or force it (--force; force=True)"
-        )
+        raise _too_large(f"{formulas:,} ground formulas, more than {MAX_GROUND_FORMULAS:,}", largest, "makes")
     if expanded > MAX_GROUND_ATOM_OCCURRENCES:
-        where = ""
-        if widest is not None:
-            template, n = widest
-            where = f"; the largest, {template.position or repr(template.text)}, alone has {n:,}"
-        raise ModelError(
-            f"grounding would make ground formulas of {expanded:,} atoms in all (EXIST expanded), more than "
-            f"{MAX_GROUND_ATOM_OCCURRENCES:,}{where}: give smaller domains (--domain-size NAME=N; from Python "
-            "domain_sizes={...}) or force it (--force; force=True)"
-        )
+        raise _too_large(f"ground formulas of {expanded:,} atoms in all (EXIST expanded), more than "
+                         f"{MAX_GROUND_ATOM_OCCURRENCES:,}", widest, "has")
+
+
+def _too_large(what: str, largest: tuple[FormulaTemplate, int] | None, verb: str) -> ModelError:
+    """The error for a grounding above a limit, naming the template that contributes most."""
+    where = ""
+    if largest is not None:
+        template, n = largest
+        where = f"; the largest, {template.position or repr(template.text)}, alone {verb} {n:,}"
+    return ModelError(f"grounding would make {what}{where}: give smaller domains (--domain-size NAME=N; from "
+                      "Python domain_sizes={...}) or force it (--force; force=True)")
 
 
 def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
@@ -210,13 +206,13 @@ def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
         limits (saying how large it would be), unless ``force``.
     :raises InconsistentModelError: when a hard formula grounds to false.
     """
-    if not force:
-        _check_size(model)
-    table = _AtomTable(model)
     preds = model.predicate_map
+    typed = [infer_variable_domains(template, preds) for template in model.formulas]
+    if not force:
+        _check_size(model, typed)
+    table = _AtomTable(model)
     out: list[WeightedFormula] = []
-    for template in model.formulas:
-        types = infer_variable_domains(template, preds)
+    for template, types in zip(model.formulas, typed):
         out.extend(_ground_template(template, table, types, preds))
     out.extend(_functional_constraints(model, table))
     for ev in model.evidence:

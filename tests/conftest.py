@@ -3,7 +3,10 @@ tox or CI (``PRACMLN_POSS_REQUIRE_PRACMLN=1`` or ``CI``), where they fail instea
 
 from __future__ import annotations
 
+import io
 import os
+import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -41,3 +44,12 @@ def every_report(monkeypatch):
     from pracmln_poss.transformations.common import Reporter
 
     monkeypatch.setattr(Reporter, "INTERVAL", 0.0)
+
+
+def project_archive(members: Mapping[str, str | bytes]) -> bytes:
+    """A ``.pracmln`` project archive (a zip) of ``members`` (name -> content)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()

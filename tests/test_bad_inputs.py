@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import re
 import shlex
-import zipfile
 from pathlib import Path
 
 import pytest
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER
+from .conftest import PAPER, project_archive
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "docs" / "bad-inputs.md"
@@ -38,28 +36,19 @@ FILES = {
 }
 
 
-def _project(members: dict[str, str]) -> bytes:
-    """A .pracmln archive of ``members`` (name -> text)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in members.items():
-            archive.writestr(name, text)
-    return buffer.getvalue()
-
-
-FILES["include.pracmln"] = _project({
+FILES["include.pracmln"] = project_archive({
     "mlns/m.mln": '#include "/etc/hostname"\n' + FILES["m.mln"].decode(),
     "query.conf": '{"mln": "m.mln"}',
 })
-FILES["sibling.pracmln"] = _project({
+FILES["sibling.pracmln"] = project_archive({
     "mlns/m.mln": '#include "parts.mln"\n#include "../outside.mln"\n',
     "mlns/parts.mln": FILES["m.mln"].decode(),
     "query.conf": '{"mln": "m.mln"}',
 })
-FILES["deepconf.pracmln"] = _project({"mlns/m.mln": FILES["m.mln"].decode(), "query.conf": "[" * 5000 + "]" * 5000})
-FILES["bigconf.pracmln"] = _project({"mlns/m.mln": FILES["m.mln"].decode(),
+FILES["deepconf.pracmln"] = project_archive({"mlns/m.mln": FILES["m.mln"].decode(), "query.conf": "[" * 5000 + "]" * 5000})
+FILES["bigconf.pracmln"] = project_archive({"mlns/m.mln": FILES["m.mln"].decode(),
                                      "query.conf": '{"mln": "m.mln"' + " " * (2 * 1024 * 1024) + "}"})
-FILES["blank.pracmln"] = _project({"mlns/m.mln": FILES["m.mln"].decode() + "\n" * (20 * 1024 * 1024),
+FILES["blank.pracmln"] = project_archive({"mlns/m.mln": FILES["m.mln"].decode() + "\n" * (20 * 1024 * 1024),
                                    "query.conf": '{"mln": "m.mln"}'})
 FILES["huge-weight.mln"] = b"obj = {T}\na(obj)\n1e309 a(o)\n"
 FILES["long-weight.mln"] = b"obj = {T}\na(obj)\n" + b"9" * 5000 + b" a(o)\n"

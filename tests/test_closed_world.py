@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -18,7 +17,7 @@ from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import World, world_cost
 
-from .conftest import PRACMLN_DATA
+from .conftest import PRACMLN_DATA, project_archive
 
 SMOKERS = PRACMLN_DATA / "smokers" / "mlns" / "wts.pybpll.smoking-train-smoking.mln"
 DB = "person = {Ann, Bob, Cid}\nSmokes(Ann)\n!Smokes(Cid)\nFriends(Ann,Bob)\nCancer(Cid)\n"
@@ -79,10 +78,8 @@ def test_load_model_takes_the_settings_and_checks_them(tmp_path):
 
 def _project(tmp_path, conf):
     path = tmp_path / "smokers.pracmln"
-    with zipfile.ZipFile(path, "w") as z:
-        z.writestr("mlns/smokers.mln", SMOKERS.read_text())
-        z.writestr("dbs/e.db", DB)
-        z.writestr("query.conf", json.dumps({"mln": "smokers.mln", "db": "e.db", **conf}))
+    path.write_bytes(project_archive({"mlns/smokers.mln": SMOKERS.read_text(), "dbs/e.db": DB,
+                                      "query.conf": json.dumps({"mln": "smokers.mln", "db": "e.db", **conf})}))
     return path
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import io
 import json
-import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from hypothesis import strategies as st
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER
+from .conftest import PAPER, project_archive
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = (PAPER / "example5-defaults.mln").read_bytes()
@@ -215,14 +214,6 @@ def test_hostile_checkpoints(tmp_path, data):
     assert out.read_bytes() == expected
 
 
-def _archive(members: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, content in members.items():
-            archive.writestr(name, content)
-    return buffer.getvalue()
-
-
 PROJECT = {
     "mlns/m.mln": MODEL,
     "dbs/e.db": DB,
@@ -239,7 +230,7 @@ def test_hostile_project_archives(tmp_path, data, part):
     members = dict(PROJECT)
     if part != "archive":
         members[part] = data.draw(hostile(members[part]))
-    archive = _archive(members)
+    archive = project_archive(members)
     if part == "archive":
         archive = data.draw(hostile(archive))
     project = tmp_path / "p.pracmln"

@@ -129,3 +129,12 @@ def test_pracmln_s_own_tests_pass_with_us_installed(pracmln, first):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "all test finished after" in out.stdout
+
+
+def test_pracmln_imports_where_stdout_has_no_buffer(pracmln):
+    """A notebook's ``sys.stdout`` has no binary ``buffer``, which pracmln binds at import."""
+    code = ("import io, sys\nclass Out(io.TextIOBase):\n    def write(self, s):\n        return len(s)\n"
+            "sys.stdout = Out()\nimport pracmln\nsys.stdout.buffer.write(b'x')\nsys.stderr.write('imported')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.endswith("imported")

@@ -12,6 +12,9 @@ first import instead:
 - dnutils 0.3.14 (its latest release) carries a copy of Python 3.6's ``threading``
   that reads ``_thread._set_sentinel``, removed in Python 3.13: we provide it
   (:func:`_set_sentinel`), with the meaning it had.
+- pracmln binds ``sys.stdout.buffer`` as a default argument at import time; a
+  notebook's ``sys.stdout`` (Jupyter's ``OutStream``) has no ``buffer``: we give it
+  one that writes the bytes, decoded, to the stream.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ __all__ = ["import_pracmln", "pracmln_available", "prepare_import"]
 
 import _thread
 import importlib
+import io
 import signal
 import sys
 import threading
@@ -27,6 +31,7 @@ import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from typing import Any
 
 from ..errors import DependencyError
 
@@ -111,10 +116,34 @@ def _prepare_dnutils() -> None:
         _thread._set_sentinel = _set_sentinel  # type: ignore[attr-defined]
 
 
+class _TextBuffer(io.RawIOBase):
+    """A binary ``buffer`` for a text stream that has none: bytes written go to it as text."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.stream.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)
+
+
+def _prepare_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not hasattr(stream, "buffer"):
+            try:
+                stream.buffer = _TextBuffer(stream)
+            except AttributeError:  # (a stream that takes no attributes: pracmln then fails as it would)
+                pass
+
+
 def prepare_import() -> None:
     """Make the interpreter ready for ``import pracmln`` (idempotent)."""
     _prepare_tkinter()
     _prepare_dnutils()
+    _prepare_streams()
 
 
 @contextmanager
