@@ -134,7 +134,7 @@ def _prepare_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and not hasattr(stream, "buffer"):
             try:
-                stream.buffer = _TextBuffer(stream)
+                setattr(stream, "buffer", _TextBuffer(stream))  # noqa: B010 (TextIO types it read-only)
             except AttributeError:  # (a stream that takes no attributes: pracmln then fails as it would)
                 pass
 
