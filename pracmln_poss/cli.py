@@ -36,11 +36,11 @@ from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_numbe
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from .bridge.loader import LoadedModel
+    from .console import ProgressDisplay
     from .ground_mln import GroundMLN
     from .model import FirstOrderMLN
     from .possibilistic.protocol import Theory
     from .possibilistic.theory import PossibilisticFormula
-    from .transformations.common import ProgressInfo
 
 PROG = "pracmln-poss"
 
@@ -382,10 +382,9 @@ def _run_convert(args: argparse.Namespace) -> int:
     options: dict[str, object] = {"backend": args.backend, "k": args.k, "force": args.force,
                                   **_focus_options(args, loaded)}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
-    if show:
-        options["progress"] = _print_progress
-    elif not args.quiet:
-        options["progress"] = _print_notes
+    display = _display(args)
+    if display is not None:
+        options["progress"] = display
     if args.jobs < 0:
         raise UsageError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}")
     if args.jobs > 1 and not args.quiet:
@@ -404,7 +403,22 @@ def _run_convert(args: argparse.Namespace) -> int:
         options["family"] = args.family if args.family in ("all", "positive") else read_family(args.family, gmln)
     done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
     _report_filtering(show, args.filter, done.removed)
-    return _emit(dumps(done.theory, args.format), args.output)
+    status = _emit(dumps(done.theory, args.format), args.output)
+    if display is not None:
+        display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels"
+                       f"{' to ' + args.output if args.output else ''}")
+    return status
+
+
+def _display(args: argparse.Namespace) -> ProgressDisplay | None:
+    """How a long command reports on stderr: an updating line on a terminal, plain lines
+    with --progress, else notes only; nothing with --quiet."""
+    from .console import ProgressDisplay
+
+    if args.quiet:
+        return None
+    terminal = sys.stderr.isatty()
+    return ProgressDisplay(PROG, "bar" if terminal else "lines" if args.progress else "notes")
 
 
 def _check_checkpoint(path: str, inputs: dict[str, str]) -> None:
@@ -463,37 +477,6 @@ def _emit(text: str, output: str | None) -> int:
     else:
         sys.stdout.write(text)
     return 0
-
-
-def _print_notes(info: ProgressInfo) -> None:
-    """Progress reports left out, one-off messages (resuming from a checkpoint) printed."""
-    if info.note is not None:
-        print(f"{PROG}: {info.note}", file=sys.stderr, flush=True)
-
-
-def _print_progress(info: ProgressInfo) -> None:
-    if info.note is not None:
-        _print_notes(info)
-        return
-    total = f"/{info.total}" if info.total is not None else ""
-    size = f", size {info.size}" if info.size is not None else ""
-    pace = ""
-    if info.rate is not None and info.elapsed >= 1:
-        pace = f", {info.rate:.0f}/s"
-        if info.remaining is not None and info.done < (info.total or 0):
-            pace += f", about {_duration(info.remaining)} left"
-    rules = f", {info.rules} rules so far" if info.rules is not None else ""
-    print(f"{PROG}: {info.phase}: {info.done}{total}{size}{rules}{pace}", file=sys.stderr, flush=True)
-
-
-def _duration(seconds: float) -> str:
-    """``45 s``, ``3 min 5 s``, ``2 h 10 min``."""
-    s = int(round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60} s"
-    return f"{s // 3600} h {s % 3600 // 60} min"
 
 
 def _formula_json(pf: PossibilisticFormula, theory: Theory) -> dict[str, object]:
@@ -565,9 +548,11 @@ def _run_verify(args: argparse.Namespace) -> int:
     gmln = ground_model(loaded.model, force=args.force)
     focus_names = _focus_options(args, loaded)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
-    show = args.progress or (not args.quiet and sys.stderr.isatty())
+    display = _display(args)
     result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed, focus=focus, backend=args.backend,
-                    progress=_print_progress if show else None)
+                    progress=display)
+    if display is not None:
+        display.finish(f"checked {result.pairs_checked:,} pairs")
     if args.json:
         out: dict[str, object] = {
             "ok": result.ok, "k": result.k, "mode": result.mode, "pairs_checked": result.pairs_checked,

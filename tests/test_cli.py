@@ -198,7 +198,7 @@ def test_convert_selective_family_file(pracmln, capsys, tmp_path):
 
 def test_convert_progress_and_exhaustive_refusal(pracmln, capsys):
     code, _, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "-k", "1", "--progress")
-    assert code == 0 and "rules of evidence classes: 5/5" in err  # lifted, the default
+    assert code == 0 and "rules of evidence classes: 5 of 5" in err  # lifted, the default
     code, _, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "--method", "defaults", "--progress")
     assert code == 0 and "rules of evidence sets" in err
     code, _, err = run(capsys, "convert", PAPER / "cora.mln", "--method", "exhaustive")
@@ -251,23 +251,6 @@ def test_a_project_on_the_command_line(capsys, tmp_path):
     assert code == 0 and "Smokes(Person1)" in out
     code, out, err = run(capsys, "map", f"{project}:smoking.mln", "--domain-size", "person=0")
     assert code == 2 and "--domain-size expects NAME=N" in err
-
-
-def test_progress_shows_rate_and_time_left():
-    import contextlib
-    import io
-
-    from pracmln_poss.cli import _duration, _print_progress
-    from pracmln_poss.transformations.common import ProgressInfo
-
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err):
-        _print_progress(ProgressInfo("rules of evidence classes", 500, 2000, 2, 40, elapsed=10.0))
-        _print_progress(ProgressInfo("rules of evidence classes", 2000, 2000, None, 90, elapsed=40.0))
-    first, last = err.getvalue().splitlines()
-    assert first.endswith("500/2000, size 2, 40 rules so far, 50/s, about 30 s left")
-    assert last.endswith("2000/2000, 90 rules so far, 50/s")
-    assert (_duration(5), _duration(185), _duration(7800)) == ("5 s", "3 min 5 s", "2 h 10 min")
 
 
 def test_a_theory_and_an_mln_over_other_atoms_are_an_error_not_a_report(capsys, tmp_path):
@@ -365,3 +348,37 @@ def test_an_unknown_predicate_suggests_the_same_name_in_another_case(pracmln, ca
     model = str(PRACMLN_DATA / "smokers" / "mlns" / "wts.pybpll.smoking-train-smoking.mln")
     assert main(["convert", model, "--domain", "person=A,B", "--query-preds", "smokes", "-k", "1"]) == 2
     assert "unknown query predicate 'smokes'; did you mean Smokes?" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_on_a_terminal_progress_is_one_updating_line_ending_at_what_is_written(tmp_path):
+    """A conversion of a few seconds with stderr on a pseudo-terminal: updates in place
+    (carriage returns, no line per update), then one line counting what was written."""
+    import os
+    import pty
+    import re
+
+    out = tmp_path / "cora.theory"
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "pracmln_poss", "convert", str(PAPER / "cora.mln"), "-k", "3",
+                             "-o", str(out)], stderr=follower, stdout=subprocess.DEVNULL)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:  # (the terminal is gone once the process has ended)
+            break
+        if not data:
+            break
+        chunks.append(data)
+    assert proc.wait(timeout=300) == 0
+    shown = b"".join(chunks).decode()
+    assert shown.count("\r") >= 5, shown  # updated in place
+    lines = [line for line in shown.replace("\r", "\n").split("\n") if line.strip()]
+    updates = [line for line in lines if "evidence classes" in line]
+    assert len(updates) >= 5 and any("rules found" in line for line in updates)
+    assert shown.count("\n") <= 2, shown  # no line per update: the final line only
+    written = re.search(r"wrote ([\d,]+) rules in ([\d,]+) levels", shown)
+    header = re.search(r"theory: (\d+) rules in (\d+) levels", out.read_text().splitlines()[0])
+    assert written and header and written.group(1).replace(",", "") == header.group(1)

@@ -22,7 +22,7 @@ from ..ground_mln import GroundMLN
 from ..logic.formula import Implies
 from ..map import open_engine
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
-from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
+from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import describe, literal_sets
 from .rules import BlockingRule, Focus, RuleStats, default_rules
 from .workers import executor_for
@@ -61,7 +61,7 @@ def defaults(
         rules = default_rules(
             engine, sets, k, focus=focus, long_blocking=True,
             omit_redundant_blocking=omit_redundant_blocking, prune_heads=prune_heads,
-            report_optima=Reporter(progress, "penalties of evidence sets", len(sets)),
+            report_optima=Reporter(progress, "penalties of evidence sets", len(sets), later=LATER_RULES),
             report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=stats,
             executor=runner, checkpoint=checkpoint,
         )

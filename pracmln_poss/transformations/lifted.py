@@ -30,7 +30,7 @@ from ..map import open_engine
 from ..model import FirstOrderMLN
 from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
-from .common import Progress, Reporter, clause_against, conjunction_of, hard_part
+from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import EvidenceSet, describe
 from .rules import BlockingRule, Focus, default_rules
 from .symmetry import Symmetry, rename, renamings
@@ -65,7 +65,7 @@ def iter_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: b
         # sets=None: one representative per class, found by the rule core (in chunks)
         rules = default_rules(
             engine, None, k, symmetry=symmetry, focus=focus, long_blocking=long_blocking,
-            report_optima=Reporter(progress, "penalties of evidence classes", None),
+            report_optima=Reporter(progress, "penalties of evidence classes", None, later=LATER_RULES),
             report_rules=Reporter(progress, "rules of evidence classes", None),
             executor=runner, checkpoint=checkpoint, one_per_class=True,
         )

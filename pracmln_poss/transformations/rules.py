@@ -113,7 +113,12 @@ class RuleStats:
     skipped_impossible: int = 0
     rules: int = 0
     blocking_rules: int = 0
+    conclusions: int = 0  # of the rules (a lifted theory writes a rule per conclusion)
     map_calls: int = 0
+
+    def written(self, per_conclusion: bool) -> int:
+        """The rules a theory of these gets: one per rule, or one per conclusion."""
+        return (self.conclusions if per_conclusion else self.rules) + self.blocking_rules
 
 
 def _by_abs(lits: Iterable[int]) -> tuple[int, ...]:
@@ -244,18 +249,19 @@ def default_rules(
                     stats.blocking_rules += 1
                 else:
                     stats.rules += 1
+                    stats.conclusions += len(rule.head)
             if saved is not None and i not in saved.rules:
                 saved.rules[i] = result
                 saved.save(force=False)
             if report_rules is not None:
-                report_rules(done, stats.rules + stats.blocking_rules, len(chunk[-1][0]))
+                report_rules(done, stats.written(search.one_per_class), len(chunk[-1][0]))
             yield from rules
     except (KeyboardInterrupt, BrokenExecutor):  # (an interrupt, a signal, a worker killed)
         if saved is not None:
             saved.save()
         raise
     if report_rules is not None:
-        report_rules(len(sets), stats.rules + stats.blocking_rules, final=True)
+        report_rules(len(sets), stats.written(search.one_per_class), final=True)
     stats.map_calls = engine.calls + runner.calls
     if saved is not None:
         saved.remove()
