@@ -54,7 +54,7 @@ def test_levels_in_user_units_and_origins():
         "// level lambda_12.25",
         "12.25  !flies(T)",
         "",
-        "// certain (level 1)",
+        "// certain (inf)",
         "inf  penguin(T) => bird(T)",
     ]
     data = json.loads(dumps(theory, "json"))
@@ -117,7 +117,7 @@ def test_latex_listing_in_the_style_of_the_paper():
         "\\begin{align*}\n"
         "% level lambda_0\n"
         "&(\\neg \\textit{antarctic}(\\textit{X}) \\vee \\neg \\textit{flies}(\\textit{X}), \\lambda_{0}) \\\\\n"
-        "% level 1 (certain)\n"
+        "% level certain (inf)\n"
         "&(\\neg \\textit{f}(\\textit{A}, \\textit{A}), 1)\n"
         "\\end{align*}\n"
     )

@@ -173,7 +173,9 @@ def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():
     with theory.reasoner() as r:
         assert r.consistency_level(["!b"]) == 2_000_000 and r.necessity("c") == 2_000_000
     result = theory.query(["!b"], "c")
-    assert result.entailed and theory.in_units(result.consistency_level) == 2
+    assert result.entailed and result.consistency_level == 2
+    assert [str(r) for r in result.drowned] == ["lambda_0.74: a => b"]  # text and weight units, no steps
+    assert theory.query(["a", "!b", "!c"], None).consistency_level == INF
 
 
 def test_lifted_theories_answer_queries_like_ground_ones():

@@ -32,7 +32,7 @@ def level_sections(
     lines: list[str] = []
     for level, formulas in groups:
         lines.append("")
-        lines.append("// certain (level 1)" if level == INF else f"// level lambda_{format_weight(level, resolution)}")
+        lines.append("// certain (inf)" if level == INF else f"// level lambda_{format_weight(level, resolution)}")
         shown = format_weight(level, resolution)
         for pf in formulas:
             text = f"{shown}  {show(pf.formula)}"

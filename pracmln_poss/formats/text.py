@@ -9,7 +9,7 @@
     // level lambda_0.5
     0.5  bird(T) => flies(T)  // from: {bird(T)}
 
-    // certain (level 1)
+    // certain (inf)
     inf  penguin(T) => bird(T)
 
 Each formula line is ``LEVEL  FORMULA``: the level in the model's weight units (the

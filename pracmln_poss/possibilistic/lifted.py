@@ -36,7 +36,8 @@ from ..weights import INF, Resolution
 from .theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
 
 if TYPE_CHECKING:
-    from .reasoner import QueryResult, Reasoner
+    from .reasoner import Reasoner
+    from .theory import Answer
 
 
 MAX_GROUNDINGS = 10_000_000
@@ -90,7 +91,7 @@ class LiftedTheory(Displayed):
         """``con(T, E)`` of the grounding, in the model's weight units."""
         return self.grounded.consistency_level(evidence)
 
-    def query(self, evidence: Iterable[object], query: str | Formula | None) -> QueryResult:
+    def query(self, evidence: Iterable[object], query: str | Formula | None) -> Answer:
         """Entailment, consistency level and drowned formulas of the grounding at once."""
         return self.grounded.query(evidence, query)
 

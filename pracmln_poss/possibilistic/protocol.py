@@ -17,8 +17,8 @@ from ..logic.formula import Formula
 from ..weights import Resolution
 
 if TYPE_CHECKING:
-    from .reasoner import QueryResult, Reasoner
-    from .theory import Level, PossibilisticFormula, PossibilisticTheory
+    from .reasoner import Reasoner
+    from .theory import Answer, Level, PossibilisticFormula, PossibilisticTheory
 
 
 class Theory(Protocol):
@@ -75,7 +75,7 @@ class Theory(Protocol):
     def consistency_level(self, evidence: Iterable[object] = ()) -> float:
         """``con(T, E)`` in the model's weight units."""
 
-    def query(self, evidence: Iterable[object], query: str | Formula | None) -> QueryResult:
+    def query(self, evidence: Iterable[object], query: str | Formula | None) -> Answer:
         """Entailment, consistency level and drowned formulas at once."""
 
     def necessity(self, query: str | Formula) -> float | None:

@@ -23,7 +23,8 @@ from .theory import Level, PossibilisticFormula, PossibilisticTheory
 
 @dataclass(frozen=True)
 class QueryResult:
-    """The answer to ``(T, E) |-poss query``."""
+    """The answer to ``(T, E) |-poss query``, exact: levels in int steps of the theory's
+    resolution (:class:`~.theory.Answer` is the same in weight units, formulas as text)."""
 
     entailed: bool
     consistency_level: Level

@@ -12,7 +12,8 @@ the edges).  Reasoning (consistency level, entailment, necessity, drowning) is i
 
 from __future__ import annotations
 
-__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "Level", "parse_level", "level_name"]
+__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "Level", "parse_level", "level_name", "Answer",
+           "RuleText"]
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,7 +26,7 @@ from ..logic.formula import Formula, evaluate
 from ..weights import INF, Resolution, format_weight, parse_weight
 
 if TYPE_CHECKING:
-    from .reasoner import QueryResult, Reasoner
+    from .reasoner import Reasoner
 
 Level = int | float  # int steps, or INF
 _T = TypeVar("_T")
@@ -48,9 +49,32 @@ class PossibilisticFormula:
     origin: str | None = None
 
 
+@dataclass(frozen=True)
+class RuleText:
+    """A formula of a theory as a user reads it: its text and its level in weight units
+    (``inf``: certain)."""
+
+    formula: str
+    level: float
+
+    def __str__(self) -> str:
+        return f"{'certain' if self.level == INF else f'lambda_{self.level:g}'}: {self.formula}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """``(T, E) |-poss query`` in the model's weight units: whether it is entailed, the
+    consistency level ``con(T, E)`` (``inf``: only the certain rules are consistent with
+    the evidence) and the rules drowned below it."""
+
+    entailed: bool
+    consistency_level: float
+    drowned: tuple[RuleText, ...]
+
+
 def level_name(level: Level, resolution: Resolution) -> str:
-    """``lambda_2.5`` style name of a level, in user units (``1 (certain)`` for ``INF``)."""
-    return "1 (certain)" if level == INF else f"lambda_{format_weight(level, resolution)}"
+    """``lambda_2.5`` style name of a level, in user units (``certain (inf)`` for ``INF``)."""
+    return "certain (inf)" if level == INF else f"lambda_{format_weight(level, resolution)}"
 
 
 class Displayed:
@@ -202,9 +226,12 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         """``(T, E) |-poss query``; see :meth:`.Reasoner.entails`."""
         return self._ask(lambda r: r.entails(evidence, query))  # type: ignore[arg-type]
 
-    def query(self, evidence: Iterable[object], query: str | Formula | None) -> QueryResult:
-        """Entailment, consistency level and drowned formulas at once; see :meth:`.Reasoner.query`."""
-        return self._ask(lambda r: r.query(evidence, query))  # type: ignore[arg-type]
+    def query(self, evidence: Iterable[object], query: str | Formula | None) -> Answer:
+        """Entailment, consistency level and drowned rules at once, in the model's weight
+        units with formulas as text (the exact int steps: :meth:`.Reasoner.query`)."""
+        found = self._ask(lambda r: r.query(evidence, query))  # type: ignore[arg-type]
+        return Answer(found.entailed, self.in_units(found.consistency_level),
+                      tuple(RuleText(self.format(pf.formula), self.in_units(pf.level)) for pf in found.drowned))
 
     def necessity(self, query: str | Formula) -> float | None:
         """``N(query)`` in the model's weight units (``0.74`` for ``lambda_0.74``, ``inf``
