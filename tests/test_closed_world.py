@@ -160,3 +160,14 @@ def test_map_prints_the_project_s_query_atoms(pracmln, tmp_path, capsys):
     assert len(capsys.readouterr().out.splitlines()) == 3 + 15
     assert main(["map", str(project), "--query-preds", "Cancr"]) == 2
     assert "no predicate Cancr in the model (did you mean Cancer?)" in capsys.readouterr().err
+
+
+def test_explain_with_the_mln_shows_a_map_world_under_the_closed_world(pracmln, tmp_path, capsys):
+    project = _project(tmp_path, {"queries": "Cancer", "cw_preds": "Friends"})
+    theory = tmp_path / "t.theory"
+    assert main(["convert", str(project), "-k", "1", "-o", str(theory), "--quiet"]) == 0
+    assert main(["explain", str(theory), "-e", "!Cancer(Bob)", "-q", "Cancer(Bob)", "--mln", str(project),
+                 "--json"]) == 0
+    world = json.loads(capsys.readouterr().out)["countermodel"]
+    friends = {atom: value for atom, value in world.items() if atom.startswith("Friends(")}
+    assert friends and friends.pop("Friends(Ann,Bob)") and not any(friends.values())  # the database's, else false
