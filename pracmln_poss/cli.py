@@ -517,7 +517,7 @@ def _run_explain(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "entailed": why.entailed,
-            "consistency_level": weight_number(why.consistency_level, theory.resolution),
+            "consistency_level": weight_number(why.consistency_steps, theory.resolution),
             "rules": [_formula_json(pf, theory) for pf in why.rules],
             "drowned": [_formula_json(pf, theory) for pf in why.drowned],
             "conflicting": [_formula_json(pf, theory) for pf in why.conflicting],
@@ -618,7 +618,7 @@ def _run_query(args: argparse.Namespace) -> int:
             result = reasoner.query(args.evidence, args.query)
         except PossError as exc:  # name the theory the evidence or query was checked against
             raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
-    level = result.consistency_level
+    level = result.consistency_steps
     if args.json:
         out = {
             "entailed": result.entailed,

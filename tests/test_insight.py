@@ -47,17 +47,17 @@ def test_every_explanation_is_checked(data):
     assert why.entailed == theory.entails(list(evidence), query)
     if why.entailed:
         rules = [pf.formula for pf in why.rules]
-        assert all(pf.level >= why.consistency_level for pf in why.rules)
+        assert all(pf.level >= why.consistency_steps for pf in why.rules)
         assert entails_classically(rules, evidence, query, n)
         for i in range(len(rules)):  # minimal: dropping any one rule breaks it
             assert not entails_classically(rules[:i] + rules[i + 1 :], evidence, query, n)
     else:
         w = {abs(l): l > 0 for l in why.countermodel}
         world = (False, *(w.get(a, False) for a in range(1, n + 1)))
-        active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_level]
+        active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_steps]
         assert all(world[abs(l)] == (l > 0) for l in evidence)
         assert all(evaluate(f, world) for f in active) and not evaluate(query, world)
-    active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_level]
+    active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_steps]
     for pf in why.conflicting:
         assert entails_classically(active + [pf.formula], evidence, _false(), n)
     for pf, value in why.would_decide:

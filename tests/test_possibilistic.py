@@ -39,7 +39,7 @@ def test_con_entails_drowned_agree_with_brute_force(data):
                 r.consistency_level(evidence)
             return
         result = r.query(evidence, query)
-        assert result.consistency_level == expected
+        assert result.consistency_steps == expected
         assert result.entailed == all(evaluate(query, w) for w in models(theory, expected, evidence))
         assert result.drowned == tuple(pf for pf in theory.formulas if pf.level < expected)
         assert r.entails(evidence, query) == result.entailed

@@ -40,13 +40,18 @@ class Explanation:
     query: Formula
     evidence: tuple[EvidenceItem, ...]
     entailed: bool
-    consistency_level: Level
+    consistency_steps: Level  # con(T, E) in int steps (:attr:`consistency_level` in weight units)
     rules: tuple[PossibilisticFormula, ...]
     countermodel: tuple[int, ...] | None
     drowned: tuple[PossibilisticFormula, ...]
     conflicting: tuple[PossibilisticFormula, ...]
     would_decide: tuple[tuple[PossibilisticFormula, bool], ...]
     theory: PossibilisticTheory = field(repr=False, compare=False)
+
+    @property
+    def consistency_level(self) -> float:
+        """``con(T, E)`` in the model's weight units (``inf``: certain)."""
+        return self.theory.in_units(self.consistency_steps)
 
     def text(self, world: dict[str, bool] | None = None, world_kind: str | None = None) -> str:
         """The explanation as ``explain`` prints it; ``world`` (atom name -> value) is the
@@ -58,7 +63,7 @@ class Explanation:
             f"query: {theory.format(self.query)}",
             f"evidence: {', '.join(evidence) or 'none'}",
             f"entailed: {'yes' if self.entailed else 'no'}, at consistency level "
-            f"{theory.level_name(self.consistency_level)}",
+            f"{theory.level_name(self.consistency_steps)}",
         ]
         if self.entailed:
             lines.append(f"because of these {len(self.rules)} rule(s), each needed:")
@@ -101,7 +106,7 @@ def explain(
     q = theory.formula(query)
     with theory.reasoner() as reasoner:
         result = reasoner.query(evidence, q)
-    level = result.consistency_level
+    level = result.consistency_steps
     candidates = list(theory.formulas)
     with SelectorSolver(theory.n_atoms, [pf.formula for pf in candidates]) as sat:
         ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in theory.evidence(evidence)]

@@ -27,12 +27,15 @@ class QueryResult:
     resolution (:class:`~.theory.Answer` is the same in weight units, formulas as text)."""
 
     entailed: bool
-    consistency_level: Level
+    consistency_steps: Level  # con(T, E) in int steps of the resolution (INF: certain)
     drowned: tuple[PossibilisticFormula, ...]
 
 
 class Reasoner:
-    """Possibilistic inference over one theory; a context manager owning its SAT solver."""
+    """Possibilistic inference over one theory; a context manager owning its SAT solver.
+
+    The exact layer: every level it takes or gives is in int steps of the theory's
+    resolution (``INF``: certain); the theory's own methods answer in weight units."""
 
     def __init__(self, theory: PossibilisticTheory, solver: str = "g3") -> None:
         self.theory = theory
@@ -106,7 +109,7 @@ class Reasoner:
 
         :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
         """
-        return self.query(evidence, None).consistency_level
+        return self.query(evidence, None).consistency_steps
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(T, E) |-poss query``: the cut at ``con(T, E)`` plus ``E`` entails the query."""

@@ -230,7 +230,7 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         """Entailment, consistency level and drowned rules at once, in the model's weight
         units with formulas as text (the exact int steps: :meth:`.Reasoner.query`)."""
         found = self._ask(lambda r: r.query(evidence, query))  # type: ignore[arg-type]
-        return Answer(found.entailed, self.in_units(found.consistency_level),
+        return Answer(found.entailed, self.in_units(found.consistency_steps),
                       tuple(RuleText(self.format(pf.formula), self.in_units(pf.level)) for pf in found.drowned))
 
     def necessity(self, query: str | Formula) -> float | None:
