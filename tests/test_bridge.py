@@ -316,7 +316,9 @@ def test_to_possibilistic_when_pracmln_was_imported_first(pracmln):
     mln = pracmln.MLN.load(str(PAPER / "example1-antarctic.mln"), grammar="StandardGrammar")
     theory = mln.to_possibilistic(method="defaults", k=1)
     assert theory.entails(["antarcticBird(Tweety)"], "flies(Tweety)")
-    assert pracmln_poss.METHODS
+    assert not theory.entails([], "antarcticBird(Tweety)")  # (a theory that entails everything would pass above)
+    assert type(mln).to_possibilistic.__module__ == "pracmln_poss.bridge.plugin"
+    assert set(pracmln_poss.METHODS) == {"exhaustive", "selective", "defaults", "lifted"}
 
 
 def test_to_possibilistic_lifted_is_the_default_for_first_order_mlns(pracmln):

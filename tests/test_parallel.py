@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 
 import pytest
 
@@ -49,10 +49,31 @@ def test_two_workers_write_the_same_bytes(name, model, options, pracmln):
     assert _convert(m, options, jobs=2) == _convert(m, options)
 
 
+class _Counted(Executor):
+    """An executor that counts the tasks handed to it (so a test proves that the work
+    went through it, not around it)."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self.submitted = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.submitted += 1
+        return self.inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait=True, *, cancel_futures=False):
+        self.inner.shutdown(wait, cancel_futures=cancel_futures)
+
+    def __getattr__(self, name):  # (a Dask executor's client: the runner scatters through it)
+        return getattr(self.inner, name)
+
+
 def test_any_executor_writes_the_same_bytes(pracmln):
     m = smokers()
-    with ProcessPoolExecutor(max_workers=2) as executor:
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        executor = _Counted(pool)
         assert _convert(m, {"k": 3}, executor=executor) == _convert(m, {"k": 3})
+        assert executor.submitted > 2  # the chunks went to the pool's worker processes
 
 
 def test_a_dask_cluster_writes_the_same_bytes(pracmln):
@@ -68,9 +89,11 @@ def test_a_dask_cluster_writes_the_same_bytes(pracmln):
     expected = _convert(m, {"k": 3})
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        assert _convert(m, {"k": 3}, executor=client.get_executor()) == expected
-        assert _convert(m, {"method": "defaults", "k": 2}, executor=client.get_executor()) == \
+        executor = _Counted(client.get_executor())
+        assert _convert(m, {"k": 3}, executor=executor) == expected
+        assert _convert(m, {"method": "defaults", "k": 2}, executor=executor) == \
             _convert(m, {"method": "defaults", "k": 2})
+        assert executor.submitted > 2  # the chunks went to the cluster's workers
 
 
 INHERIT = r"""

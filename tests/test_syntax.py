@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pracmln_poss.errors import FormulaSyntaxError, PossError
+from pracmln_poss.errors import FormulaSyntaxError
 from pracmln_poss.logic.formula import And, Constant, Equals, Exists, Implies, Not, Or, PredAtom, Variable
 from pracmln_poss.logic.syntax import MAX_DEPTH, format_formula, parse_formula, parse_literal
 
@@ -47,7 +47,6 @@ def test_literal():
 def test_malformed_formulas_name_the_text(bad):
     with pytest.raises(FormulaSyntaxError) as info:
         parse_formula(bad)
-    assert isinstance(info.value, (PossError, ValueError))
     assert repr(bad.strip()) in str(info.value)
 
 
