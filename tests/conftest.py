@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository."""
 DATA = Path(__file__).parent / "data"
 PAPER = DATA / "paper"
 PRACMLN_DATA = DATA / "pracmln"

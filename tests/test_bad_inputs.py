@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER, project_archive
+from .conftest import PAPER, ROOT, project_archive
 
-ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "docs" / "bad-inputs.md"
 THEORY = "#resolution 0.000001\n#atoms a(T) b(T)\n\n// level lambda_1\n1  a(T) => b(T)\n"
 

@@ -15,10 +15,8 @@ from pracmln_poss.errors import OutputError
 from pracmln_poss.transformations import checkpoint as checkpoint_module
 from pracmln_poss.transformations.checkpoint import Checkpoint, _digest
 
-from .conftest import PAPER
+from .conftest import PAPER, ROOT
 from .test_parallel import _convert, smokers
-
-ROOT = PAPER.parent.parent.parent
 
 
 class _Marker:

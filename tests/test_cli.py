@@ -5,15 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER, PRACMLN_DATA
-
-ROOT = Path(__file__).parent.parent
+from .conftest import PAPER, PRACMLN_DATA, ROOT
 
 
 def run(capsys, *argv):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
 from pracmln_poss.cli import main
 
-ROOT = Path(__file__).parent.parent
+from .conftest import ROOT
+
 README = ROOT / "examples" / "README.md"
 
 

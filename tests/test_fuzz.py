@@ -20,9 +20,8 @@ from hypothesis import strategies as st
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER, project_archive
+from .conftest import PAPER, ROOT, project_archive
 
-ROOT = Path(__file__).resolve().parent.parent
 MODEL = (PAPER / "example5-defaults.mln").read_bytes()
 SMOKERS = (PAPER / "smokers.mln").read_bytes()
 DB = b"a(T)\n!b(T)\n"

@@ -15,7 +15,8 @@ import pytest
 
 from pracmln_poss.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 PAPER = "examples/paper"

@@ -8,14 +8,13 @@ import inspect
 import pkgutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import pracmln_poss
 from pracmln_poss import errors
 
-ROOT = Path(__file__).parent.parent
+from .conftest import ROOT
 
 
 def modules():

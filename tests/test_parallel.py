@@ -17,9 +17,7 @@ from pracmln_poss.formats import dumps
 from pracmln_poss.transformations import transform
 from pracmln_poss.transformations.workers import chunked
 
-from .conftest import PAPER, _required
-
-ROOT = PAPER.parent.parent.parent
+from .conftest import PAPER, ROOT, _required
 
 
 def smokers():

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 README = ROOT / "README.md"
 EXE = Path(sys.executable).parent / "pracmln-poss"
 
