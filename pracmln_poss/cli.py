@@ -102,11 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("-k", type=int, default=1, help="largest evidence set size (defaults, selective, lifted; default 1)")
     c.add_argument(
-        "--blocking", choices=("short", "long"), default="short",
+        "--blocking", choices=("short", "long"), default=None,
         help="lifted: blocking rules not AND E (short, default) or not (AND E ^ AND X(E)) (long)",
     )
     c.add_argument(
-        "--family", default="all", metavar="all|positive|FILE",
+        "--family", default=None, metavar="all|positive|FILE",
         help="selective: all sets of at most k literals, only positive ones, or a file with "
         "one evidence set per line (literals separated by commas)",
     )
@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--quiet", action="store_true", help="no progress report")
     c.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
-    c.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+    c.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="defaults, lifted: search with N worker processes (0: one per core; default 1); "
                    "the output is the same")
     c.add_argument("--no-checkpoint", action="store_true",
@@ -356,8 +356,9 @@ def _run_map(args: argparse.Namespace) -> int:
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .grounding import ground as ground_model
-    from .transformations import convert, default_method
+    from .transformations import METHODS, convert, default_method
     from .transformations.evidence import read_family
+    from .transformations.options import has_option
 
     if args.k < 0:
         raise UsageError(f"-k must be at least 0, got {args.k}")
@@ -368,7 +369,7 @@ def _run_convert(args: argparse.Namespace) -> int:
         inputs = {"the model": _archive(args.model)}
         if args.db:
             inputs["the database"] = _archive(args.db)
-        if args.family not in ("all", "positive"):
+        if args.family not in (None, "all", "positive"):
             inputs["the evidence family"] = args.family
         check_writable(args.output, inputs)
         if not args.no_checkpoint:
@@ -385,22 +386,29 @@ def _run_convert(args: argparse.Namespace) -> int:
     display = _display(args)
     if display is not None:
         options["progress"] = display
-    if args.jobs < 0:
+    # only what the user gave is passed: the method's options decide (one rule, not a copy here)
+    given = {"jobs": args.jobs, "long_blocking": None if args.blocking is None else args.blocking == "long"}
+    for flag, name in (("--jobs", "jobs"), ("--blocking", "long_blocking")):
+        if given[name] is not None and not has_option(method, name):
+            takers = [m for m in METHODS if has_option(m, name)]
+            raise UsageError(f"{flag} is an option of the {' and '.join(takers)} "
+                             f"transformation{'s' if len(takers) > 1 else ''}, not of {method}")
+        if given[name] is not None:
+            options[name] = given[name]
+    if args.family is not None:
+        if method != "selective":
+            raise UsageError(f"--family is an option of the selective transformation, not of {method}")
+        options["family"] = args.family if args.family in ("all", "positive") else read_family(args.family, gmln)
+    if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}")
-    if args.jobs > 1 and not args.quiet:
+    if args.jobs is not None and args.jobs > 1 and not args.quiet:
         from .transformations.workers import workers_for
 
         if workers_for(args.jobs) < args.jobs:
             print(f"{PROG}: -j {args.jobs}: using {workers_for(args.jobs)} worker processes (one per core)",
                   file=sys.stderr)
-    if method in ("defaults", "lifted"):
-        options["jobs"] = args.jobs
-        if args.output is not None and not args.no_checkpoint:
-            options["checkpoint"] = args.output + ".checkpoint"
-    if method == "lifted":
-        options["long_blocking"] = args.blocking == "long"
-    if method == "selective":
-        options["family"] = args.family if args.family in ("all", "positive") else read_family(args.family, gmln)
+    if args.output is not None and not args.no_checkpoint and has_option(method, "checkpoint"):
+        options["checkpoint"] = args.output + ".checkpoint"
     done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
     _report_filtering(show, args.filter, done.removed)
     status = _emit(dumps(done.theory, args.format), args.output)

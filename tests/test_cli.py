@@ -384,3 +384,25 @@ def test_on_a_terminal_progress_is_one_updating_line_ending_at_what_is_written(t
     written = re.search(r"wrote ([\d,]+) rules in ([\d,]+) levels", shown)
     header = re.search(r"theory: (\d+) rules in (\d+) levels", out.read_text().splitlines()[0])
     assert written and header and written.group(1).replace(",", "") == header.group(1)
+
+
+@pytest.mark.parametrize("flags, error", [
+    (["--method", "exhaustive", "-j", "4"], "--jobs is an option of the defaults and lifted transformations, not of exhaustive"),
+    (["--method", "exhaustive", "--blocking", "long"], "--blocking is an option of the lifted transformation, not of exhaustive"),
+    (["--method", "defaults", "--family", "positive"], "--family is an option of the selective transformation, not of defaults"),
+])
+def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_path, flags, error):
+    out = tmp_path / "o.theory"
+    assert main(["convert", str(PAPER / "example5-defaults.mln"), *flags, "-o", str(out)]) == 2
+    assert error in capsys.readouterr().err and not out.exists()
+
+
+def test_family_is_the_selective_transformation_s_own_in_python():
+    from pracmln_poss.errors import UnknownNameError
+    from pracmln_poss.ground_mln import GroundMLN
+    from pracmln_poss.transformations import transform
+
+    mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
+    with pytest.raises(UnknownNameError, match="defaults transformation has no option 'family'"):
+        transform(mln, "defaults", k=1, family="positive")
+    assert transform(mln, "selective", k=1, family="positive").formulas

@@ -221,6 +221,7 @@ def test_an_option_the_method_does_not_have_is_named():
     with pytest.raises(UnknownNameError, match="defaults transformation has no option 'long_blocking'.*prune_heads"):
         transform(mln, "defaults", k=1, long_blocking=True)
     assert method_options("defaults", {"prune_heads": False}) == DefaultsOptions(prune_heads=False)
-    pruned, unpruned = (transform(mln, "defaults", k=1, prune_heads=p, backend="bruteforce") for p in (True, False))
-    # the option reaches the search: without pruning, heads repeat what a smaller set concludes
+    # the option reaches the search: without pruning, the head of {b} repeats c, which {} concludes
+    free = GroundMLN.from_pairs([("c", 1), ("b => d", 2)])
+    pruned, unpruned = (transform(free, "defaults", k=1, prune_heads=p, backend="bruteforce") for p in (True, False))
     assert sum(len(str(f.formula)) for f in unpruned.formulas) > sum(len(str(f.formula)) for f in pruned.formulas)

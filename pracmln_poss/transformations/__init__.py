@@ -108,6 +108,8 @@ def transform(
     query_preds = arguments.names("query_preds", query_preds)
     if not isinstance(family, str) and not isinstance(family, Iterable):
         raise ArgumentTypeError(f"family takes 'all', 'positive' or a list of evidence sets, not {family!r}")
+    if method != "selective" and not (isinstance(family, str) and family == "all"):
+        raise UnknownNameError(f"the {method} transformation has no option 'family' (the selective one has)")
     if grounded is not None and not isinstance(grounded, GroundMLN):
         raise ArgumentTypeError(f"grounded takes the model's GroundMLN or None, not {type(grounded).__name__}")
     if progress is not None and not callable(progress):

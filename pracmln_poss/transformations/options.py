@@ -8,7 +8,7 @@ does not have is an error naming the ones it has, not a silent no-op.
 from __future__ import annotations
 
 __all__ = ["ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOptions", "MethodOptions",
-           "method_options"]
+           "method_options", "has_option"]
 
 import os
 from collections.abc import Callable
@@ -135,6 +135,11 @@ _BY_METHOD: dict[str, type[MethodOptions]] = {
     "defaults": DefaultsOptions,
     "lifted": LiftedOptions,
 }
+
+
+def has_option(method: str, name: str) -> bool:
+    """Whether ``method`` takes the option ``name``."""
+    return name in {f.name for f in fields(_BY_METHOD[method])}
 
 
 def method_options(method: str, given: dict[str, Any]) -> MethodOptions:
