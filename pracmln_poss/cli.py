@@ -256,8 +256,7 @@ def _closed(args: argparse.Namespace, loaded: LoadedModel) -> tuple[FirstOrderML
     cw = settings.cw if cw is None else cw
     given = args.cw_preds
     cw_preds = settings.cw_preds if given is None else tuple(p.strip() for p in given.split(",") if p.strip())
-    queries = [q for q in settings.queries or () if q in model.predicate_map] if cw else []
-    preds = closed_predicates(model, cw, cw_preds, queries)
+    preds = closed_predicates(model, cw, cw_preds, settings.queries or ())
     open_atoms = [(m[1], tuple(a.strip() for a in m[2].split(",")))
                   for m in map(_LITERAL.fullmatch, getattr(args, "evidence", [])) if m]
     closed = close_world(model, preds, open_atoms, force=args.force)
@@ -297,10 +296,11 @@ def _check_against_database(args: argparse.Namespace, loaded: LoadedModel, gmln:
     """A given literal whose atom the database sets the other way: an error naming the
     database, not just "the hard formulas" (the closed world leaves given atoms open)."""
     from .errors import InconsistentEvidenceError
+    from .logic.syntax import atom_name
 
     negated = {gmln.literal_name(-lit) for lit in evidence}
     for e in loaded.model.evidence:
-        name = f"{e.pred}({','.join(e.args)})" if e.args else e.pred
+        name = atom_name(e.pred, e.args)
         if (name if e.value else f"!{name}") in negated:
             database = f"the database {args.db or loaded.settings.db or ''}".rstrip()
             raise InconsistentEvidenceError(
@@ -308,6 +308,7 @@ def _check_against_database(args: argparse.Namespace, loaded: LoadedModel, gmln:
 
 
 def _run_map(args: argparse.Namespace) -> int:
+    from .atoms import predicate_of
     from .grounding import ground
     from .map import open_engine
 
@@ -328,13 +329,14 @@ def _run_map(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
                              f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
-    shown_atoms = [a for a in range(1, gmln.n_atoms + 1) if wanted is None or names[a - 1].split("(")[0] in wanted]
+    shown_atoms = [a for a in range(1, gmln.n_atoms + 1) if wanted is None or predicate_of(names[a - 1]) in wanted]
+    shown_set = set(shown_atoms)
     if args.json:
         out = {
             "penalty": weight_number(penalty, gmln.resolution),
             "world": {names[a - 1]: world[a] for a in shown_atoms},
             "entailed": {
-                names[abs(lit) - 1]: lit > 0 for lit in sorted(entailed, key=abs) if abs(lit) in set(shown_atoms)
+                names[abs(lit) - 1]: lit > 0 for lit in sorted(entailed, key=abs) if abs(lit) in shown_set
             },
         }
         print(json.dumps(out, indent=2))
