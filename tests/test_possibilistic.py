@@ -176,6 +176,8 @@ def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():
     assert result.entailed and result.consistency_level == 2
     assert [str(r) for r in result.drowned] == ["lambda_0.74: a => b"]  # text and weight units, no steps
     assert theory.query(["a", "!b", "!c"], None).consistency_level == INF
+    precise = PossibilisticTheory.from_pairs([("a => b", 1126.532064), ("a", "inf")])
+    assert [str(r) for r in precise.query(["!b"], None).drowned] == ["lambda_1126.532064: a => b"]
 
 
 def test_lifted_theories_answer_queries_like_ground_ones():

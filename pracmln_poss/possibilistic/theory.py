@@ -58,7 +58,7 @@ class RuleText:
     level: float
 
     def __str__(self) -> str:
-        return f"{'certain' if self.level == INF else f'lambda_{self.level:g}'}: {self.formula}"
+        return f"{'certain' if self.level == INF else f'lambda_{self.level:.15g}'}: {self.formula}"
 
 
 @dataclass(frozen=True)
