@@ -1,9 +1,11 @@
-"""The only part of the package that imports pracmln (and only when called).
+"""pracmln's formats and pracmln itself (pracmln is imported only when called).
 
-:mod:`.compat` imports pracmln on Python 3.11 with or without tkinter; :mod:`.loader`
-turns ``.mln``/``.db`` files into plain data; :mod:`.database` reads ``.db`` files;
-:mod:`.weights` evaluates pracmln weight expressions; :mod:`.wcsp` is a MAP backend on
-pracmln's ``WCSPInference``.
+:mod:`.compat` imports pracmln on Python 3.11 to 3.13 with or without tkinter;
+:mod:`.loader` turns ``.mln``/``.db`` files into plain data, with our own reader
+:mod:`.mln_file` or pracmln's parser; :mod:`.database` reads ``.db`` files;
+:mod:`.project` reads ``.pracmln`` projects; :mod:`.weight_expressions` evaluates
+pracmln weight expressions; :mod:`.plugin` adds ``MLN.to_possibilistic``.  (The MAP
+backend on pracmln's ``WCSPInference`` is :mod:`pracmln_poss.map.wcsp`.)
 """
 
 __all__: list[str] = []

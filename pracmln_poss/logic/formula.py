@@ -4,7 +4,7 @@ Connectives (:class:`Not`, :class:`And`, :class:`Or`, :class:`Implies`,
 :class:`Iff`, :class:`Truth`) are common to both.  Ground formulas have
 :class:`Atom` leaves holding an int (ints inside, names at the edges); first-order
 formulas have :class:`PredAtom`, :class:`Equals` and :class:`Exists` nodes over
-:class:`Variable` / :class:`Constant` terms (see :mod:`.fol`).
+:class:`Variable` / :class:`Constant` terms (all defined here).
 """
 
 from __future__ import annotations

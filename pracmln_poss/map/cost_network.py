@@ -35,8 +35,8 @@ from ..atoms import map_leaves
 from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Atom, Formula, Not, Or, Truth, atoms_of, compile_ground, substitute_atoms
-from .backend import World
 from .instance import fixed_atoms
+from .world import World
 
 MAX_TABLE = 4096
 """Entries a formula's table may have (above: its clauses are encoded instead)."""

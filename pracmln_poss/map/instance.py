@@ -18,7 +18,7 @@ from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause, VarPool, clausify
 from ..logic.formula import Formula, Truth, is_literal, literal_of, substitute_atoms
 from ..weights import INF
-from .backend import World
+from .world import World
 
 
 def fixed_atoms(mln: GroundMLN) -> tuple[dict[int, bool], str | None]:

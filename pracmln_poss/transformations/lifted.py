@@ -14,12 +14,11 @@ The rules themselves come from the rule core shared with Transformation 3
 
 from __future__ import annotations
 
-__all__ = ["Schema", "lifted", "lifted_schemas", "iter_schemas", "ground_schemas"]
+__all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas"]
 
 import os
 from collections.abc import Iterator
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ModelError
@@ -29,23 +28,13 @@ from ..logic.formula import Implies, literal
 from ..map import open_engine
 from ..model import FirstOrderMLN
 from ..possibilistic.lifted import LiftedTheory
-from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
+from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
-from .evidence import EvidenceSet, describe
+from .evidence import describe
+from .rule import Schema
 from .rules import BlockingRule, Focus, default_rules
 from .symmetry import Symmetry, rename, renamings
 from .workers import executor_for
-
-
-@dataclass(frozen=True)
-class Schema:
-    """A rule for a representative evidence set: ``AND evidence => conclusion`` or,
-    when ``conclusion`` is None, the blocking rule ``not AND body``."""
-
-    evidence: EvidenceSet
-    conclusion: int | None
-    body: EvidenceSet
-    level: Level
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, **options: Any) -> list[Schema]:

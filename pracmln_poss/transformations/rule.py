@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["DefaultRule", "BlockingRule"]
+__all__ = ["DefaultRule", "BlockingRule", "Schema"]
 
 from dataclasses import dataclass
 
@@ -25,4 +25,15 @@ class BlockingRule:
 
     evidence: EvidenceSet
     body: tuple[int, ...]
+    level: Level
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A rule for a representative evidence set: ``AND evidence => conclusion`` or,
+    when ``conclusion`` is None, the blocking rule ``not AND body``."""
+
+    evidence: EvidenceSet
+    conclusion: int | None
+    body: EvidenceSet
     level: Level

@@ -38,7 +38,7 @@ from ..possibilistic.lifted import LiftedTheory, atom_constants, variable_prefix
 from ..possibilistic.theory import PossibilisticFormula
 from ..weights import INF
 from .evidence import describe
-from .lifted import Schema
+from .rule import Schema
 from .symmetry import Symmetry
 
 
