@@ -241,25 +241,19 @@ def _load_ground(args: argparse.Namespace) -> GroundMLN:
     return ground(_closed(args, _load(args))[0], force=args.force)
 
 
-_LITERAL = re.compile(r"\s*!?\s*(\w+)\s*\((.*)\)\s*")
-
-
 def _closed(args: argparse.Namespace, loaded: LoadedModel) -> tuple[FirstOrderMLN, str]:
     """The model under the closed-world settings (the options, else the project's), and
     where its evidence comes from, in words."""
-    from .closed_world import close_world, closed_predicates
+    from .atoms import split_atom
+    from .closed_world import close_as_asked
 
     model, settings = loaded.model, loaded.settings
     if not hasattr(args, "cw"):  # (a command without closed-world options)
         return model, ""
-    cw = args.cw
-    cw = settings.cw if cw is None else cw
-    given = args.cw_preds
-    cw_preds = settings.cw_preds if given is None else tuple(p.strip() for p in given.split(",") if p.strip())
-    preds = closed_predicates(model, cw, cw_preds, settings.queries or ())
-    open_atoms = [(m[1], tuple(a.strip() for a in m[2].split(",")))
-                  for m in map(_LITERAL.fullmatch, getattr(args, "evidence", [])) if m]
-    closed = close_world(model, preds, open_atoms, force=args.force)
+    cw_preds = None if args.cw_preds is None else [p.strip() for p in args.cw_preds.split(",") if p.strip()]
+    given = [split_atom(e.replace(" ", "").lstrip("!")) for e in getattr(args, "evidence", [])]  # (left open)
+    closed, preds = close_as_asked(model, args.cw, cw_preds, settings.cw, settings.cw_preds, settings.queries or (),
+                                   given, force=args.force)
     parts = []
     if model.evidence:
         parts.append(f"database {args.db or settings.db or 'of the project'} ({len(model.evidence):,} literals)")

@@ -10,7 +10,7 @@ as false, before grounding, so every use of the evidence (MAP, explanations) see
 
 from __future__ import annotations
 
-__all__ = ["closed_predicates", "close_world"]
+__all__ = ["closed_predicates", "close_world", "close_as_asked"]
 
 import itertools
 import re
@@ -82,3 +82,14 @@ def close_world(model: FirstOrderMLN, preds: Sequence[str], open_atoms: Iterable
     if not added:
         return model
     return replace(model, evidence=model.evidence + tuple(added))
+
+
+def close_as_asked(model: FirstOrderMLN, cw: bool | None, cw_preds: Sequence[str] | None, project_cw: bool,
+                   project_cw_preds: Sequence[str], queries: Iterable[str],
+                   open_atoms: Iterable[tuple[str, tuple[str, ...]]] = (), *, force: bool = False
+                   ) -> tuple[FirstOrderMLN, tuple[str, ...]]:
+    """The model closed as asked (``cw``, ``cw_preds``; None: as the project says), and
+    the predicates closed: :func:`closed_predicates`, then :func:`close_world`."""
+    preds = closed_predicates(model, project_cw if cw is None else cw,
+                              project_cw_preds if cw_preds is None else cw_preds, queries)
+    return close_world(model, preds, open_atoms, force=force), preds

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import arguments
-from ..closed_world import close_world, closed_predicates
+from ..closed_world import close_as_asked
 from ..errors import (
     ArgumentTypeError,
     FormulaSyntaxError,
@@ -276,9 +276,9 @@ def load_model(
         domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln) if mln is not None else None,
     )
     settings = sources.settings
-    closed = closed_predicates(model, settings.cw if cw is None else cw,
-                               settings.cw_preds if chosen_cw_preds is None else chosen_cw_preds, settings.queries or ())
-    return LoadedModel(mln, close_world(model, closed, force=force), settings)
+    closed, _ = close_as_asked(model, cw, chosen_cw_preds, settings.cw, settings.cw_preds, settings.queries or (),
+                               force=force)
+    return LoadedModel(mln, closed, settings)
 
 
 def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path,

@@ -187,16 +187,12 @@ def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) ->
     wanted = set(query_preds)
     flags = []
     for pf in theory.formulas:
-        if pf.level == INF or _blocking(pf):
+        if pf.level == INF or pf.blocking:
             continue
         others = sorted({predicate_of(theory.name(a)) for a in _conclusion_atoms(pf.formula)} - wanted)
         if others:
             flags.append(Flag(pf, f"concludes about {', '.join(others)}, not a query predicate"))
     return flags
-
-
-def _blocking(pf: PossibilisticFormula) -> bool:
-    return (pf.origin or "").startswith("blocking ")
 
 
 BLOCKING_NOTE = ("(blocking): says that its evidence set is an exception at this level, so that the rules that "
@@ -235,11 +231,11 @@ def _sections(theory: Theory, flags: Iterable[Flag]
         title = "certain" if level == INF else f"level {theory.level_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
         rules = [((render_rule(pf.formula, theory, level == INF) if isinstance(theory, PossibilisticTheory)
-                   else render_lifted_rule(pf.formula, theory, level == INF)) + ("  (blocking)" if _blocking(pf) else ""),
+                   else render_lifted_rule(pf.formula, theory, level == INF)) + ("  (blocking)" if pf.blocking else ""),
                   notes.get(id(pf), [])) for pf in group]
         levels.append((title, rules))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
-    blocking = sum(1 for pf in theory.formulas if _blocking(pf))
+    blocking = sum(1 for pf in theory.formulas if pf.blocking)
     summary = f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
     if blocking:
         summary += f"; {blocking} blocking\n{BLOCKING_NOTE}"

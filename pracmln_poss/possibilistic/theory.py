@@ -13,7 +13,7 @@ the edges).  Reasoning (consistency level, entailment, necessity, drowning) is i
 from __future__ import annotations
 
 __all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "Level", "parse_level", "level_name", "Answer",
-           "RuleText"]
+           "RuleText", "BLOCKING_ORIGIN"]
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -40,6 +40,10 @@ def parse_level(level: object, resolution: Resolution) -> Level:
     return value
 
 
+BLOCKING_ORIGIN = "blocking "
+"""How the origin of a blocking rule starts (``blocking {E}``), in memory and in files."""
+
+
 @dataclass(frozen=True)
 class PossibilisticFormula:
     """A formula with its level; ``origin`` says where it came from (e.g. an evidence set)."""
@@ -47,6 +51,11 @@ class PossibilisticFormula:
     formula: Formula
     level: Level
     origin: str | None = None
+
+    @property
+    def blocking(self) -> bool:
+        """Whether it is a blocking rule of a transformation (by its origin)."""
+        return (self.origin or "").startswith(BLOCKING_ORIGIN)
 
 
 @dataclass(frozen=True)

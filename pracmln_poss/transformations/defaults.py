@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from ..ground_mln import GroundMLN
 from ..logic.formula import Implies
 from ..map import open_engine
-from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, PossibilisticTheory
 from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import describe, literal_sets
 from .rules import BlockingRule, Focus, RuleStats, default_rules
@@ -68,7 +68,7 @@ def defaults(
         for rule in rules:
             origin = describe(rule.evidence, mln)
             if isinstance(rule, BlockingRule):
-                out.append(PossibilisticFormula(clause_against(rule.body), rule.level, "blocking " + origin))
+                out.append(PossibilisticFormula(clause_against(rule.body), rule.level, BLOCKING_ORIGIN + origin))
                 continue
             formula = conjunction_of(rule.head)
             if rule.evidence:

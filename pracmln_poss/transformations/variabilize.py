@@ -35,7 +35,7 @@ from ..logic.formula import (
 )
 from ..model import FirstOrderMLN, FormulaTemplate
 from ..possibilistic.lifted import LiftedTheory, atom_constants, variable_prefixes
-from ..possibilistic.theory import PossibilisticFormula
+from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula
 from ..weights import INF
 from .evidence import describe
 from .rule import Schema
@@ -181,7 +181,7 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: F
     for s in schemas:
         if s.evidence not in described:
             described[s.evidence] = describe(s.evidence, mln)
-        origin = ("blocking " if s.conclusion is None else "") + described[s.evidence]
+        origin = (BLOCKING_ORIGIN if s.conclusion is None else "") + described[s.evidence]
         formula = variabilize(s, symmetry, type_names, prefixes, memo)
         formulas.append(PossibilisticFormula(formula, s.level, origin))
     formulas.sort(key=lambda pf: pf.level)  # stable: the order the file formats write
