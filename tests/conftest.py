@@ -19,7 +19,18 @@ PAPER = DATA / "paper"
 PRACMLN_DATA = DATA / "pracmln"
 
 settings.register_profile("ci", deadline=None, print_blob=True)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+settings.register_profile("dev", deadline=None, print_blob=True, max_examples=20)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") or os.environ.get("TOX_ENV_NAME")
+                                                   else "dev")
+"""Hypothesis' profile: ``ci`` (thorough: tox and CI) unless ``HYPOTHESIS_PROFILE`` says
+otherwise; ``dev`` (a fifth of the examples) for a quick run of pytest by hand."""
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """A property test's number of examples: ``n`` in the thorough profile, a fifth (at
+    least 10) in ``dev``."""
+    return n if PROFILE != "dev" else max(10, n // 5)
 
 
 def _required() -> bool:

@@ -20,7 +20,7 @@ from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import World, world_cost
 
-from .conftest import DATA, PAPER, PRACMLN_DATA
+from .conftest import DATA, PAPER, PRACMLN_DATA, examples
 
 SMOKERS = PRACMLN_DATA / "smokers"
 TWEETY = PRACMLN_DATA / "tweety"
@@ -376,7 +376,7 @@ def _model_texts(draw):
     return "\n".join(lines) + "\n", "PRACGrammar" if prac else "StandardGrammar"
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(_model_texts())
 def test_native_reader_agrees_with_pracmln_on_random_models(pracmln, tmp_path_factory, case):
     text, grammar = case
@@ -512,7 +512,7 @@ def test_an_interrupt_while_pracmln_imports_wins(pracmln):
     assert out.stdout.strip() == "interrupted"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.binary(min_size=1, max_size=4), st.integers(0, 10_000), st.booleans())
 def test_any_bytes_in_a_model_or_database_give_a_clear_error(pracmln, tmp_path_factory, junk, where, bom):
     """Non-UTF-8 bytes anywhere in a model or database: a PossError naming the file (and

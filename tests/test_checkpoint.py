@@ -140,8 +140,9 @@ def test_save_and_load_give_back_the_same_work(tmp_path):
     from pracmln_poss.weights import INF
 
     saved = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)
-    saved.optima = {0: [((), (0, bytes([0, 1, 0, 0, 1, 1, 0, 0, 0, 1])))], 1: [((3,), None), ((-9,), (7, bytes(10)))]}
-    saved.partial = {2: {0: [None, (5, bytes([0] + [1] * 9))], 5: []}}
+    saved.optima = {0: [((), (0, bytes([0, 1, 0, 0, 1, 1, 0, 0, 0, 1]), None))],
+                    1: [((3,), None), ((-9,), (7, bytes(10), (-1, 2, -9)))]}  # (an optimum with its backbone)
+    saved.partial = {2: {0: [None, (5, bytes([0] + [1] * 9), None)], 5: []}}
     saved.rules = {0: ([DefaultRule((1, -2), (3,), 4), BlockingRule((), (-1,), INF)], 1, 2), 3: ([], 0, 0)}
     saved.save()
     loaded = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)
@@ -151,7 +152,7 @@ def test_save_and_load_give_back_the_same_work(tmp_path):
     assert not other.load() and "another conversion" in (other.refused or "")
     # work added after a save (parts encoded before are reused) is in the next save
     saved.rules[7] = ([DefaultRule((5,), (-6,), 1)], 0, 3)
-    saved.partial[2][6] = [(1, bytes(10))]
+    saved.partial[2][6] = [(1, bytes(10), None)]
     for _finished in range(2):
         saved.save()
         again = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)

@@ -222,6 +222,7 @@ def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypat
         assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_lifted_output_is_byte_identical_across_hash_seeds(pracmln):
     """Set and dict orders must not leak into the output: two processes, two hash seeds."""
     import os

@@ -31,7 +31,10 @@ def sessions():
     return out
 
 
-@pytest.mark.parametrize("command, expected", sessions(), ids=[c for c, _ in sessions()])
+@pytest.mark.parametrize("command, expected", [
+    pytest.param(c, e, id=c, marks=pytest.mark.slow if " -k 4" in c else ())  # (seconds)
+    for c, e in sessions()
+])
 def test_example_output(pracmln, capsys, monkeypatch, command, expected):
     monkeypatch.chdir(ROOT)
     argv = shlex.split(command)

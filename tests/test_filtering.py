@@ -12,12 +12,13 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.possibilistic.filtering import filter_redundant, formula_length
 
+from .conftest import examples
 from .reference import assert_same_cuts
 from .strategies import theories
 
 
 @pytest.mark.slow
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(theories(max_atoms=4, max_formulas=8))
 def test_filtering_keeps_every_cut(theory):
     for mode in ("aggressive", "conservative"):
@@ -27,7 +28,7 @@ def test_filtering_keeps_every_cut(theory):
 
 
 @pytest.mark.slow
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(theories(max_atoms=4, max_formulas=8))
 def test_conservative_never_removes_a_rule_by_longer_ones(theory):
     result = filter_redundant(theory, "conservative")

@@ -14,7 +14,7 @@ from pracmln_poss.formats.common import by_level
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.weights import INF
 
-from .conftest import PAPER
+from .conftest import PAPER, examples
 from .strategies import theories
 
 
@@ -23,7 +23,7 @@ def grouped(theory):
 
 
 @pytest.mark.slow
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(theories())
 def test_text_and_json_round_trip_exactly(theory):
     for fmt in ("text", "json"):
@@ -140,7 +140,7 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.theory"]
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(theories(), st.data())
 def test_a_theory_file_cut_short_is_refused_not_misread(theory, data):
     """Any cut of a theory file at a line boundary that loses a formula is an error (the
@@ -156,7 +156,7 @@ def test_a_theory_file_cut_short_is_refused_not_misread(theory, data):
     assert dumps(back, "text") == text
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(theories(), st.data())
 def test_a_json_theory_missing_a_formula_is_refused(theory, data):
     doc = json.loads(dumps(theory, "json"))

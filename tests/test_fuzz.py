@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER, ROOT, project_archive
+from .conftest import PAPER, ROOT, examples, project_archive
 
 MODEL = (PAPER / "example5-defaults.mln").read_bytes()
 SMOKERS = (PAPER / "smokers.mln").read_bytes()
@@ -102,7 +102,7 @@ def _check(argv: list[str], output: Path | None = None) -> None:
         assert (output.read_bytes() if output.exists() else None) == before, "a failed run touched the output"
 
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 
-from .conftest import PAPER
+from .conftest import PAPER, examples
 from .reference import MapReference, models_of
 from .strategies import formulas, ground_mlns, literal_sets, theories
 
@@ -31,7 +31,7 @@ def entails_classically(formulas_, evidence, query, n):
 
 
 @pytest.mark.slow
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.data())
 def test_every_explanation_is_checked(data):
     theory = data.draw(theories())
@@ -90,7 +90,7 @@ def test_bird_heavy_nothing_follows_about_flying_and_why():
     assert why.entailed and why.rules
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(ground_mlns(max_atoms=4, max_formulas=5), st.integers(1, 2), st.sampled_from(["none", "aggressive"]))
 def test_verify_accepts_what_our_transformations_produce(mln, k, filtering):
     assume(MapReference(mln).consistent)

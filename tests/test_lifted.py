@@ -136,6 +136,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from pracmln_poss.transformations import transform  # noqa: E402
 
+from .conftest import examples  # noqa: E402
+
 
 @st.composite
 def first_order_mlns(draw):
@@ -172,7 +174,7 @@ def test_a_constant_in_two_domains_and_named_in_formulas():
         assert_same_cuts(transform(m, "lifted", k=k).ground(), defaults(ground(m), k))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(first_order_mlns(), st.integers(1, 3))
 def test_random_first_order_mlns_grounded_lifted_equals_transformation_3(m, k):
     g = ground(m)
@@ -307,7 +309,7 @@ def test_lifted_needs_the_first_order_model():
     assert_same_cuts(lt.ground(), defaults(ground(m), 1))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_canonical_form_is_a_renaming_invariant(data):
     """canonical(pi(E)) == canonical(E) for every renaming pi, and canonical(E) renames E."""
@@ -345,7 +347,7 @@ def test_convert_long_blocking_rules(pracmln, capsys):
     ]  # X({bird, !flies}) adds hasJetPack: the paper's listing has this rule
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(first_order_mlns(), st.integers(1, 2), st.data())
 def test_focused_lifted_grounds_to_focused_transformation_3(m, k, data):
     g = ground(m)
@@ -360,3 +362,85 @@ def test_focused_lifted_grounds_to_focused_transformation_3(m, k, data):
     lifted = transform(m, "lifted", k=k, long_blocking=True, evidence_preds=evidence, query_preds=query).ground()
     reference = transform(g, "defaults", k=k, evidence_preds=evidence, query_preds=query)
     assert_same_cuts(lifted, reference)
+
+
+def _renamings_of(sym):
+    """Every renaming within the interchangeable classes (brute force)."""
+    for perms in itertools.product(*(itertools.permutations(c) for c in sym.classes)):
+        mapping = {}
+        for cls, perm in zip(sym.classes, perms):
+            mapping.update(zip(cls, perm))
+        yield mapping
+
+
+def _renamed_literal(lit, mapping, g, sym):
+    pred, args = sym.atom_info[abs(lit)]
+    a = g.atom(f"{pred}({','.join(mapping[c] for c in args)})" if args else pred)
+    return a if lit > 0 else -a
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(first_order_mlns(), st.integers(0, 3))
+def test_representatives_of_random_models_cover_every_class_once(m, k):
+    """The representatives grown one literal at a time (by a literal of the largest
+    shape only) are one per renaming class, every class, each its canonical form."""
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map)
+    reps = list(representatives(sym, k))
+    keys = [orbit_key(e, g, sym.classes) for e in reps]
+    assert len(set(keys)) == len(keys)
+    assert set(keys) == {orbit_key(e, g, sym.classes) for e in literal_sets(g.n_atoms, k)}
+    assert all(canonical(e, sym) == e for e in reps)
+
+
+RICH = dict(preds=[("f", ["p", "p"]), ("r", ["p", "q"]), ("s", ["p"])],
+            domains={"p": ["A", "B", "C", "D"], "q": ["X", "Y", "Z"]},
+            formulas=[("!s(a) v !f(a, b) v s(b)", 1), ("r(a, x) => s(a)", 1), ("r(a, X)", 2)])
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.one_of(first_order_mlns(), st.just(model(**RICH))), st.data())
+def test_one_conclusion_per_class_of_those_a_renaming_fixing_the_evidence_maps_together(m, data):
+    """The lifted search keeps the first head literal of each orbit under the renamings
+    that fix the evidence (cheap keys first, canonical forms where they leave it open):
+    the same literals as the orbits found by brute force."""
+    from pracmln_poss.transformations.rules import _one_per_class
+
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map)
+    lits = st.builds(lambda a, pos: a if pos else -a, st.integers(1, g.n_atoms), st.booleans())
+    e = tuple(sorted(data.draw(st.lists(lits, max_size=3, unique_by=abs)), key=abs))
+    others = [a for a in range(1, g.n_atoms + 1) if a not in {abs(l) for l in e}]
+    head = tuple(sorted(data.draw(st.lists(st.sampled_from([s * a for a in others for s in (1, -1)]) if others
+                                           else st.nothing(), unique_by=abs)), key=abs))
+    assert _one_per_class(e, head, sym) == _one_per_orbit(e, head, g, sym)
+
+
+def _one_per_orbit(e, head, g, sym):
+    """Brute force: the first literal of ``head`` in each orbit of the renamings fixing ``e``."""
+    fixing = [mp for mp in _renamings_of(sym)
+              if sorted(_renamed_literal(l, mp, g, sym) for l in e) == sorted(e)]
+    kept: list[int] = []
+    for lit in head:
+        orbit = {_renamed_literal(lit, mp, g, sym) for mp in fixing}
+        if not any(k in orbit for k in kept):
+            kept.append(lit)
+    return tuple(kept)
+
+
+def test_one_conclusion_per_class_where_the_cheap_keys_leave_it_open():
+    """In a cycle f(A,B), f(B,C), f(C,D), f(D,A) every constant is used alike, so every
+    f literal has one shape; the renamings fixing it (rotations) keep reversed edges
+    apart from diagonals: only canonical forms tell them apart."""
+    from pracmln_poss.transformations.rules import _one_per_class
+
+    m = model(**RICH)
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map)
+    f = {(a, b): g.atom(f"f({a},{b})") for a in "ABCD" for b in "ABCD"}
+    e = tuple(sorted((f["A", "B"], f["B", "C"], f["C", "D"], f["D", "A"])))
+    head = tuple(sorted((f["A", "C"], f["B", "A"], f["B", "D"], f["C", "B"], -f["C", "A"], f["A", "A"]), key=abs))
+    got = _one_per_class(e, head, sym)
+    assert got == _one_per_orbit(e, head, g, sym)
+    assert {f["A", "C"], f["B", "D"]} & set(got) and {f["B", "A"], f["C", "B"]} & set(got)  # both kinds stay
+    assert len(got) == 4

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import ROOT
 
 
@@ -18,6 +20,7 @@ def test_ruff_is_clean():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_is_clean():
     done = _run("mypy", "--no-incremental")
     assert done.returncode == 0, done.stdout + done.stderr

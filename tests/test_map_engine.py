@@ -12,13 +12,14 @@ from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import Optimum, World
 from pracmln_poss.weights import INF
 
+from .conftest import examples
 from .reference import MapReference
 from .strategies import formulas, ground_mlns, literal_sets, mlns_with_groups
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat", "bruteforce", "auto"])
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_backends_agree_with_brute_force(backend, data):
     mln = data.draw(ground_mlns())
@@ -50,7 +51,7 @@ def test_backends_agree_with_brute_force(backend, data):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(data=st.data())
 def test_one_engine_answers_a_sequence_of_evidence_sets(backend, data):
     """One engine, many questions: what a backend keeps between calls (the incremental
@@ -81,7 +82,7 @@ def test_one_engine_answers_a_sequence_of_evidence_sets(backend, data):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("table", ["tables", "clauses"])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_toulbar2_on_functional_groups_agrees_with_brute_force(table, data, monkeypatch):
     """toulbar2's network makes a variable of each block of exclusive atoms and a table
@@ -104,7 +105,7 @@ def test_toulbar2_on_functional_groups_agrees_with_brute_force(table, data, monk
                 assert engine.consequences(evidence) == ref.consequences(evidence)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ground_mlns(max_atoms=4))
 def test_penalty_of_empty_evidence_is_zero(mln):
     assume(MapReference(mln).consistent)
@@ -241,7 +242,7 @@ def test_toulbar2_over_its_backtrack_budget_hands_over_to_cpsat(monkeypatch):
     assert seen[0][0] >= 1 and seen[-1] == (toulbar2.GIVE_UP_AFTER, True)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_map_inference_answers_by_name_and_in_weight_units(data):
     """The user's edge: the same answers as the int engine, atoms by name, weights in units."""

@@ -83,6 +83,7 @@ def test_cora_k2_table2_rules_hold_at_the_paper_level_indices(cora):
     assert all(paper == ours for paper, ours in levels.values()), levels
 
 
+@pytest.mark.slow
 def test_cora_k2_differs_from_the_paper_only_where_net_matters(cora):
     """The paper's code ignores the -3 weight of category(a, Net) in penalties (docs/corrections.md
     item 6): there, evidence category(P, Net) costs 0.39 - 0.06 = 0.33, tied with

@@ -74,6 +74,7 @@ def test_any_executor_writes_the_same_bytes(pracmln):
         assert executor.submitted > 2  # the chunks went to the pool's worker processes
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_writes_the_same_bytes(pracmln):
     """Through a real ``dask.distributed`` local cluster (two worker processes), by its
     ``concurrent.futures`` interface (``pip install pracmln_poss[distributed]``)."""

@@ -13,6 +13,7 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.weights import INF
 
+from .conftest import examples
 from .reference import cut_models as models
 from .reference import worlds
 from .strategies import formulas, literal_sets, theories
@@ -26,7 +27,7 @@ def reference_con(theory, evidence):
 
 
 @pytest.mark.slow
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.data())
 def test_con_entails_drowned_agree_with_brute_force(data):
     theory = data.draw(theories())
@@ -46,7 +47,7 @@ def test_con_entails_drowned_agree_with_brute_force(data):
 
 
 @pytest.mark.slow
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.data())
 def test_cut_necessity_possibility_agree_with_brute_force(data):
     theory = data.draw(theories())

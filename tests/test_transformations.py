@@ -16,6 +16,7 @@ from pracmln_poss.transformations import transform
 from pracmln_poss.transformations.evidence import literal_sets
 from pracmln_poss.weights import INF
 
+from .conftest import examples
 from .reference import MapReference
 from .strategies import formulas, ground_mlns
 
@@ -34,7 +35,7 @@ small_mlns = ground_mlns(max_atoms=4, max_formulas=5)
 
 
 @pytest.mark.slow
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(small_mlns, st.sampled_from(["none", "aggressive", "conservative"]), st.data())
 def test_exhaustive_is_exact(mln, filtering, data):
     ref = MapReference(mln)
@@ -72,7 +73,7 @@ def ref_world(values):
 
 
 @pytest.mark.slow
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(small_mlns, st.sampled_from(["all", "positive"]), st.integers(0, 2), st.sampled_from(["none", "aggressive"]), st.data())
 def test_selective_is_exact_on_its_family(mln, family_kind, k, filtering, data):
     ref = MapReference(mln)
@@ -92,7 +93,7 @@ BACKENDS = st.sampled_from(["auto", "toulbar2"])  # RC2 (clause sessions), toulb
 
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(mln=small_mlns, filtering=st.sampled_from(["none", "aggressive", "conservative"]), backend=BACKENDS)
 def test_defaults_satisfies_proposition_2(k, mln, filtering, backend):
     ref = MapReference(mln)
@@ -146,7 +147,7 @@ def _foci(draw, n):
 
 
 @pytest.mark.parametrize("k", [0, 1, 2])
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(data=st.data(), filtering=st.sampled_from(["none", "aggressive"]), backend=BACKENDS)
 def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filtering, backend):
     """The guarantee of docs/focus.md, against brute force over all worlds: for E over

@@ -10,7 +10,7 @@ from pracmln_poss.ground_mln import GroundMLN, WeightedFormula
 from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
 
-from .conftest import PAPER, PRACMLN_DATA
+from .conftest import PAPER, PRACMLN_DATA, examples
 from .reference import MapReference
 from .strategies import ground_mlns, literal_sets
 
@@ -38,7 +38,7 @@ def test_backends_agree_on_bundled_models(pracmln, case):
                 assert wcsp.consequences(ev) == rc2.consequences(ev)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(ground_mlns(max_atoms=4, max_formulas=4), literal_sets(4, max_size=2))
 def test_backends_agree_on_random_mlns(pracmln, mln, evidence):
 

@@ -8,8 +8,8 @@ The algorithm is the iterative one with a clause and preferred phases (Janota, L
 Marques-Silva, *Algorithms for computing backbones of propositional formulae*, AI
 Communications 2015; CadiBack, Biere, Froleyks and Wang, SAT 2023): the candidates are
 the literals of one model; each call asks for a model that flips at least one remaining
-candidate (a clause over their negations, switched on by an activation literal for that
-call only), with every candidate's variable set to prefer its flipped value, so that one
+candidate (a clause over their negations, switched on by an activation literal of that
+backbone only: the candidates only shrink, so each clause implies the ones before), with every candidate's variable set to prefer its flipped value, so that one
 model removes every candidate it can flip at once; the candidates left when that call
 is unsatisfiable are the backbone.  A model of a problem with many free atoms (friends
 of friends in a large domain) thus removes them all in one call, where testing one
@@ -18,14 +18,14 @@ literal at a time took a call each.
 
 from __future__ import annotations
 
-__all__ = ["backbone"]
+__all__ = ["backbone", "kept"]
 
 from collections.abc import Callable, Iterable
 from typing import Any
 
 
 def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], model: list[int],
-             fresh: Callable[[], int]) -> tuple[set[int], int]:
+             fresh: Callable[[], int], found: list[list[int]] | None = None) -> tuple[set[int], int]:
     """The candidates true in every model of ``oracle`` under ``assumptions``, and the
     SAT calls it took.
 
@@ -35,24 +35,32 @@ def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], mod
     :param model: a model under the assumptions (``model[v - 1]`` is ``v`` or ``-v``);
         a variable beyond it is in no clause, so it is free.
     :param fresh: makes a variable no clause uses yet.
+    :param found: the models the calls find are appended to it.
     """
-    left = _kept(set(candidates), model)
+    left = kept(set(candidates), model)
     calls = 0
-    while left:
-        oracle.set_phases([-l for l in left])
-        switch = fresh()
-        oracle.add_clause([-switch, *(-l for l in left)])
-        calls += 1
-        satisfiable = oracle.solve(assumptions=[*assumptions, switch])
-        found = oracle.get_model() if satisfiable else None
+    if not left:
+        return left, calls
+    # one activation literal for every call: the candidates only shrink, so each
+    # call's clause implies the ones before it
+    switch = fresh()
+    try:
+        while left:
+            oracle.set_phases([-l for l in left])
+            oracle.add_clause([-switch, *(-l for l in left)])
+            calls += 1
+            new = oracle.get_model() if oracle.solve(assumptions=[*assumptions, switch]) else None
+            if new is None:
+                break
+            if found is not None:
+                found.append(new)
+            left = kept(left, new)
+    finally:
         oracle.add_clause([-switch])
-        if found is None:
-            break
-        left = _kept(left, found)
     return left, calls
 
 
-def _kept(literals: set[int], model: list[int]) -> set[int]:
+def kept(literals: set[int], model: list[int]) -> set[int]:
     """The literals ``model`` makes true (those over variables it lacks are free)."""
     n = len(model)
     return {l for l in literals if abs(l) <= n and model[abs(l) - 1] == l}

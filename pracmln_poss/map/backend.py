@@ -12,7 +12,7 @@ __all__ = ["World", "Optimum", "Backend", "Solve", "Check", "OptimalWorlds"]
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..ground_mln import GroundMLN
@@ -39,12 +39,17 @@ class OptimalWorlds:
     :ivar model: one of its models under the assumptions, or None (the caller's known
         optimal world is one, projected on the atoms).
     :ivar fresh: makes a variable no clause uses yet.
+    :ivar known: models of a SAT problem whose models include these (a parent's optimal
+        worlds, projected on the atoms): those that satisfy the evidence are optimal
+        worlds of it; the engine adds the models it finds (a list shared by the
+        evidence sets of one parent).
     """
 
     oracle: Any
     assumptions: list[int]
     model: list[int] | None
     fresh: Callable[[], int]
+    known: list[list[int]] = field(default_factory=list)
 
 
 class Backend(ABC):
@@ -94,6 +99,13 @@ class Backend(ABC):
         :raises BackendError: when the backend's optimum is not ``cost``.
         """
         yield None
+
+    def optimum_within(self, units: tuple[int, ...], parent: tuple[int, ...], cost: int) -> Optimum | None:
+        """An optimal world of the parent's (evidence literals among ``units``, whose
+        optimum is ``cost``) that satisfies ``units``, when the backend finds one in one
+        SAT call from the parent's optimal worlds; None when there is none, or the
+        backend cannot tell that cheaply (the default)."""
+        return None
 
     @contextmanager
     def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:

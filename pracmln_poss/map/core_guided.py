@@ -161,7 +161,8 @@ class CoreGuided:
             self.base_top = self.top
         return self._base_found
 
-    def _sat(self, assumptions: list[int]) -> bool:
+    def sat(self, assumptions: list[int]) -> bool:
+        """Whether the clauses have a model under ``assumptions`` (the oracle keeps it)."""
         self.calls += 1
         return bool(self.oracle.solve(assumptions=assumptions))
 
@@ -184,7 +185,7 @@ class CoreGuided:
             weights = state.weights
             active = list(weights) if threshold == 0 else [a for a, w in weights.items() if w >= threshold]
             assumptions = evidence + active
-            if self._sat(assumptions):
+            if self.sat(assumptions):
                 lower = _next_level(weights, threshold)
                 if lower is None:  # (every assumption was active)
                     return self.oracle.get_model(), assumptions

@@ -29,7 +29,7 @@ from ..logic.formula import (
     negate,
 )
 from ..weights import INF
-from .backbone import backbone
+from .backbone import backbone, kept
 from .backend import Backend, Optimum, World
 from .instance import fixed_atoms
 
@@ -136,6 +136,18 @@ class MapEngine:
         """An optimal world of the evidence and its cost, or None when the evidence is impossible."""
         return self._solve(*self.split_evidence(evidence))
 
+    def optimum_within(self, evidence: Evidence, parent: Iterable[int], cost: int) -> Optimum | None:
+        """An optimal world of the evidence literals when their optimum is ``cost``, the
+        optimum of ``parent`` (some of them): one of the parent's optimal worlds that
+        satisfies them, found cheaply by backends that keep the parent's (None: the
+        optimum is higher, or the backend cannot tell cheaply; :meth:`find_optimum`
+        tells)."""
+        units, formulas = self.split_evidence(evidence)
+        if formulas or self._unsat_reason is not None:
+            return None
+        self.calls += 1
+        return self.backend.optimum_within(units, tuple(parent), cost)
+
     def penalty(self, evidence: Evidence = ()) -> int | float:
         """``pen(M, E)`` in int steps: the optimum with ``E`` minus the optimum without; ``INF`` if ``E`` is impossible."""
         units, formulas = self.split_evidence(evidence)
@@ -188,8 +200,14 @@ class MapEngine:
                 if view is not None:
                     self.calls += 1
                     model = view.model if view.model is not None else list(first.world.literals())
-                    candidates, calls = backbone(view.oracle, view.assumptions, candidates, model, view.fresh)
+                    candidates = _filtered(candidates, view.known, units)
+                    found: list[list[int]] = []
+                    candidates, calls = backbone(view.oracle, view.assumptions, candidates, model, view.fresh,
+                                                 found)
                     self.calls += calls
+                    n = self.mln.n_atoms
+                    view.known.extend(m[:n] for m in found)
+                    del view.known[:-KNOWN]
         if view is None:
             self._test_candidates(first.world, units, formulas, best, candidates, entailed)
         fixed_lits = {a if v else -a for a, v in settled.items()}
@@ -336,3 +354,17 @@ class MapEngine:
             values[a] = not values[a]
             if feasible and delta == 0:
                 candidates.discard(lit)
+
+
+KNOWN = 16
+"""Optimal worlds of a parent kept to filter the candidates of its sets' backbones."""
+
+
+def _filtered(candidates: set[int], known: list[list[int]], units: tuple[int, ...]) -> set[int]:
+    """The candidates that the models in ``known`` satisfying ``units`` do not flip."""
+    for m in known:
+        if all(m[abs(u) - 1] == u for u in units):
+            candidates = kept(candidates, m)
+            if not candidates:
+                break
+    return candidates

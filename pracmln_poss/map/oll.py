@@ -25,7 +25,7 @@ from .backend import Backend, OptimalWorlds, Optimum
 from .core_guided import CoreGuided, Solution
 from .instance import MaxSatInstance, build_instance
 
-RECENT = 8
+RECENT = 64
 """Optima of the last evidence sets kept (with their final assumptions)."""
 
 
@@ -58,6 +58,7 @@ class OLLBackend(Backend):
         self._solver_name = solver
         self._core: CoreGuided | None = None
         self._recent: OrderedDict[tuple[int, ...], Solution] = OrderedDict()  # the last evidence sets' optima
+        self._known: dict[tuple[int, ...], list[list[int]]] = {}  # optimal worlds found of those sets
 
     GROWTH = 1.0
     """A solver whose calls under evidence added more variables than it had after the
@@ -72,6 +73,7 @@ class OLLBackend(Backend):
             core.close()
             self._core = core = None
             self._recent.clear()
+            self._known.clear()
         if core is None:
             core = self._core = CoreGuided(self.instance.hard, self.instance.soft, self.instance.top,
                                            self._solver_name)
@@ -87,6 +89,7 @@ class OLLBackend(Backend):
             self._core.close()
             self._core = None
         self._recent.clear()
+        self._known.clear()
 
     @contextmanager
     def _solved(self, units: tuple[int, ...], extra: tuple[Formula, ...]
@@ -131,7 +134,7 @@ class OLLBackend(Backend):
         if solution is not None:
             self._recent[units] = solution
             if len(self._recent) > RECENT:
-                self._recent.popitem(last=False)
+                self._known.pop(self._recent.popitem(last=False)[0], None)
         return solution
 
     def _optimum_of(self, solution: Solution) -> Optimum:
@@ -145,6 +148,20 @@ class OLLBackend(Backend):
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         with self._solved(units, extra) as (_, solution):
             return None if solution is None else self._optimum_of(solution)
+
+    def optimum_within(self, units: tuple[int, ...], parent: tuple[int, ...], cost: int) -> Optimum | None:
+        """One SAT call on the parent's final assumptions and the other literals (the
+        parent's optimum found first, unless it is among the last few)."""
+        if self.instance.unsat_reason is not None:
+            return None
+        core = self.core
+        found = self._of_literals(core, parent)
+        if found is None or found.cost + self.instance.offset != cost:
+            return None
+        more = self.instance.constraints(tuple(u for u in units if u not in parent), ())
+        if more is None or not core.sat(found.assumptions + [c[0] for c in more]):
+            return None
+        return self._optimum_of(Solution(found.cost, core.oracle.get_model(), []))
 
     @contextmanager
     def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int,
@@ -160,7 +177,8 @@ class OLLBackend(Backend):
             if found is not None and found.cost + self.instance.offset == cost:
                 more = self.instance.constraints(tuple(u for u in units if u not in parent), ())
                 if more is not None:  # (no model: the caller's optimal world of the evidence is one)
-                    yield OptimalWorlds(core.oracle, found.assumptions + [c[0] for c in more], None, core.new_var)
+                    yield OptimalWorlds(core.oracle, found.assumptions + [c[0] for c in more], None, core.new_var,
+                                        self._known.setdefault(parent, []))
                     return
         with self._solved(units, extra) as (core, solution):
             if solution is None or solution.cost + self.instance.offset != cost:

@@ -25,7 +25,7 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,7 +37,7 @@ from ..sources import load_json
 from ..weights import INF
 from .rule import BlockingRule, DefaultRule
 
-FORMAT = "pracmln_poss checkpoint 3"
+FORMAT = "pracmln_poss checkpoint 4"
 
 MAX_BYTES = 4 * 1024**3
 """A file larger than this is not a checkpoint of ours (it is refused unread)."""
@@ -56,15 +56,17 @@ def search_key(mln: GroundMLN, *parts: object) -> str:
     return h.hexdigest()
 
 
-Packed = tuple[int, bytes]
-"""An optimum as (cost, the world's values as one byte per atom)."""
+Packed = tuple[int, bytes, "tuple[int, ...] | None"]
+"""An optimum as (cost, the world's values as one byte per atom, and the literals true
+in all optimal worlds when they were found with it, else None)."""
 
 
-def pack_optimum(found: Optimum | None) -> Packed | None:
-    """An optimum in a few bytes per atom instead of a tuple's pointer (None stays None)."""
+def pack_optimum(found: Optimum | None, backbone: Iterable[int] | None = None) -> Packed | None:
+    """An optimum in a few bytes per atom instead of a tuple's pointer (None stays None),
+    with its backbone when known."""
     if found is None:
         return None
-    return found.cost, bytes(found.world.values)
+    return found.cost, bytes(found.world.values), None if backbone is None else tuple(sorted(backbone, key=abs))
 
 
 def unpack_world(packed: Packed) -> World:
@@ -145,8 +147,11 @@ class _Decoder:
     def packed(self, value: object) -> Packed | None:
         if value is None:
             return None
-        cost, world = self.list_(value, 2)
-        return self.int_(cost), _world_values(world, self.n + 1)
+        value = self.list_(value)
+        if len(value) not in (2, 3):
+            raise ValueError("an optimum is not [cost, world] or [cost, world, backbone]")
+        return (self.int_(value[0]), _world_values(value[1], self.n + 1),
+                self.literals(value[2]) if len(value) == 3 else None)
 
     def level(self, value: object) -> Level:
         return INF if value == "inf" else self.int_(value)
@@ -177,7 +182,10 @@ class _Decoder:
 
 
 def _packed_json(packed: Packed | None) -> list[Any] | None:
-    return None if packed is None else [packed[0], _world_text(packed[1])]
+    if packed is None:
+        return None
+    cost, values, backbone = packed
+    return [cost, _world_text(values)] if backbone is None else [cost, _world_text(values), list(backbone)]
 
 
 def _optima_json(items: list[tuple[tuple[int, ...], Packed | None]]) -> list[Any]:

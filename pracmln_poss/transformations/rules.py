@@ -50,7 +50,7 @@ from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_opt
 from .common import Reporter
 from .evidence import EvidenceSet
 from .rule import BlockingRule, DefaultRule
-from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, rename, set_order
+from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order
 from .workers import ChunkRunner, chunked
 
 
@@ -321,12 +321,13 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
             optima.update(saved.optima[size])
             continue
         previous = {e: optima[e] for e in groups.get(size - 1, ())}
+        costs: dict[EvidenceSet, Level] = {e: INF if o is None else o[0] for e, o in optima.items()}
         chunks = chunked(group)
         images: set[EvidenceSet] = set()
         # the optima of the chunks finished before an interrupt (their extensions are
         # found again: kept, they would make the checkpoint many times larger)
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
-        results = runner.map(_unpacked, _optima_of, (previous, extend), chunks,
+        results = runner.map(_unpacked, _optima_of, (previous, costs, extend), chunks,
                              {i: (packed, None) for i, packed in partial.items()})
         again: list[Sequence[EvidenceSet]] = []
         for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
@@ -343,8 +344,10 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
         if extend:
             groups[size + 1] = sorted(images | _extended(runner, again), key=set_order)
         if saved is not None:
-            saved.optima[size] = [(e, optima[e]) for e in group]
-            saved.partial.pop(size, None)
+            if extend:  # (the last size stays in its chunks, each encoded once already: a
+                # resumed run finds its sets again from the size below)
+                saved.optima[size] = [(e, optima[e]) for e in group]
+                saved.partial.pop(size, None)
             saved.save()
     if report is not None:
         report(len(found), 0, final=True)
@@ -353,13 +356,38 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
     return found, optima
 
 
-def _unpacked(search: RuleSearch, engine: MapEngine, shared: tuple[dict[EvidenceSet, Packed | None], bool]
-              ) -> tuple[dict[EvidenceSet, Optimum | None], bool]:
-    previous, extend = shared
-    return {e: unpack_optimum(p) for e, p in previous.items()}, extend
+def _ancestor(e: EvidenceSet, value: Level, value_of: Callable[[EvidenceSet], Level]) -> EvidenceSet | None:
+    """A small subset of ``e`` whose optimum (or penalty: ``value_of``) is ``value``,
+    reached by dropping one literal at a time while the value stays (None: not even one
+    literal can go).  When ``e``'s own is ``value`` too, its optimal worlds are the
+    subset's that satisfy it, so the engine starts from the subset's optimum.  Literals
+    are dropped from the end first: the sets of one size come in order, so those sharing
+    a prefix come together, and the engine keeps the prefix's optimum for all of them."""
+    a = e
+    while a:
+        for i in range(len(a) - 1, -1, -1):
+            rest = a[:i] + a[i + 1:]
+            if value_of(rest) == value:
+                a = rest
+                break
+        else:
+            break
+    return a if a != e else None
 
 
-def _optima_of(search: RuleSearch, engine: MapEngine, state: tuple[dict[EvidenceSet, Optimum | None], bool],
+_OptimaState = tuple[dict[EvidenceSet, Optimum | None], dict[EvidenceSet, Level], bool]
+"""What the chunks of one size of :func:`_all_optima` share: the optima of the size
+below, the optimum's cost of every smaller set (``INF``: impossible), and whether to
+find the representatives one size larger."""
+
+
+def _unpacked(search: RuleSearch, engine: MapEngine,
+              shared: tuple[dict[EvidenceSet, Packed | None], dict[EvidenceSet, Level], bool]) -> _OptimaState:
+    previous, costs, extend = shared
+    return {e: unpack_optimum(p) for e, p in previous.items()}, costs, extend
+
+
+def _optima_of(search: RuleSearch, engine: MapEngine, state: _OptimaState,
                chunk: Sequence[EvidenceSet]) -> tuple[list[Packed | None], list[EvidenceSet]]:
     """The optima of one chunk of sets of one size, from those of the size below, and
     (when the state says so) the representatives one literal larger.
@@ -367,12 +395,31 @@ def _optima_of(search: RuleSearch, engine: MapEngine, state: tuple[dict[Evidence
     Most optima need no solver call: if a (renamed) optimal world of ``E - {y}``
     satisfies ``y``, it is optimal for ``E`` too (``pen(E) >= pen(E - {y})``); if
     ``E - {y}`` is impossible, so is ``E``.
+
+    Else, when ``E``'s optimum is the highest of its subsets', it is that of a small
+    subset with that optimum, and an optimal world of ``E`` is one of the subset's that
+    satisfies ``E`` (:meth:`.MapEngine.optimum_within`: one SAT call on a backend that
+    keeps the subset's optimal worlds); only when there is none is ``E`` solved.
+
+    A set of ``k`` literals whose optimum is above that of every ``E - {y}`` gets its
+    backbone ``X(E)`` with it: no ``E - {y}`` entails its ``y`` then, so the rules will
+    ask for it, and no subset's optimal worlds give ``E``'s, while the engine has ``E``'s
+    at hand now.
     """
-    previous, extend = state
+    previous, costs, extend = state
     out = []
+    canon = search.canon
     for e in chunk:
-        decided, found = _from_subsets(e, previous, search.canon, search.symmetry)
-        out.append(pack_optimum(found if decided else engine.find_optimum(list(e))))
+        decided, found, highest = _from_subsets(e, previous, canon, search.symmetry)
+        backbone = None
+        if not decided:
+            parent = _ancestor(e, highest, lambda s: costs[canon(s)[0]]) if engine.sat_backbones else None
+            found = None if parent is None else engine.optimum_within(list(e), parent, highest)
+            if found is None:
+                found = engine.find_optimum(list(e))
+                if found is not None and len(e) == search.k and found.cost > highest and engine.sat_backbones:
+                    backbone = engine.consequences(list(e), known=found, atoms=search.query_free)
+        out.append(pack_optimum(found, backbone))
     return out, _extensions_of(search, engine, None, chunk) if extend else []
 
 
@@ -440,13 +487,15 @@ class _RuleState:
         """X(E) for a set of ``k`` literals, by the engine (``rests``: each E - {y});
         rational monotonicity gives part of it: when pen(E) = pen(E - {y}), X(E) holds
         X(E - {y})."""
-        p = self.tables.penalty[self.search.canon(e)[0]]
+        p = self.tables.penalty[e]
         entailed = [self.consequences(rest, canon=canon) for _y, rest, canon, p_rest in rests if p_rest == p]
-        # the sets of one size come in order, so those sharing E less its last literal
-        # come together: when it has E's penalty, the engine starts from its optimum
-        parent = rests[-1][1] if rests and rests[-1][3] == p else None
         return self.engine.consequences(list(e), known=known, entailed=frozenset().union(*entailed),
-                                        atoms=self.search.query_free, parent=parent)
+                                        atoms=self.search.query_free, parent=self.ancestor(e, p))
+
+    def ancestor(self, e: EvidenceSet, p: Level) -> EvidenceSet | None:
+        """A small subset of ``e`` with ``e``'s penalty ``p`` (:func:`_ancestor`)."""
+        penalty, canon = self.tables.penalty, self.search.canon
+        return _ancestor(e, p, lambda s: penalty[canon(s)[0]])
 
     def _below_k(self, rep: EvidenceSet) -> frozenset[int]:
         """X(rep) for a representative below size ``k``, from its known optimum: by the
@@ -457,7 +506,7 @@ class _RuleState:
         p = tables.penalty[rep]
         if self.engine.sat_backbones:
             return self.engine.consequences(list(rep), known=Optimum(int(p) + tables.base, world),
-                                            atoms=search.query_free)
+                                            atoms=search.query_free, parent=self.ancestor(rep, p))
         taken = {abs(l) for l in rep}
         # only literals of one MAP world can hold in all of them
         return self.fixed_lits | frozenset(rep) | frozenset(
@@ -490,7 +539,12 @@ def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
         if any(_entails(state, rest, canon, y, p_rest, p) for y, rest, canon, p_rest in below_e):
             cautious += 1  # E - {y} already entails y
             continue
-        x = state.at_k(e, unpack_optimum(known), below_e) if len(e) == search.k else state.consequences(e)
+        if len(e) < search.k:
+            x = state.consequences(e)
+        elif known is not None and known[2] is not None:  # (found with the optimum)
+            x = frozenset(known[2])
+        else:
+            x = state.at_k(e, unpack_optimum(known), below_e)
         head = {lit for lit in x if abs(lit) not in fixed and lit not in e and focus.is_query(abs(lit))}
         if search.prune_heads:
             for _y, rest, canon, p_rest in below_e:
@@ -526,14 +580,25 @@ def _entails(state: _RuleState, rest: EvidenceSet, canon: Canonical, y: int, p_r
 
 def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) -> tuple[int, ...]:
     """The first literal of ``head`` of each class of those a renaming fixing ``e`` maps
-    onto each other (only literals of one predicate and sign can be: the others need no
-    canonical form)."""
-    info = symmetry.atom_info
-    alike: dict[tuple[bool, str], list[int]] = {}
+    onto each other.
+
+    Canonical forms are computed only where cheap keys leave it open: literals that
+    differ only in constants ``e`` does not mention are alike (a renaming of those fixes
+    ``e``), and literals whose shapes (:func:`_shape_in`) differ are not."""
+    codes = symmetry.use_codes
+    uses: dict[str, list[int]] = {}
+    for l in e:
+        for c, code in codes[l]:
+            uses.setdefault(c, []).append(code)
+    mentioned = {c: tuple(sorted(found)) for c, found in uses.items()}  # e's constants, with how e uses each
+    firsts: dict[tuple[object, ...], int] = {}  # the first literal of each fresh key
     for lit in head:
-        alike.setdefault((lit > 0, info[abs(lit)][0]), []).append(lit)
+        firsts.setdefault(_key_in(lit, mentioned, symmetry, fresh_only=True), lit)
+    by_shape: dict[tuple[object, ...], list[int]] = {}
+    for lit in firsts.values():
+        by_shape.setdefault(_key_in(lit, mentioned, symmetry, fresh_only=False), []).append(lit)
     keep: set[int] = set()
-    for members in alike.values():
+    for members in by_shape.values():
         seen: set[tuple[tuple[int, ...], ...]] = set()
         for lit in members:
             key = canonical_parts((e, (lit,)), symmetry) if len(members) > 1 else ()
@@ -541,6 +606,26 @@ def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) ->
                 seen.add(key)
                 keep.add(lit)
     return tuple(lit for lit in head if lit in keep)
+
+
+def _key_in(lit: int, mentioned: dict[str, tuple[int, ...]], symmetry: Symmetry, fresh_only: bool
+            ) -> tuple[object, ...]:
+    """``lit`` with some of its renamable constants replaced by their class, how the
+    evidence uses them (``mentioned``: the renamable constants of the evidence, each
+    with its uses), and the place of their first occurrence in ``lit``: those the
+    evidence does not mention (``fresh_only``: equal keys for two literals exactly when
+    a renaming of those, which fixes the evidence, maps one onto the other), or all of
+    them (its shape: a renaming fixing the evidence keeps it, the uses included)."""
+    pred, args = symmetry.atom_info[abs(lit)]
+    types, classes = symmetry.types, symmetry.classes
+    out: list[object] = [lit > 0, pred]
+    for a in args:
+        used = mentioned.get(a)
+        if len(classes[types[a]]) < 2 or (fresh_only and used is not None):
+            out.append(a)
+        else:
+            out.append((types[a], used, args.index(a)))
+    return tuple(out)
 
 
 def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
@@ -553,29 +638,26 @@ Canon = Callable[[EvidenceSet], Canonical]
 
 
 def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], canon: Canon,
-                  symmetry: Symmetry | None) -> tuple[bool, Optimum | None]:
-    """``(True, None)`` when some ``E - {y}`` is impossible, ``(True, optimum)`` when a
-    renamed optimum of some ``E - {y}`` satisfies ``y``, else ``(False, None)``."""
+                  symmetry: Symmetry | None) -> tuple[bool, Optimum | None, int]:
+    """``(True, None, _)`` when some ``E - {y}`` is impossible, ``(True, optimum, _)`` when a
+    renamed optimum of some ``E - {y}`` satisfies ``y``, else ``(False, None, highest)``
+    with the highest optimum of the sets ``E - {y}`` (-1 when there are none)."""
     inherited = None
+    highest = -1
     for y in e:
         rest, mapping = canon(tuple(l for l in e if l != y))
         known = optima[rest]
         if known is None:
-            return True, None
+            return True, None, highest
+        highest = max(highest, known.cost)
         if inherited is None:
             if symmetry is None:
                 if known.world.satisfies(y):
                     inherited = known
             else:
-                full, perm = symmetry.permutation(mapping)
-                if known.world.satisfies(rename(y, full, symmetry)):
-                    inherited = Optimum(known.cost, _renamed_world(known.world, perm))
-    return inherited is not None, inherited
-
-
-def _renamed_world(world: World, perm: list[int]) -> World:
-    """The world whose atom ``a`` has the value of atom ``perm[a]`` in ``world``: for
-    ``perm`` mapping a set onto its representative, the representative's optimum turned
-    into one of the set."""
-    values = world.values
-    return World((False,) + tuple(values[perm[a]] for a in range(1, len(values))))
+                image = symmetry.permutation(mapping)[1][abs(y)]  # y renamed onto the representative
+                if known.world.values[image] == (y > 0):
+                    # the representative's optimum turned into one of the set: atom a
+                    # takes the value of its image
+                    inherited = Optimum(known.cost, World(symmetry.values_getter(mapping)(known.world.values)))
+    return inherited is not None, inherited, highest

@@ -19,8 +19,9 @@ from __future__ import annotations
 __all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "extensions", "set_order", "renamings", "rename", "used_constants"]
 
 import itertools
+import operator
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -38,6 +39,7 @@ class _Renaming:
     full: dict[str, str]
     perm: list[int]
     inverse: list[int] | None = None
+    getter: Callable[[Sequence[bool]], tuple[bool, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,37 @@ class Symmetry:
         return out
 
     @cached_property
+    def use_codes(self) -> dict[int, tuple[tuple[str, int], ...]]:
+        """:attr:`signed_uses` with each use replaced by its rank among all uses (ints
+        compare faster than the tuples, in the same order): a fingerprint entry of the
+        ``p``-th part of :func:`canonical_parts` is ``p * 2**32 + rank``."""
+        signed = self.signed_uses
+        ranks = {use: i for i, use in enumerate(sorted({use for uses in signed.values() for _, use in uses}))}
+        return {lit: tuple((c, ranks[use]) for c, use in uses) for lit, uses in signed.items()}
+
+    @cached_property
+    def shape_rank(self) -> list[int]:
+        """Per literal (a list indexed by the literal: a negative one from the end), the
+        rank of its shape: its sign, predicate, constants of singleton classes, and the
+        classes of its other constants with which arguments repeat one.  A renaming
+        keeps a literal's shape; :func:`extensions` grows sets by a literal of the
+        largest shape only."""
+        classes, types = self.classes, self.types
+
+        def shape(lit: int) -> tuple[object, ...]:
+            pred, args = self.atom_info[abs(lit)]
+            return (lit > 0, pred, tuple((0, a, 0) if len(classes[types[a]]) < 2 else (1, types[a], args.index(a))
+                                         for a in args))
+
+        n = self.mln.n_atoms
+        lits = [l for a in range(1, n + 1) for l in (a, -a)]
+        order = {s: i for i, s in enumerate(sorted({shape(l) for l in lits}))}
+        ranks = [0] * (2 * n + 1)
+        for l in lits:
+            ranks[l] = order[shape(l)]
+        return ranks
+
+    @cached_property
     def memo(self) -> dict[EvidenceSet, tuple[EvidenceSet, dict[str, str]]]:
         """Canonical images (and renamings onto them) computed so far: the search asks often."""
         return {}
@@ -104,7 +137,7 @@ class Symmetry:
     def __getstate__(self) -> dict[str, object]:
         # pickled for worker processes: the memos (hundreds of thousands of canonical
         # images at k = 4) stay in this process; a worker grows its own
-        return {key: value for key, value in self.__dict__.items() if key not in ("memo", "permutations")}
+        return {key: value for key, value in self.__dict__.items() if key not in ("memo", "permutations", "_by_identity")}
 
     def permutation(self, mapping: dict[str, str]) -> tuple[dict[str, str], list[int]]:
         """:meth:`extend` of ``mapping`` and the atom permutation it induces
@@ -122,7 +155,26 @@ class Symmetry:
                 found.inverse[image] = a
         return found.inverse
 
+    def values_getter(self, mapping: dict[str, str]) -> Callable[[Sequence[bool]], tuple[bool, ...]]:
+        """``values -> (values[perm[0]], values[perm[1]], ...)`` for :meth:`permutation`'s
+        atom permutation (an ``itemgetter``, memoised with it): the values of a world of
+        a set mapped by ``mapping`` onto a representative, from the representative's."""
+        found = self._renaming(mapping)
+        if found.getter is None:
+            found.getter = operator.itemgetter(*found.perm)
+        return found.getter
+
+    @cached_property
+    def _by_identity(self) -> dict[int, tuple[dict[str, str], _Renaming]]:
+        """:meth:`_renaming`'s answers by the identity of the mapping asked about (the
+        search asks again and again about the mappings of :attr:`memo`): each entry
+        keeps its mapping alive, so that no other object can take its id."""
+        return {}
+
     def _renaming(self, mapping: dict[str, str]) -> _Renaming:
+        seen = self._by_identity.get(id(mapping))
+        if seen is not None and seen[0] is mapping:
+            return seen[1]
         key = tuple(sorted(mapping.items()))
         found = self.permutations.get(key)
         if found is None:
@@ -130,6 +182,9 @@ class Symmetry:
                 self.permutations.clear()
             full = self.extend(mapping)
             found = self.permutations[key] = _Renaming(full, self.permute(full))
+        if len(self._by_identity) >= PERMUTATION_LIMIT:
+            self._by_identity.clear()
+        self._by_identity[id(mapping)] = (mapping, found)
         return found
 
     def permute(self, mapping: dict[str, str]) -> list[int]:
@@ -251,8 +306,11 @@ def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
 
 def canonical_map(evidence: EvidenceSet, symmetry: Symmetry) -> tuple[EvidenceSet, dict[str, str]]:
     """:func:`canonical` and a renaming of the constants of ``evidence`` that maps it onto it."""
-    key = _sorted(evidence)
     memo = symmetry.memo
+    found = memo.get(evidence)  # (the keys are sorted: a hit is a sorted set, most asked are)
+    if found is not None:
+        return found
+    key = _sorted(evidence)
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_LIMIT:
@@ -278,26 +336,26 @@ def canonical_parts(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> t
 
 def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[tuple[tuple[int, ...], ...], dict[str, str]]:
     """:func:`canonical_parts` with the renaming that gives it."""
-    signed, types, classes = symmetry.signed_uses, symmetry.types, symmetry.classes
-    prints: dict[str, list[object]] = {}
+    codes, types, classes = symmetry.use_codes, symmetry.types, symmetry.classes
+    prints: dict[str, list[int]] = {}
     for p, part in enumerate(parts):
+        shift = p << 32  # (more than the number of uses)
         for lit in part:
-            for c, use in signed[lit]:
-                entry = (p, use) if p else use
+            for c, code in codes[lit]:
                 found = prints.get(c)
                 if found is None:
-                    prints[c] = [entry]
+                    prints[c] = [code + shift]
                 else:
-                    found.append(entry)
+                    found.append(code + shift)
     # images are sorted by atom alone when no part has an atom twice (evidence sets and
     # rule parts never do; renaming keeps that)
     order = _sorted if any(len({abs(l) for l in part}) < len(part) for part in parts) else _by_atom
     if not prints:  # no renamable constant: the sets are their own images
         return tuple(order(part) for part in parts), {}
-    by_class: dict[int, list[tuple[list[object], str]]] = {}
+    by_class: dict[int, list[tuple[list[int], str]]] = {}
     for c, used in prints.items():
         if len(used) > 1:
-            used.sort(key=_entry_order)
+            used.sort()
         members = by_class.get(types[c])
         if members is None:
             by_class[types[c]] = [(used, c)]
@@ -310,7 +368,7 @@ def _canonical(parts: tuple[tuple[int, ...], ...], symmetry: Symmetry) -> tuple[
         if len(members) == 1:
             single[members[0][1]] = slots[0]
             continue
-        members.sort(key=_member_order)
+        members.sort()
         start = 0
         while start < len(members):
             end = start + 1
@@ -345,15 +403,6 @@ def _renamed(lit: int, mapping: dict[str, str], info: list[tuple[str, tuple[str,
     return a if lit > 0 else -a
 
 
-def _entry_order(entry: object) -> tuple[int, object]:
-    """Fingerprint entries (``use``, or ``(part, use)`` beyond the first part) in one order."""
-    return (entry[0], entry[1]) if isinstance(entry, tuple) and type(entry[0]) is int else (0, entry)
-
-
-def _member_order(member: tuple[list[object], str]) -> tuple[list[tuple[int, object]], str]:
-    return [_entry_order(e) for e in member[0]], member[1]
-
-
 def _by_atom(lits: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(lits, key=abs))
 
@@ -374,7 +423,7 @@ def _lit_order(lit: int) -> tuple[int, int]:
 def rename(lit: int, mapping: dict[str, str], symmetry: Symmetry) -> int:
     """The literal with its constants renamed by ``mapping``."""
     pred, args = symmetry.atom_info[abs(lit)]
-    a = symmetry.atom_index[pred, tuple(mapping.get(x, x) for x in args)]
+    a = symmetry.atom_index[pred, tuple([mapping.get(x, x) for x in args])]
     return a if lit > 0 else -a
 
 
@@ -396,23 +445,38 @@ def representatives(
         level = following
 
 
-def set_order(e: EvidenceSet) -> list[tuple[int, int]]:
-    """The order of :func:`representatives` within a size."""
-    return [(abs(l), l) for l in e]
+def set_order(e: EvidenceSet) -> tuple[int, ...]:
+    """The order of :func:`representatives` within a size: literal by literal, by atom,
+    a negative literal before a positive one (one int per literal: they compare fast)."""
+    return tuple([2 * l if l > 0 else -2 * l - 1 for l in e])
 
 
 def extensions(rep: EvidenceSet, symmetry: Symmetry, atoms: Sequence[int]) -> Iterator[EvidenceSet]:
-    """The representatives of the classes of ``rep`` plus one literal over ``atoms`` (with
-    repeats): literals whose new constants are the first unused ones of their class
-    (renaming reaches every other)."""
-    types = symmetry.types
+    """The representatives of the classes of ``rep`` plus one literal over ``atoms`` whose
+    shape (:attr:`Symmetry.shape_rank`) is the largest of the set's (with repeats): taken
+    over every representative of ``rep``'s size, one per class of the next size.
+
+    Every class of the next size is reached: take a set of it and a literal ``l`` of the
+    largest shape in it; the rest of the set renames onto a representative ``R``, and the
+    renaming extends to ``l``'s other constants, sending them onto the first constants
+    of their classes that ``R`` leaves unused; ``R`` plus the image of ``l`` is then in
+    the class and its new literal has the largest shape, because a renaming keeps
+    shapes.  Only new constants that are the first unused ones of their class are
+    tried (renaming reaches every other), and the shapes reject most extensions
+    before their canonical form is computed.
+    """
+    types, ranks = symmetry.types, symmetry.shape_rank
     taken = {abs(l) for l in rep}
     used = {cls: set(members) for cls, members in used_constants(rep, symmetry).items()}
+    top = max((ranks[l] for l in rep), default=-1)
     for atom in atoms:
-        if atom in taken or not _fresh_ok(symmetry.atom_info[atom][1], used, symmetry, types):
+        if atom in taken or max(ranks[atom], ranks[-atom]) < top:
+            continue
+        if not _fresh_ok(symmetry.atom_info[atom][1], used, symmetry, types):
             continue
         for lit in (atom, -atom):
-            yield canonical(tuple(rep) + (lit,), symmetry)
+            if ranks[lit] >= top:
+                yield canonical(tuple(rep) + (lit,), symmetry)
 
 
 def _fresh_ok(args: tuple[str, ...], used: dict[int, set[str]], symmetry: Symmetry, types: dict[str, int]) -> bool:
