@@ -150,12 +150,13 @@ class OLLBackend(Backend):
             return None if solution is None else self._optimum_of(solution)
 
     def optimum_within(self, units: tuple[int, ...], parent: tuple[int, ...], cost: int) -> Optimum | None:
-        """One SAT call on the parent's final assumptions and the other literals (the
-        parent's optimum found first, unless it is among the last few)."""
+        """One SAT call on the parent's final assumptions and the other literals, when
+        the parent is the empty set or among the last few asked about (solving the parent
+        first costs about what solving the evidence does)."""
         if self.instance.unsat_reason is not None:
             return None
         core = self.core
-        found = self._of_literals(core, parent)
+        found = self._recent.get(parent) if parent else core.solve(())
         if found is None or found.cost + self.instance.offset != cost:
             return None
         more = self.instance.constraints(tuple(u for u in units if u not in parent), ())
