@@ -25,7 +25,7 @@ from typing import Any
 
 
 def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], model: list[int],
-             fresh: Callable[[], int], found: list[list[int]] | None = None) -> tuple[set[int], int]:
+             fresh: Callable[[], int], seen: Callable[[list[int]], None] | None = None) -> tuple[set[int], int]:
     """The candidates true in every model of ``oracle`` under ``assumptions``, and the
     SAT calls it took.
 
@@ -35,7 +35,8 @@ def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], mod
     :param model: a model under the assumptions (``model[v - 1]`` is ``v`` or ``-v``);
         a variable beyond it is in no clause, so it is free.
     :param fresh: makes a variable no clause uses yet.
-    :param found: the models the calls find are appended to it.
+    :param seen: called with each model the calls find (not kept here: a model is a
+        list entry per variable).
     """
     left = kept(set(candidates), model)
     calls = 0
@@ -52,8 +53,8 @@ def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], mod
             new = oracle.get_model() if oracle.solve(assumptions=[*assumptions, switch]) else None
             if new is None:
                 break
-            if found is not None:
-                found.append(new)
+            if seen is not None:
+                seen(new)
             left = kept(left, new)
     finally:
         oracle.add_clause([-switch])

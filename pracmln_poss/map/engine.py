@@ -201,13 +201,9 @@ class MapEngine:
                     self.calls += 1
                     model = view.model if view.model is not None else list(first.world.literals())
                     candidates = _filtered(candidates, view.known, units)
-                    found: list[list[int]] = []
                     candidates, calls = backbone(view.oracle, view.assumptions, candidates, model, view.fresh,
-                                                 found)
+                                                 _keeper(view.known, self.mln.n_atoms))
                     self.calls += calls
-                    n = self.mln.n_atoms
-                    view.known.extend(m[:n] for m in found)
-                    del view.known[:-KNOWN]
         if view is None:
             self._test_candidates(first.world, units, formulas, best, candidates, entailed)
         fixed_lits = {a if v else -a for a, v in settled.items()}
@@ -357,13 +353,31 @@ class MapEngine:
 
 
 KNOWN = 16
-"""Optimal worlds of a parent kept to filter the candidates of its sets' backbones."""
+"""Optimal worlds of a parent kept to filter the candidates of its sets' backbones..."""
+
+KNOWN_VALUES = 1 << 16
+"""... and at most this many atom values of them (a world of a large domain costs a
+list entry per atom: at 16,640 atoms, three are kept)."""
+
+
+def _keeper(known: list[list[int]], n: int) -> Callable[[list[int]], None]:
+    """A function adding a model's atom values to ``known``, the oldest dropped beyond
+    :data:`KNOWN` models or :data:`KNOWN_VALUES` values."""
+    most = max(1, min(KNOWN, KNOWN_VALUES // max(n, 1)))
+
+    def keep(model: list[int]) -> None:
+        known.append(model[:n])
+        if len(known) > most:
+            del known[0]
+
+    return keep
 
 
 def _filtered(candidates: set[int], known: list[list[int]], units: tuple[int, ...]) -> set[int]:
     """The candidates that the models in ``known`` satisfying ``units`` do not flip."""
     for m in known:
-        if all(m[abs(u) - 1] == u for u in units):
+        # (an atom beyond the model is in no clause: the model may take either value)
+        if all(abs(u) > len(m) or m[abs(u) - 1] == u for u in units):
             candidates = kept(candidates, m)
             if not candidates:
                 break

@@ -25,7 +25,7 @@ from .backend import Backend, OptimalWorlds, Optimum
 from .core_guided import CoreGuided, Solution
 from .instance import MaxSatInstance, build_instance
 
-RECENT = 64
+RECENT = 32
 """Optima of the last evidence sets kept (with their final assumptions)."""
 
 
