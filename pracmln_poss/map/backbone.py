@@ -9,9 +9,10 @@ Marques-Silva, *Algorithms for computing backbones of propositional formulae*, A
 Communications 2015; CadiBack, Biere, Froleyks and Wang, SAT 2023): the candidates are
 the literals of one model; each call asks for a model that flips at least one remaining
 candidate (a clause over their negations, switched on by an activation literal of that
-backbone only: the candidates only shrink, so each clause implies the ones before), with every candidate's variable set to prefer its flipped value, so that one
-model removes every candidate it can flip at once; the candidates left when that call
-is unsatisfiable are the backbone.  A model of a problem with many free atoms (friends
+backbone only: the candidates only shrink, so each clause implies the ones before), with
+every candidate's variable set to prefer its flipped value, so that one model removes
+every candidate it can flip at once; the candidates left when that call is
+unsatisfiable are the backbone.  A model of a problem with many free atoms (friends
 of friends in a large domain) thus removes them all in one call, where testing one
 literal at a time took a call each.
 """
