@@ -545,7 +545,7 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be at least 1, got {args.sample}")
     from .grounding import ground as ground_model
-    from .transformations.rules import Focus
+    from .transformations.focus import Focus
 
     theory = load_theory(args.theory, force=args.force)
     loaded = _load(args)

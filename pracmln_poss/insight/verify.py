@@ -27,7 +27,7 @@ from ..map import open_engine
 from ..possibilistic.theory import PossibilisticTheory
 from ..transformations.common import Progress, Reporter
 from ..transformations.evidence import EvidenceSet, literal_sets
-from ..transformations.rules import Focus
+from ..transformations.focus import Focus
 from ..weights import INF
 from .vocabulary import check_same_atoms
 

@@ -31,9 +31,9 @@ from .common import Progress
 from .defaults import defaults
 from .evidence import EvidenceSet, literal_sets
 from .exhaustive import exhaustive
+from .focus import Focus
 from .lifted import lifted
 from .options import DefaultsOptions, ExhaustiveOptions, LiftedOptions, SelectiveOptions, method_options
-from .rules import Focus
 from .selective import selective
 
 METHODS = ("exhaustive", "selective", "defaults", "lifted")

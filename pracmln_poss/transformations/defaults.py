@@ -24,7 +24,8 @@ from ..map import open_engine
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, PossibilisticTheory
 from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import describe, literal_sets
-from .rules import BlockingRule, Focus, RuleStats, default_rules
+from .focus import Focus
+from .rules import BlockingRule, RuleStats, default_rules
 from .workers import executor_for
 
 DefaultsStats = RuleStats  # what a run did (filled in when passed to :func:`defaults`)

@@ -31,8 +31,9 @@ from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
 from .evidence import describe
+from .focus import Focus
 from .rule import Schema
-from .rules import BlockingRule, Focus, default_rules
+from .rules import BlockingRule, default_rules
 from .symmetry import Symmetry, rename, renamings
 from .workers import executor_for
 

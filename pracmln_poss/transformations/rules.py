@@ -30,7 +30,7 @@ and skips what rational monotonicity already gives.
 
 from __future__ import annotations
 
-__all__ = ["Focus", "DefaultRule", "BlockingRule", "default_rules", "RuleStats", "RuleSearch"]
+__all__ = ["DefaultRule", "BlockingRule", "default_rules", "RuleStats", "RuleSearch"]
 
 import bisect
 import os
@@ -39,8 +39,7 @@ from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..atoms import predicate_of
-from ..errors import ModelError, UnknownNameError, closest
+from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
@@ -49,59 +48,10 @@ from ..weights import INF
 from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
 from .common import Reporter
 from .evidence import EvidenceSet
+from .focus import Focus
 from .rule import BlockingRule, DefaultRule
 from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order
 from .workers import ChunkRunner, chunked
-
-
-@dataclass(frozen=True)
-class Focus:
-    """Which atoms evidence may mention and which atoms rules conclude about (None: all)."""
-
-    evidence: frozenset[int] | None = None
-    query: frozenset[int] | None = None
-
-    @classmethod
-    def of_predicates(
-        cls, mln: GroundMLN, evidence: Iterable[str] | None = None, query: Iterable[str] | None = None
-    ) -> Focus:
-        """The focus given by predicate names (``None``: no restriction).
-
-        :raises UnknownNameError: naming a predicate the model does not have, and the ones it has.
-        """
-        by_pred: dict[str, set[int]] = {}
-        THE_PREDICATES = "the model's predicates"  # noqa: N806
-        for i, name in enumerate(mln.atoms, 1):
-            by_pred.setdefault(predicate_of(name), set()).add(i)
-
-        def atoms(preds: Iterable[str] | None, what: str) -> frozenset[int] | None:
-            if preds is None:
-                return None
-            out: set[int] = set()
-            for p in preds:
-                if p not in by_pred:
-                    raise UnknownNameError(
-                        f"unknown {what} predicate {p!r}; {closest(p, sorted(by_pred), THE_PREDICATES)}"
-                    )
-                out |= by_pred[p]
-            return frozenset(out)
-
-        return cls(atoms(evidence, "evidence"), atoms(query, "query"))
-
-    @property
-    def restricted(self) -> bool:
-        return self.evidence is not None or self.query is not None
-
-    def is_query(self, atom: int) -> bool:
-        return self.query is None or atom in self.query
-
-    def enumerated(self, atoms: Sequence[int]) -> list[int]:
-        """The atoms evidence sets are built from: evidence and query atoms (the proof
-        of Prop. 2 adds negated conclusions to the evidence)."""
-        if self.evidence is None or self.query is None:
-            return list(atoms)
-        keep = self.evidence | self.query
-        return [a for a in atoms if a in keep]
 
 
 @dataclass
@@ -237,7 +187,7 @@ def default_rules(
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
         del optima  # (the chunks keep what the rules need)
         done = 0
-        results = runner.map(_rule_state, _rules_of, tables, chunks, saved.rules if saved is not None else None)
+        results = runner.map(_prepare_rules, _run_rules, tables, chunks, saved.rules if saved is not None else None)
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             rules, skipped_impossible, skipped_cautious = result
             done += len(chunk)
@@ -267,7 +217,7 @@ def default_rules(
         saved.remove()
 
 
-def _extensions_of(search: RuleSearch, engine: MapEngine, state: None, chunk: Sequence[EvidenceSet]
+def _run_extensions(search: RuleSearch, engine: MapEngine, state: None, chunk: Sequence[EvidenceSet]
                    ) -> list[EvidenceSet]:
     """The representatives one literal larger than those of ``chunk`` (with repeats
     across chunks)."""
@@ -277,7 +227,8 @@ def _extensions_of(search: RuleSearch, engine: MapEngine, state: None, chunk: Se
     return list({image for rep in chunk for image in extensions(rep, symmetry, search.enumerated)})
 
 
-def _no_state(search: RuleSearch, engine: MapEngine, shared: None) -> None:
+def _prepare_extensions(search: RuleSearch, engine: MapEngine, shared: None) -> None:
+    """A worker's state for :func:`_run_extensions`: none."""
     return None
 
 
@@ -285,7 +236,7 @@ def _extended(runner: ChunkRunner, chunks: Sequence[Sequence[EvidenceSet]]) -> s
     """The representatives one literal larger than those of ``chunks`` (found in chunks)."""
     if not chunks:
         return set()
-    return {image for part in runner.map(_no_state, _extensions_of, None, chunks) for image in part}
+    return {image for part in runner.map(_prepare_extensions, _run_extensions, None, chunks) for image in part}
 
 
 def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet] | None,
@@ -327,7 +278,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
         # the optima of the chunks finished before an interrupt (their extensions are
         # found again: kept, they would make the checkpoint many times larger)
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
-        results = runner.map(_unpacked, _optima_of, (previous, costs, extend), chunks,
+        results = runner.map(_prepare_optima, _run_optima, (previous, costs, extend), chunks,
                              {i: (packed, None) for i, packed in partial.items()})
         again: list[Sequence[EvidenceSet]] = []
         for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
@@ -381,13 +332,14 @@ below, the optimum's cost of every smaller set (``INF``: impossible), and whethe
 find the representatives one size larger."""
 
 
-def _unpacked(search: RuleSearch, engine: MapEngine,
-              shared: tuple[dict[EvidenceSet, Packed | None], dict[EvidenceSet, Level], bool]) -> _OptimaState:
+def _prepare_optima(search: RuleSearch, engine: MapEngine,
+                    shared: tuple[dict[EvidenceSet, Packed | None], dict[EvidenceSet, Level], bool]) -> _OptimaState:
+    """A worker's state for :func:`_run_optima`: the shared optima unpacked."""
     previous, costs, extend = shared
     return {e: unpack_optimum(p) for e, p in previous.items()}, costs, extend
 
 
-def _optima_of(search: RuleSearch, engine: MapEngine, state: _OptimaState,
+def _run_optima(search: RuleSearch, engine: MapEngine, state: _OptimaState,
                chunk: Sequence[EvidenceSet]) -> tuple[list[Packed | None], list[EvidenceSet]]:
     """The optima of one chunk of sets of one size, from those of the size below, and
     (when the state says so) the representatives one literal larger.
@@ -420,7 +372,7 @@ def _optima_of(search: RuleSearch, engine: MapEngine, state: _OptimaState,
                 if found is not None and len(e) == search.k and found.cost > highest and engine.sat_backbones:
                     backbone = engine.consequences(list(e), known=found, atoms=search.query_free)
         out.append(pack_optimum(found, backbone))
-    return out, _extensions_of(search, engine, None, chunk) if extend else []
+    return out, _run_extensions(search, engine, None, chunk) if extend else []
 
 
 @dataclass(frozen=True)
@@ -515,11 +467,12 @@ class _RuleState:
         )
 
 
-def _rule_state(search: RuleSearch, engine: MapEngine, tables: _Tables) -> _RuleState:
+def _prepare_rules(search: RuleSearch, engine: MapEngine, tables: _Tables) -> _RuleState:
+    """A worker's state for :func:`_run_rules`: the tables, and the backbones it finds."""
     return _RuleState(search, engine, tables)
 
 
-def _rules_of(search: RuleSearch, engine: MapEngine, state: _RuleState,
+def _run_rules(search: RuleSearch, engine: MapEngine, state: _RuleState,
               chunk: Sequence[tuple[EvidenceSet, Packed | None]]
               ) -> tuple[list[DefaultRule | BlockingRule], int, int]:
     """The rules of one chunk of evidence sets, and how many were skipped as impossible
