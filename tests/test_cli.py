@@ -208,7 +208,7 @@ def test_convert_progress_and_exhaustive_refusal(pracmln, capsys):
 
 
 def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypatch):
-    import pracmln_poss.transformations as transform_module
+    import pracmln_poss.transformations.conversion as transform_module
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -129,14 +129,14 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     save(theory, target)
     assert load_theory(target).formulas == theory.formulas
     # an interrupt after writing, before the rename, leaves no file and no temporary behind
-    import pracmln_poss.formats as formats
+    import pracmln_poss.formats.output as output
 
     def interrupted(src, dst):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(formats.os, "replace", interrupted)
+    monkeypatch.setattr(output.os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        formats.save(theory, tmp_path / "new.theory")
+        output.save(theory, tmp_path / "new.theory")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.theory"]
 
 
