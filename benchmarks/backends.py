@@ -63,7 +63,7 @@ print(json.dumps({"atoms": gmln.n_atoms, "variables": instance.top, "soft": len(
 
 def instances() -> dict[str, tuple[str, str, dict[str, int]]]:
     """name -> (model, database or '', domain sizes)."""
-    from pracmln_poss.bridge.compat import import_pracmln
+    from pracmln_poss.compat import import_pracmln
 
     examples = Path(import_pracmln().utils.locs.examples)
     orec = examples / "object-recognition" / "object-recognition.pracmln"

@@ -67,7 +67,7 @@ to a file (the first argument)."""
 THEIRS = r"""
 import io, json, sys
 from contextlib import redirect_stderr, redirect_stdout
-from pracmln_poss.bridge.compat import import_pracmln
+from pracmln_poss.compat import import_pracmln
 
 pracmln = import_pracmln()
 from pracmln.mln.inference.wcspinfer import WCSPInference

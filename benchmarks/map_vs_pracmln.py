@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pracmln_poss.bridge.compat import import_pracmln  # noqa: E402
 from pracmln_poss.bridge.loader import load_model  # noqa: E402
+from pracmln_poss.compat import import_pracmln  # noqa: E402
 from pracmln_poss.grounding import ground  # noqa: E402
 from pracmln_poss.map import open_engine  # noqa: E402
 from pracmln_poss.map.engine import (

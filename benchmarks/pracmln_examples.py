@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pracmln_poss.bridge.compat import import_pracmln  # noqa: E402
+from pracmln_poss.compat import import_pracmln  # noqa: E402
 
 EXE = Path(sys.executable).parent / "pracmln-poss"
 
@@ -47,7 +47,7 @@ EVIDENCE_PREDS = {  # evidence over the other predicates, as a user of the proje
 PRACMLN_MAP = r"""
 import json, sys, time, io, contextlib
 t0 = time.perf_counter()
-from pracmln_poss.bridge.compat import import_pracmln
+from pracmln_poss.compat import import_pracmln
 pracmln = import_pracmln()
 from pracmln.mln.inference.wcspinfer import WCSPInference
 project, mln_name, db_name, grammar, closed = sys.argv[1:6]
@@ -81,7 +81,7 @@ print(json.dumps({"load": time.perf_counter() - t, "formulas": len(model.formula
 
 PRACMLN_LOAD = r"""
 import json, sys, time, io, contextlib
-from pracmln_poss.bridge.compat import import_pracmln
+from pracmln_poss.compat import import_pracmln
 pracmln = import_pracmln()
 t = time.perf_counter()
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

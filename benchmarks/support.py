@@ -68,6 +68,6 @@ def measure(cmd: list[str], capture: bool = False) -> tuple[float, float, str]:
 def pracmln_examples() -> Path:
     """pracmln's installed example projects."""
     sys.path.insert(0, str(ROOT))
-    from pracmln_poss.bridge.compat import import_pracmln
+    from pracmln_poss.compat import import_pracmln
 
     return Path(import_pracmln().utils.locs.examples)

@@ -43,7 +43,7 @@ _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracm
 
 def __getattr__(name: str) -> object:
     if name == "pracmln":  # the working pracmln module, imported on first use
-        from .bridge.compat import import_pracmln
+        from .compat import import_pracmln
 
         return import_pracmln()
     if name == "load":  # the name of 0.1.0, beside loads/load_theory (theory files) it misled

@@ -40,7 +40,7 @@ def _required() -> bool:
 @pytest.fixture(scope="session")
 def pracmln():
     """The pracmln module, imported through our bridge."""
-    from pracmln_poss.bridge.compat import import_pracmln
+    from pracmln_poss.compat import import_pracmln
     from pracmln_poss.errors import DependencyError
 
     try:

@@ -85,7 +85,7 @@ def test_a_resolution_given_as_a_float_is_read_as_its_shortest_decimal():
 
 
 def test_to_possibilistic_takes_a_database_a_list_of_one_or_a_path(pracmln, tmp_path):
-    from pracmln_poss.bridge.compat import import_pracmln
+    from pracmln_poss.compat import import_pracmln
 
     pracmln = import_pracmln()
     mln = pracmln.MLN.load(str(SMOKERS), grammar="StandardGrammar", logic="FirstOrderLogic")

@@ -249,7 +249,7 @@ def test_pracmln_imports_without_tkinter(pracmln):
                     raise ImportError("no tkinter here")
         sys.meta_path.insert(0, NoTk())
         import pracmln_poss
-        from pracmln_poss.bridge.compat import import_pracmln
+        from pracmln_poss.compat import import_pracmln
         pracmln = import_pracmln()
         mln = pracmln.MLN(grammar="StandardGrammar")
         print("ok", type(mln).__name__)
@@ -280,7 +280,7 @@ def test_dnutils_threads_join_on_every_supported_python(pracmln):
 def test_sentinel_lock_is_released_when_its_thread_ends():
     import threading
 
-    from pracmln_poss.bridge.compat import _set_sentinel
+    from pracmln_poss.compat import _set_sentinel
 
     box = []
     t = threading.Thread(target=lambda: box.append(_set_sentinel()) or box[0].acquire())
@@ -486,7 +486,7 @@ def test_an_interrupt_while_pracmln_imports_wins(pracmln):
     code = textwrap.dedent("""
         import importlib, os, signal, time
         import pracmln_poss
-        from pracmln_poss.bridge import compat
+        from pracmln_poss import compat
 
         real = importlib.import_module
 

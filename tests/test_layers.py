@@ -14,11 +14,11 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pracmln_poss"
 
-# bottom first; a part is a subpackage, a top-level module, or bridge.compat (the shim
-# that makes the third-party pracmln importable: it uses nothing of ours but errors)
+# bottom first; a part is a subpackage or a top-level module (compat is the shim that
+# makes the third-party pracmln importable: it uses nothing of ours but errors)
 LAYERS = [
     {"errors", "version"},
-    {"logic", "weights", "bridge.compat"},
+    {"logic", "weights", "compat"},
     {"sources", "atoms", "model", "arguments"},
     {"ground_mln"},
     {"grounding"},
@@ -48,8 +48,6 @@ def _module(path: Path) -> str:
 
 def _part(module: str) -> str:
     parts = module.split(".")
-    if parts[1:3] == ["bridge", "compat"]:
-        return "bridge.compat"
     return parts[1] if len(parts) > 1 else parts[0]
 
 

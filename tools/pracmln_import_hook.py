@@ -5,7 +5,7 @@ imports it at start-up; it costs a few microseconds and imports nothing else).  
 1.2.4's package ``__init__`` imports its Tk GUIs, which fails on Python >= 3.10 (a
 name ``tkinter.filedialog`` no longer has) and on Pythons built without Tk.  When, and
 only when, ``pracmln`` is first imported, this finder asks pracmln_poss to prepare the
-interpreter (``pracmln_poss.bridge.compat.prepare_import``), then steps aside: the
+interpreter (``pracmln_poss.compat.prepare_import``), then steps aside: the
 import itself is Python's own.  Without pracmln_poss installed it does nothing.
 """
 
@@ -22,7 +22,7 @@ class _PrepareForPracmln:
         if name == "pracmln":
             sys.meta_path[:] = [f for f in sys.meta_path if f is not cls]
             try:
-                from pracmln_poss.bridge.compat import prepare_import
+                from pracmln_poss.compat import prepare_import
             except ImportError:
                 return None
             prepare_import()

@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import arguments
 from ..closed_world import close_as_asked
+from ..compat import import_pracmln
 from ..errors import (
     ArgumentTypeError,
     FormulaSyntaxError,
@@ -55,7 +56,6 @@ from ..logic.formula import (
 from ..logic.syntax import GRAMMARS, strip_comments
 from ..model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
-from .compat import import_pracmln
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
 from .project import ProjectSettings, open_sources

@@ -4,7 +4,7 @@
 side effect.  It does not import pracmln (that takes seconds): if pracmln is already
 imported the method is added at once, otherwise an import hook adds it when
 ``pracmln.mln.base`` is first imported, and also applies the Python 3.11 / tkinter
-and Python 3.13 fixes of :mod:`.compat` before pracmln's own ``__init__`` runs, so that a plain
+and Python 3.13 fixes of :mod:`..compat` before pracmln's own ``__init__`` runs, so that a plain
 ``import pracmln`` works after ``import pracmln_poss``.
 """
 
@@ -65,8 +65,8 @@ def _database(mln: Any, db: Any) -> Any:
     """One pracmln ``Database`` (or None) from what a caller may pass as ``db``."""
     import os
 
+    from ..compat import import_pracmln
     from ..errors import ArgumentError, ArgumentTypeError
-    from .compat import import_pracmln
 
     if isinstance(db, (str, os.PathLike)):
         db = import_pracmln().Database.load(mln, os.fspath(db))
@@ -85,13 +85,13 @@ def _patch(base_module: Any) -> None:
 
 
 class _PracmlnHook(importlib.abc.MetaPathFinder):
-    """Prepares the interpreter (:func:`.compat.prepare_import`) before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
+    """Prepares the interpreter (:func:`..compat.prepare_import`) before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if name not in ("pracmln", "pracmln.mln.base"):
             return None
         if name == "pracmln":
-            from .compat import prepare_import
+            from ..compat import prepare_import
 
             prepare_import()
             return None

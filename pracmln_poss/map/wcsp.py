@@ -19,7 +19,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from pysat.solvers import Solver
 
-from ..bridge.compat import import_pracmln
+from ..compat import import_pracmln
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool, clausify

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
-from ..errors import DependencyError
+from .errors import DependencyError
 
 _TK_MODULES = (
     "tkinter",
