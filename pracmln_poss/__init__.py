@@ -27,6 +27,7 @@ from .errors import (
 from .formats import dumps, load_theory, loads, save
 from .ground_mln import GroundMLN, WeightedFormula
 from .grounding import ground
+from .insight import show as _show  # noqa: F401 (a theory in a notebook shows its table: registered on import)
 from .map import BACKENDS, MapEngine, World, open_engine
 from .map.inference import MapInference, map_inference
 from .model import FirstOrderMLN

@@ -11,7 +11,7 @@ from typing import Literal, overload
 from ..errors import PossError, SourcePosition, UnknownNameError
 from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.protocol import Theory
-from ..possibilistic.theory import PossibilisticTheory
+from ..possibilistic.theory import PossibilisticTheory, register_display
 from ..sources import read_source
 from .json_format import read_json, to_json
 from .latex import to_latex
@@ -82,3 +82,4 @@ def load_theory(path: str | os.PathLike[str], ground: bool = True, force: bool =
         raise type(exc)(exc.message, SourcePosition(os.fspath(path))) from None
 
 
+register_display("text", dumps)  # print(theory) writes its text format

@@ -12,13 +12,13 @@ the edges).  Reasoning (consistency level, entailment, necessity, drowning) is i
 
 from __future__ import annotations
 
-__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "Level", "parse_level", "level_name", "Answer",
+__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "register_display", "Level", "parse_level", "level_name", "Answer",
            "RuleText", "BLOCKING_ORIGIN"]
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ModelError, WeightError
@@ -86,23 +86,32 @@ def level_name(level: Level, resolution: Resolution) -> str:
     return "certain (inf)" if level == INF else f"lambda_{format_weight(level, resolution)}"
 
 
+_SHOWN_AS: dict[str, Callable[[Any], str]] = {}
+
+
+def register_display(kind: str, show: Callable[[Any], str]) -> None:
+    """How theories show themselves as ``text`` (``print``) or ``html`` (a notebook):
+    the text format lives with the other formats and the table with the other displays,
+    in layers above this one, and each registers itself here when imported (the
+    package's ``__init__`` imports both)."""
+    if kind not in ("text", "html"):
+        raise ValueError(f"unknown display {kind!r}")
+    _SHOWN_AS[kind] = show
+
+
 class Displayed:
     """How a theory shows itself: ``print`` gives its text format, a notebook a table
     per level (certain rules last), ``repr`` a one-line summary."""
 
     def __str__(self) -> str:
-        from ..formats import dumps  # the text format is defined with the other formats
-
-        return dumps(self)  # type: ignore[arg-type]
+        return _SHOWN_AS["text"](self)
 
     def __repr__(self) -> str:
         formulas, levels, atoms = self.formulas, self.levels(), self.atoms  # type: ignore[attr-defined]
         return f"<{type(self).__name__}: {len(formulas)} formulas in {len(levels)} levels over {len(atoms)} atoms>"
 
     def _repr_html_(self) -> str:
-        from ..insight.show import show_html
-
-        return show_html(self)  # type: ignore[arg-type]
+        return _SHOWN_AS["html"](self)
 
 
 @dataclass(frozen=True, repr=False)
