@@ -39,10 +39,9 @@ class OptimalWorlds:
     :ivar model: one of its models under the assumptions, or None (the caller's known
         optimal world is one, projected on the atoms).
     :ivar fresh: makes a variable no clause uses yet.
-    :ivar known: models of a SAT problem whose models include these (a parent's optimal
-        worlds, projected on the atoms): those that satisfy the evidence are optimal
-        worlds of it; the engine adds the models it finds (a list shared by the
-        evidence sets of one parent).
+    :ivar known: optimal worlds of the parent found earlier (atom values: ``w[a - 1]`` is
+        ``a`` or ``-a``); those that satisfy the evidence are optimal worlds of it. The
+        engine adds the models it finds (one list per parent, shared by its sets).
     """
 
     oracle: Any

@@ -537,7 +537,7 @@ def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) ->
 
     Canonical forms are computed only where cheap keys leave it open: literals that
     differ only in constants ``e`` does not mention are alike (a renaming of those fixes
-    ``e``), and literals whose shapes (:func:`_shape_in`) differ are not."""
+    ``e``), and literals whose shapes in ``e`` (:func:`_key_in`) differ are not."""
     codes = symmetry.use_codes
     uses: dict[str, list[int]] = {}
     for l in e:

@@ -307,7 +307,7 @@ def canonical(evidence: EvidenceSet, symmetry: Symmetry) -> EvidenceSet:
 def canonical_map(evidence: EvidenceSet, symmetry: Symmetry) -> tuple[EvidenceSet, dict[str, str]]:
     """:func:`canonical` and a renaming of the constants of ``evidence`` that maps it onto it."""
     memo = symmetry.memo
-    found = memo.get(evidence)  # (the keys are sorted: a hit is a sorted set, most asked are)
+    found = memo.get(evidence) if type(evidence) is tuple else None  # (keys are sorted: most asked are)
     if found is not None:
         return found
     key = _sorted(evidence)
