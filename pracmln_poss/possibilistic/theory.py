@@ -12,8 +12,8 @@ the edges).  Reasoning (consistency level, entailment, necessity, drowning) is i
 
 from __future__ import annotations
 
-__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "register_display", "Level", "parse_level", "level_name", "Answer",
-           "RuleText", "BLOCKING_ORIGIN"]
+__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "register_display", "Level", "parse_level",
+           "level_name", "Answer", "RuleText", "BLOCKING_ORIGIN"]
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace

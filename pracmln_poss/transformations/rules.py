@@ -272,13 +272,14 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
             optima.update(saved.optima[size])
             continue
         previous = {e: optima[e] for e in groups.get(size - 1, ())}
-        costs: dict[EvidenceSet, Level] = {e: INF if o is None else o[0] for e, o in optima.items()}
+        empty = optima.get(())
+        base = None if empty is None else empty[0]  # (the optimum without evidence, once size 0 is done)
         chunks = chunked(group)
         images: set[EvidenceSet] = set()
         # the optima of the chunks finished before an interrupt (their extensions are
         # found again: kept, they would make the checkpoint many times larger)
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
-        results = runner.map(_prepare_optima, _run_optima, (previous, costs, extend), chunks,
+        results = runner.map(_prepare_optima, _run_optima, (previous, base, extend), chunks,
                              {i: (packed, None) for i, packed in partial.items()})
         again: list[Sequence[EvidenceSet]] = []
         for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
@@ -307,36 +308,17 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
     return found, optima
 
 
-def _ancestor(e: EvidenceSet, value: Level, value_of: Callable[[EvidenceSet], Level]) -> EvidenceSet | None:
-    """A small subset of ``e`` whose optimum (or penalty: ``value_of``) is ``value``,
-    reached by dropping one literal at a time while the value stays (None: not even one
-    literal can go).  When ``e``'s own is ``value`` too, its optimal worlds are the
-    subset's that satisfy it, so the engine starts from the subset's optimum.  Literals
-    are dropped from the end first: the sets of one size come in order, so those sharing
-    a prefix come together, and the engine keeps the prefix's optimum for all of them."""
-    a = e
-    while a:
-        for i in range(len(a) - 1, -1, -1):
-            rest = a[:i] + a[i + 1:]
-            if value_of(rest) == value:
-                a = rest
-                break
-        else:
-            break
-    return a if a != e else None
-
-
-_OptimaState = tuple[dict[EvidenceSet, Optimum | None], dict[EvidenceSet, Level], bool]
+_OptimaState = tuple[dict[EvidenceSet, Optimum | None], int | None, bool]
 """What the chunks of one size of :func:`_all_optima` share: the optima of the size
-below, the optimum's cost of every smaller set (``INF``: impossible), and whether to
-find the representatives one size larger."""
+below, the optimum without evidence (None before it is known), and whether to find the
+representatives one size larger."""
 
 
 def _prepare_optima(search: RuleSearch, engine: MapEngine,
-                    shared: tuple[dict[EvidenceSet, Packed | None], dict[EvidenceSet, Level], bool]) -> _OptimaState:
+                    shared: tuple[dict[EvidenceSet, Packed | None], int | None, bool]) -> _OptimaState:
     """A worker's state for :func:`_run_optima`: the shared optima unpacked."""
-    previous, costs, extend = shared
-    return {e: unpack_optimum(p) for e, p in previous.items()}, costs, extend
+    previous, base, extend = shared
+    return {e: unpack_optimum(p) for e, p in previous.items()}, base, extend
 
 
 def _run_optima(search: RuleSearch, engine: MapEngine, state: _OptimaState,
@@ -348,25 +330,23 @@ def _run_optima(search: RuleSearch, engine: MapEngine, state: _OptimaState,
     satisfies ``y``, it is optimal for ``E`` too (``pen(E) >= pen(E - {y})``); if
     ``E - {y}`` is impossible, so is ``E``.
 
-    Else, when ``E``'s optimum is the highest of its subsets', it is that of a small
-    subset with that optimum, and an optimal world of ``E`` is one of the subset's that
-    satisfies ``E`` (:meth:`.MapEngine.optimum_within`: one SAT call on a backend that
-    keeps the subset's optimal worlds); only when there is none is ``E`` solved.
+    Else, when every ``E - {y}`` has penalty 0, an optimal world without evidence that
+    satisfies ``E`` is optimal for ``E`` if there is one (:meth:`.MapEngine.optimum_within`:
+    one SAT call on a backend that keeps those worlds); only when there is none is ``E``
+    solved.
 
     A set of ``k`` literals whose optimum is above that of every ``E - {y}`` gets its
     backbone ``X(E)`` with it: no ``E - {y}`` entails its ``y`` then, so the rules will
     ask for it, and no subset's optimal worlds give ``E``'s, while the engine has ``E``'s
     at hand now.
     """
-    previous, costs, extend = state
+    previous, base, extend = state
     out = []
-    canon = search.canon
     for e in chunk:
-        decided, found, highest = _from_subsets(e, previous, canon, search.symmetry)
+        decided, found, highest = _from_subsets(e, previous, search.canon, search.symmetry)
         backbone = None
         if not decided:
-            parent = _ancestor(e, highest, lambda s: costs[canon(s)[0]]) if engine.sat_backbones else None
-            found = None if parent is None else engine.optimum_within(list(e), parent, highest)
+            found = engine.optimum_within(list(e), (), base) if highest == base and engine.sat_backbones else None
             if found is None:
                 found = engine.find_optimum(list(e))
                 if found is not None and len(e) == search.k and found.cost > highest and engine.sat_backbones:
@@ -445,9 +425,23 @@ class _RuleState:
                                         atoms=self.search.query_free, parent=self.ancestor(e, p))
 
     def ancestor(self, e: EvidenceSet, p: Level) -> EvidenceSet | None:
-        """A small subset of ``e`` with ``e``'s penalty ``p`` (:func:`_ancestor`)."""
+        """A small subset of ``e`` with ``e``'s penalty ``p``, reached by dropping one
+        literal at a time while the penalty stays (None: not even one literal can go):
+        the optimal worlds of ``e`` are the subset's that satisfy ``e``, so the engine
+        starts from the subset's optimum.  Literals are dropped from the end first: the
+        sets of one size come in order, so those sharing a prefix come together, and the
+        engine keeps the prefix's optimum for all of them."""
         penalty, canon = self.tables.penalty, self.search.canon
-        return _ancestor(e, p, lambda s: penalty[canon(s)[0]])
+        a = e
+        while a:
+            for i in range(len(a) - 1, -1, -1):
+                rest = a[:i] + a[i + 1:]
+                if penalty[canon(rest)[0]] == p:
+                    a = rest
+                    break
+            else:
+                break
+        return a if a != e else None
 
     def _below_k(self, rep: EvidenceSet) -> frozenset[int]:
         """X(rep) for a representative below size ``k``, from its known optimum: by the
