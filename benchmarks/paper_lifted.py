@@ -19,6 +19,7 @@ from pathlib import Path
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.formats.lifted_text import read_lifted_text
 from pracmln_poss.possibilistic.filtering import filter_redundant
+from pracmln_poss.possibilistic.inference import possibilistic_inference
 from pracmln_poss.possibilistic.lifted import LiftedTheory
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF, format_weight
@@ -66,14 +67,15 @@ def main() -> int:
     print("| rule | paper level index | our level | our level index |")
     print("|---|---:|---:|---:|")
     table = read_lifted_text((PAPER / "cora-table2.theory").read_text())
-    for pf in table.formulas:
-        level = cora.necessity_level(pf.formula)
-        ours = "not entailed" if level is None else format_weight(level, cora.resolution)
-        index = "-" if level is None else finite.index(level)
-        print(f"| {pf.origin} | {pf.level} | {ours} | {index} |")
-    for text in ("!category(pa1,Net)", "!category(pa1,Hci)"):
-        level = cora.necessity_level(text)
-        print(f"| {text} | 3 | {format_weight(level, cora.resolution)} | {finite.index(level)} |")
+    with possibilistic_inference(cora) as ask:
+        for pf in table.formulas:
+            level = ask.necessity_level(pf.formula)
+            ours = "not entailed" if level is None else format_weight(level, cora.resolution)
+            index = "-" if level is None else finite.index(level)
+            print(f"| {pf.origin} | {pf.level} | {ours} | {index} |")
+        for text in ("!category(pa1,Net)", "!category(pa1,Hci)"):
+            level = ask.necessity_level(text)
+            print(f"| {text} | 3 | {format_weight(level, cora.resolution)} | {finite.index(level)} |")
     return 0
 
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pysat.solvers import Solver  # noqa: E402
 
 from pracmln_poss.logic.formula import Atom, Not, Or  # noqa: E402
-from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory  # noqa: E402
+from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory, Reasoner  # noqa: E402
 
 
 def random_theory(rng: random.Random, clauses: int, atoms: int, levels: int) -> PossibilisticTheory:
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
     times, calls, cons = [], [], []
     index = {level: i for i, level in enumerate(theory.levels())}
     start = time.perf_counter()
-    with theory.reasoner() as reasoner:
+    with Reasoner(theory) as reasoner:
         setup = time.perf_counter() - start
         for evidence, q in queries:
             before = reasoner.calls

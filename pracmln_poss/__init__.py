@@ -31,7 +31,13 @@ from .insight import show as _show  # noqa: F401 (a theory in a notebook shows i
 from .map import BACKENDS, MapEngine, World, open_engine
 from .map.inference import MapInference, map_inference
 from .model import FirstOrderMLN
-from .possibilistic import PossibilisticFormula, PossibilisticTheory, Reasoner
+from .possibilistic import (
+    PossibilisticFormula,
+    PossibilisticInference,
+    PossibilisticTheory,
+    Reasoner,
+    possibilistic_inference,
+)
 from .possibilistic.filtering import filter_redundant
 from .possibilistic.lifted import LiftedTheory
 from .possibilistic.protocol import Theory
@@ -90,7 +96,9 @@ __all__ = [
     "map_inference",
     "ModelError",
     "PossibilisticFormula",
+    "PossibilisticInference",
     "PossibilisticTheory",
+    "possibilistic_inference",
     "Reasoner",
     "PossError",
     "Theory",

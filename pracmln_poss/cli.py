@@ -305,47 +305,43 @@ def _run_map(args: argparse.Namespace) -> int:
     from .atoms import predicate_of
     from .grounding import ground
     from .map import open_engine
+    from .map.inference import MapInference
 
     loaded = _load(args)
     model, source = _closed(args, loaded)
     gmln = ground(model, force=args.force)
-    with open_engine(gmln, args.backend) as engine:
+    with MapInference(open_engine(gmln, args.backend)) as inference:
         evidence = [gmln.literal(text) for text in args.evidence]
         _check_against_database(args, loaded, gmln, evidence)
-        optimum = engine.optimum(evidence)
-        penalty = engine.penalty(evidence)
-        entailed = engine.consequences(evidence)
-    world = optimum.world
-    names = gmln.atoms
+        answer = inference.answer(evidence)
     wanted = _focus_options(args, loaded).get("query_preds")
     if wanted is not None:
         unknown = sorted(set(wanted) - set(model.predicate_map))
         if unknown:
             raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
                              f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
-    shown_atoms = [a for a in range(1, gmln.n_atoms + 1) if wanted is None or predicate_of(names[a - 1]) in wanted]
-    shown_set = set(shown_atoms)
+    shown = [name for name in gmln.atoms if wanted is None or predicate_of(name) in wanted]
+    shown_set = set(shown)
     if args.json:
         out = {
-            "penalty": weight_number(penalty, gmln.resolution),
-            "world": {names[a - 1]: world[a] for a in shown_atoms},
-            "entailed": {
-                names[abs(lit) - 1]: lit > 0 for lit in sorted(entailed, key=abs) if abs(lit) in shown_set
-            },
+            "penalty": weight_number(answer.penalty_steps, gmln.resolution),
+            "world": {name: answer.world[name] for name in shown},
+            "entailed": {name: value for name, value in answer.entailed.items() if name in shown_set},
         }
         print(json.dumps(out, indent=2))
         return 0
     shown_evidence = ", ".join(gmln.literal_name(e) for e in evidence)
-    shown = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
-    print(f"evidence: {shown or 'none'}")
-    print(f"penalty of the evidence: {format_weight(penalty, gmln.resolution)}")
-    width = max([len(names[a - 1]) for a in shown_atoms] + [4])
+    given = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
+    print(f"evidence: {given or 'none'}")
+    print(f"penalty of the evidence: {format_weight(answer.penalty_steps, gmln.resolution)}")
+    width = max([len(name) for name in shown] + [4])
     if wanted is not None:
-        print(f"atoms of {', '.join(wanted)} ({len(shown_atoms)} of {gmln.n_atoms}; --query-preds all for every atom)")
+        print(f"atoms of {', '.join(wanted)} ({len(shown)} of {gmln.n_atoms}; --query-preds all for every atom)")
     print(f"{'atom':<{width}}  MAP    true in MAP worlds")
-    for a in shown_atoms:
-        status = "all" if a in entailed else ("none" if -a in entailed else "some")
-        print(f"{names[a - 1]:<{width}}  {'true' if world[a] else 'false':<5}  {status}")
+    for name in shown:
+        value = answer.entailed.get(name)
+        status = "some" if value is None else "all" if value else "none"
+        print(f"{name:<{width}}  {'true' if answer.world[name] else 'false':<5}  {status}")
     return 0
 
 
@@ -492,32 +488,16 @@ def _formula_json(pf: PossibilisticFormula, theory: Theory) -> dict[str, object]
 
 def _run_explain(args: argparse.Namespace) -> int:
     from .formats import load_theory
-    from .insight.explain import explain
+    from .insight.explain import COUNTERMODEL, MAP_COUNTERMODEL, explain, map_countermodel
 
     theory = load_theory(args.theory, force=args.force)
     try:
         why = explain(theory, args.evidence, args.query)
     except PossError as exc:
         raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
-    world: dict[str, bool] | None = None
-    world_kind = None
-    if not why.entailed:
-        if args.mln:
-            from .logic.formula import negate
-            from .map import open_engine
-
-            gmln = _load_ground(args)
-            with open_engine(gmln) as engine:
-                ev = [gmln.literal_or_formula(e) for e in args.evidence]
-                found = engine.optimum(ev + [negate(gmln.formula(args.query))])
-                best = engine.optimum(ev)
-            if found.cost == best.cost:
-                world = {gmln.name(a): found.world[a] for a in range(1, gmln.n_atoms + 1)}
-                world_kind = "a MAP world of the evidence where the query fails"
-        else:
-            model = set(why.countermodel or ())
-            world = {theory.name(a): a in model for a in range(1, theory.n_atoms + 1)}
-            world_kind = "a most plausible world of the evidence (a model of the active cut) where the query fails"
+    world, world_kind = why.countermodel_world(), COUNTERMODEL
+    if not why.entailed and args.mln:
+        world, world_kind = map_countermodel(_load_ground(args), args.evidence, args.query), MAP_COUNTERMODEL
     if args.json:
         out = {
             "entailed": why.entailed,
@@ -615,9 +595,10 @@ def _run_show(args: argparse.Namespace) -> int:
 
 def _run_query(args: argparse.Namespace) -> int:
     from .formats import load_theory
+    from .possibilistic.reasoner import Reasoner
 
     theory = load_theory(args.theory, force=args.force)
-    with theory.reasoner() as reasoner:
+    with Reasoner(theory) as reasoner:
         try:
             result = reasoner.query(args.evidence, args.query)
         except PossError as exc:  # name the theory the evidence or query was checked against

@@ -17,7 +17,7 @@ from pracmln_poss.insight.explain import explain, formula_line
 from pracmln_poss.insight.show import off_target_rules, overturned_readings, render_rule, show_text
 from pracmln_poss.insight.verify import verify
 from pracmln_poss.logic.formula import evaluate, negate
-from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
+from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory, possibilistic_inference
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 
@@ -44,7 +44,7 @@ def test_every_explanation_is_checked(data):
         certain = [pf.formula for pf in theory.formulas if pf.level == INF]
         assert not models_of(certain, evidence, n)
         return
-    assert why.entailed == theory.entails(list(evidence), query)
+    assert why.entailed == possibilistic_inference(theory).entails(list(evidence), query)
     if why.entailed:
         rules = [pf.formula for pf in why.rules]
         assert all(pf.level >= why.consistency_steps for pf in why.rules)
@@ -128,7 +128,7 @@ def test_verify_rejects_damaged_theories_with_a_correct_counterexample():
             c = result.counterexample
             query = " v ".join(c.conclusion)
             assert ref.entails(list(c.evidence), query) == c.map_entails, what
-            assert bad.entails(list(c.evidence), query) == c.theory_entails != c.map_entails, what
+            assert possibilistic_inference(bad).entails(list(c.evidence), query) == c.theory_entails != c.map_entails, what
 
 
 def test_verify_samples_with_a_seed():

@@ -1,8 +1,7 @@
 """The package's layers, as the README's layout table lists them, kept true.
 
-Every import between two parts of the package goes down the layers; imports at module
-level have no cycles.  The few imports that go up are inside functions, named here
-with their reason, and a new one fails this test.
+Every import between two parts of the package goes down the layers, and no import makes
+a cycle: counting those inside functions and under ``TYPE_CHECKING``, with no exception.
 """
 
 from __future__ import annotations
@@ -95,21 +94,12 @@ def test_imports_go_down_the_layers():
     assert not upward, sorted(upward)
 
 
-LAZY_BACK_EDGES = {
-    # a theory answers questions through a reasoner it makes on the spot (the reasoner is
-    # over a theory); moving the questions out of the theory would remove this one
-    ("pracmln_poss.possibilistic.theory", "pracmln_poss.possibilistic.reasoner"),
-}
-
-
 @pytest.mark.parametrize("which", ["at module level", "anywhere"])
 def test_no_import_cycles(which):
     """None at module level, and none counting the imports inside functions and under
-    ``TYPE_CHECKING`` either, but for the lazy imports named in LAZY_BACK_EDGES."""
+    ``TYPE_CHECKING`` either, with no exception."""
     graph: dict[str, set[str]] = {}
     for importer, imported, lazy in imports(typing=which == "anywhere"):
-        if which == "anywhere" and any(importer == a and imported.startswith(b) for a, b in LAZY_BACK_EDGES):
-            continue
         if (which == "anywhere" or not lazy) and importer != imported:
             graph.setdefault(importer, set()).add(imported)
     state: dict[str, int] = {}

@@ -7,7 +7,7 @@ import itertools
 from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.map import open_engine
-from pracmln_poss.possibilistic import PossibilisticTheory
+from pracmln_poss.possibilistic import PossibilisticTheory, Reasoner
 from pracmln_poss.transformations import transform
 
 
@@ -56,7 +56,7 @@ def test_example_3_exhaustive():
         ("a ^ b => !y", 10), ("a => x v y", 10),
         ("a ^ b => x v !y", 15),
     ])
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         assert r.entails(["a"], "x ^ y")
         assert r.entails(["a", "b"], "x ^ !y")
 
@@ -74,7 +74,7 @@ def test_example_4_selective_with_the_corrected_levels():
         ("a(T) v v(T) v !x(T)", 5), ("b(T) v v(T) v !x(T)", 5),
         ("!x(T)", 4),
     ])
-    with theory.reasoner() as r, open_engine(mln) as m:
+    with Reasoner(theory) as r, open_engine(mln) as m:
         assert not r.entails(["x(T)"], "u(T)") and not m.entails(["x(T)"], "u(T)")
 
 
@@ -90,7 +90,7 @@ def test_example_5_defaults_as_listed():
     # the listing keeps (a v !b, l0), which the omission rule drops (the rule for {} entails it)
     theory = transform(mln, "defaults", k=1, omit_redundant_blocking=False)
     assert_same_theory(theory, EXAMPLE5_LISTING)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         assert not r.entails(["!b"], "a")  # Psi blocks what Theta alone would derive
 
 
@@ -107,5 +107,5 @@ def test_design_regression_selective_uses_less_or_equal():
     theory = transform(mln, "selective", family=[(e,)])
     with open_engine(mln) as m:
         assert m.entails(["e"], "g")
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         assert r.entails(["e"], "g")

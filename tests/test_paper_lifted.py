@@ -12,6 +12,7 @@ from pracmln_poss.formats import load_theory
 from pracmln_poss.formats.lifted_text import read_lifted_text
 from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic.filtering import filter_redundant
+from pracmln_poss.possibilistic.inference import possibilistic_inference
 from pracmln_poss.possibilistic.lifted import LiftedTheory
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
@@ -70,9 +71,10 @@ def table2_levels(theory: LiftedTheory) -> dict[str, tuple[int, int | None]]:
     table = read_lifted_text((PAPER / "cora-table2.theory").read_text())
     finite = [level for level in theory.levels() if level != INF]
     out = {}
-    for pf in table.formulas:
-        level = theory.necessity_level(pf.formula)
-        out[pf.origin] = (pf.level, None if level is None else finite.index(level))
+    with possibilistic_inference(theory) as ask:
+        for pf in table.formulas:
+            level = ask.necessity_level(pf.formula)
+            out[pf.origin] = (pf.level, None if level is None else finite.index(level))
     return out
 
 
@@ -97,6 +99,7 @@ def test_cora_k2_differs_from_the_paper_only_where_net_matters(cora):
     assert min(pf.level for pf in high) == step("3.33")
     low = [pf for pf in cora.formulas if pf.level < step(3)]
     assert [pf.origin for pf in low if "Net" in pf.origin] == ["blocking {category(PossPaper,Net)}"]
-    net = cora.necessity_level("!category(pa1,Net)")
-    hci = cora.necessity_level("!category(pa1,Hci)")
+    with possibilistic_inference(cora) as ask:
+        net = ask.necessity_level("!category(pa1,Net)")
+        hci = ask.necessity_level("!category(pa1,Hci)")
     assert finite.index(hci) == 3 and net == max(l for l in finite if l < step(3))

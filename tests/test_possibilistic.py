@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pracmln_poss.errors import InconsistentEvidenceError, UnknownNameError
 from pracmln_poss.logic.formula import evaluate
-from pracmln_poss.possibilistic import PossibilisticTheory
+from pracmln_poss.possibilistic import PossibilisticTheory, Reasoner, possibilistic_inference
 from pracmln_poss.weights import INF
 
 from .conftest import examples
@@ -34,7 +34,7 @@ def test_con_entails_drowned_agree_with_brute_force(data):
     evidence = data.draw(literal_sets(theory.n_atoms))
     query = data.draw(formulas(theory.n_atoms))
     expected = reference_con(theory, evidence)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         if expected is None:
             with pytest.raises(InconsistentEvidenceError):
                 r.consistency_level(evidence)
@@ -63,7 +63,7 @@ def test_cut_necessity_possibility_agree_with_brute_force(data):
         expected = None
     else:
         expected = min(counter)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         assert r.necessity(query) == expected
     for w in worlds(theory.n_atoms):
         v = theory.violated_level(w)
@@ -84,7 +84,7 @@ PENGUIN = [
 
 def test_penguin_example_of_the_paper():
     theory = PossibilisticTheory.from_pairs(PENGUIN)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         assert r.entails(["bird(Tweety)"], "flies(Tweety)")
         assert r.entails(["bird(Tweety)", "penguin(Tweety)"], "!flies(Tweety)")
         assert not r.entails(["bird(Tweety)", "penguin(Tweety)"], "flies(Tweety)")
@@ -96,7 +96,7 @@ def test_drowning_effect():
     # "birds fly" conflicts with penguin evidence; the unrelated "birds have wings" at the
     # same level drowns with it, although nothing contradicts it
     theory = PossibilisticTheory.from_pairs(PENGUIN + [("bird(Tweety) => wings(Tweety)", 0.5)])
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         assert r.entails(["bird(Tweety)"], "wings(Tweety)")
         result = r.query(["penguin(Tweety)"], "wings(Tweety)")
         assert not result.entailed
@@ -108,14 +108,14 @@ def test_drowning_effect():
 
 def test_evidence_contradicting_the_certain_part_is_an_error():
     theory = PossibilisticTheory.from_pairs(PENGUIN)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         with pytest.raises(InconsistentEvidenceError, match="certain part"):
             r.entails(["penguin(Tweety)", "!bird(Tweety)"], "flies(Tweety)")
 
 
 def test_formula_evidence_and_queries():
     theory = PossibilisticTheory.from_pairs([("a", 1), ("b", 2), ("a => c", 3)])
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         assert r.entails(["!a v !b"], "b ^ !a")  # a (level 1) drowns
         assert r.entails([], "(a ^ b) ^ c")
         assert r.necessity("b v c") == 2_000_000  # b alone: level 2 (c needs a, level 1)
@@ -131,15 +131,15 @@ def test_formula_evidence_and_queries():
 def test_solver_calls_per_query_are_logarithmic(n_levels):
     pairs = [(f"a{i} => a{i + 1}", i) for i in range(n_levels)]  # levels 0 .. n-1
     theory = PossibilisticTheory.from_pairs(pairs)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         before = r.calls
         r.query(["a0", f"!a{n_levels}"], f"a{n_levels // 2}")
         assert r.calls - before <= math.ceil(math.log2(len(theory.levels()))) + 2
 
 
-def test_theory_level_operations_close_their_solvers(monkeypatch):
-    """Each theory-level question opens a reasoner and closes it again: no SAT solver
-    outlives the call (a theory holds none)."""
+def test_inference_owns_one_solver_and_closes_it(monkeypatch):
+    """Questions to a theory go through one reasoner: every question on one solver, made
+    once, closed on leaving the ``with`` block (a theory holds none: it is data)."""
     from pracmln_poss.possibilistic import selectors
 
     opened, closed = [], []
@@ -156,29 +156,33 @@ def test_theory_level_operations_close_their_solvers(monkeypatch):
 
     monkeypatch.setattr("pracmln_poss.possibilistic.reasoner.SelectorSolver", Counted)
     theory = PossibilisticTheory.from_pairs(PENGUIN)
-    assert theory.entails(["bird(Tweety)"], "flies(Tweety)")
-    assert theory.consistency_level(["penguin(Tweety)"]) == INF
-    assert len(theory.drowned(["penguin(Tweety)"])) == 1
-    assert theory.necessity("penguin(Tweety) => !flies(Tweety)") == INF
-    assert len(opened) == 4 and closed == opened
-    assert all(s.sat is None for s in opened)
+    with possibilistic_inference(theory) as ask:
+        assert ask.entails(["bird(Tweety)"], "flies(Tweety)")
+        assert ask.consistency_level(["penguin(Tweety)"]) == INF
+        assert len(ask.drowned(["penguin(Tweety)"])) == 1
+        assert ask.necessity("penguin(Tweety) => !flies(Tweety)") == INF
+        assert len(opened) == 1 and not closed
+    assert closed == opened and opened[0].sat is None
+    assert not any(callable(getattr(theory, name, None)) for name in ("entails", "query", "necessity", "reasoner"))
 
 
 def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():
-    """The theory's own methods answer in the model's units (lambda_0.74 is 0.74); the
-    reasoner and the *_level methods keep the exact int steps."""
+    """Inference at the edge answers in the model's units (lambda_0.74 is 0.74), exact
+    int steps only under names that say so; the reasoner keeps the exact int steps."""
     theory = PossibilisticTheory.from_pairs([("a => b", 0.74), ("a => c", 2), ("a", "inf")])
-    assert theory.necessity("b") == 0.74 and theory.necessity_level("b") == 740_000
-    assert theory.necessity("a") == INF and theory.necessity("!b") is None
-    assert theory.consistency_level(["!b"]) == 2  # the lowest level whose cut stays consistent
-    with theory.reasoner() as r:
+    with possibilistic_inference(theory) as ask:
+        assert ask.necessity("b") == 0.74 and ask.necessity_level("b") == 740_000
+        assert ask.necessity("a") == INF and ask.necessity("!b") is None
+        assert ask.consistency_level(["!b"]) == 2  # the lowest level whose cut stays consistent
+        result = ask.query(["!b"], "c")
+        assert result.entailed and result.consistency_level == 2
+        assert [str(r) for r in result.drowned] == ["lambda_0.74: a => b"]  # text and weight units, no steps
+        assert ask.query(["a", "!b", "!c"], None).consistency_level == INF
+    with Reasoner(theory) as r:
         assert r.consistency_level(["!b"]) == 2_000_000 and r.necessity("c") == 2_000_000
-    result = theory.query(["!b"], "c")
-    assert result.entailed and result.consistency_level == 2
-    assert [str(r) for r in result.drowned] == ["lambda_0.74: a => b"]  # text and weight units, no steps
-    assert theory.query(["a", "!b", "!c"], None).consistency_level == INF
     precise = PossibilisticTheory.from_pairs([("a => b", 1126.532064), ("a", "inf")])
-    assert [str(r) for r in precise.query(["!b"], None).drowned] == ["lambda_1126.532064: a => b"]
+    with possibilistic_inference(precise) as ask:
+        assert [str(r) for r in ask.query(["!b"], None).drowned] == ["lambda_1126.532064: a => b"]
 
 
 def test_lifted_theories_answer_queries_like_ground_ones():
@@ -189,8 +193,10 @@ def test_lifted_theories_answer_queries_like_ground_ones():
 
     lifted = transform(load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model, k=1)
     ground = lifted.ground()
-    for evidence, query in ((["s(A)"], "c(A)"), (["s(A)", "f(A,B)"], "s(B)"), ([], "!c(B)")):
-        assert lifted.query(evidence, query) == ground.query(evidence, query)
-    with lifted.reasoner() as r:
-        assert r.entails(["s(A)"], "c(A)") == ground.entails(["s(A)"], "c(A)")
-    assert lifted.necessity("s(p1) => c(p1)") == ground.in_units(lifted.necessity_level("s(p1) => c(p1)"))
+    with possibilistic_inference(lifted) as first_order, possibilistic_inference(ground) as grounded:
+        for evidence, query in ((["s(A)"], "c(A)"), (["s(A)", "f(A,B)"], "s(B)"), ([], "!c(B)")):
+            assert first_order.query(evidence, query) == grounded.query(evidence, query)
+        # a rule over typed variables stands for all its groundings
+        both = "(s(A) => c(A)) ^ (s(B) => c(B))"
+        assert first_order.necessity_level("s(p1) => c(p1)") == grounded.necessity_level(both) is not None
+        assert first_order.necessity("s(p1) => c(p1)") == ground.in_units(grounded.necessity_level(both))

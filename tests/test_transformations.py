@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pracmln_poss.errors import ModelError, UnknownNameError
 from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import evaluate
+from pracmln_poss.possibilistic import Reasoner
 from pracmln_poss.possibilistic.filtering import filter_redundant
 from pracmln_poss.transformations import transform
 from pracmln_poss.transformations.evidence import literal_sets
@@ -42,7 +43,7 @@ def test_exhaustive_is_exact(mln, filtering, data):
     assume(ref.consistent)
     theory = filter_redundant(transform(mln, "exhaustive"), filtering).theory
     costs = dict(ref.worlds)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         best = ref.optimum_cost()
         for bits in itertools.product((False, True), repeat=mln.n_atoms):
             w = ref_world((False, *bits))
@@ -80,7 +81,7 @@ def test_selective_is_exact_on_its_family(mln, family_kind, k, filtering, data):
     assume(ref.consistent)
     family = list(literal_sets(mln.n_atoms, k, positive_only=family_kind == "positive"))
     theory = filter_redundant(transform(mln, "selective", family=family), filtering).theory
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         for evidence in family:
             if ref.penalty(list(evidence)) == INF:
                 continue
@@ -99,7 +100,7 @@ def test_defaults_satisfies_proposition_2(k, mln, filtering, backend):
     ref = MapReference(mln)
     assume(ref.consistent)
     theory = filter_redundant(transform(mln, "defaults", k=k, backend=backend), filtering).theory
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         for evidence in literal_sets(mln.n_atoms, k):
             if ref.penalty(list(evidence)) == INF:
                 continue
@@ -165,7 +166,7 @@ def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filterin
     qs = [mln.atom(p) for p in query_preds] if query_preds else list(range(1, mln.n_atoms + 1))
     heads = {abs(l) for pf in theory.formulas if pf.level != INF for l in _head_literals(pf)}
     assert heads <= set(qs) | set(ev)
-    with theory.reasoner() as r:
+    with Reasoner(theory) as r:
         for e, c in _focus_questions(mln, sorted(ev), sorted(qs), k):
             if ref.optimum_cost(e) == INF:
                 continue
@@ -191,7 +192,7 @@ def test_focus_shrinks_the_theory_to_the_query():
     full = transform(mln, "defaults", k=2)
     focused = transform(mln, "defaults", k=2, evidence_preds=["a"], query_preds=["d"])
     assert len(focused) < len(full)
-    with focused.reasoner() as r:
+    with Reasoner(focused) as r:
         assert r.entails([], "d") and r.entails(["!a"], "d") is False
 
 

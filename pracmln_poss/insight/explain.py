@@ -12,16 +12,22 @@ had they not drowned, would have decided the query.
 
 from __future__ import annotations
 
-__all__ = ["Explanation", "explain", "formula_line"]
+__all__ = ["Explanation", "explain", "formula_line", "map_countermodel", "COUNTERMODEL", "MAP_COUNTERMODEL"]
 
 import html
 from dataclasses import dataclass, field
 
 from ..atoms import Evidence, EvidenceItem
 from ..errors import BackendError
+from ..ground_mln import GroundMLN
 from ..logic.formula import And, Formula, Or, literal, negate
+from ..map import open_engine
+from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
+
+COUNTERMODEL = "a most plausible world of the evidence (a model of the active cut) where the query fails"
+MAP_COUNTERMODEL = "a MAP world of the evidence where the query fails"
 
 
 @dataclass(frozen=True)
@@ -73,14 +79,19 @@ class Explanation:
         for pf, value in self.would_decide:
             verdict = "the query" if value else "its negation"
             lines.append(f"  would have made {verdict} follow: {formula_line(pf, theory)}")
-        if world is None and not self.entailed and self.countermodel is not None:
-            true = set(self.countermodel)
-            world = {theory.name(a): a in true for a in range(1, theory.n_atoms + 1)}
-            world_kind = "a most plausible world of the evidence (a model of the active cut) where the query fails"
+        if world is None and (world := self.countermodel_world()) is not None:
+            world_kind = COUNTERMODEL
         if world is not None:
             lines.append(f"{world_kind}:")
             lines.append("  " + ", ".join(n if v else "!" + n for n, v in world.items()))
         return "\n".join(lines) + "\n"
+
+    def countermodel_world(self) -> dict[str, bool] | None:
+        """The countermodel by atom name (None when the query is entailed)."""
+        if self.countermodel is None:
+            return None
+        true = set(self.countermodel)
+        return {self.theory.name(a): a in true for a in range(1, self.theory.n_atoms + 1)}
 
     def __str__(self) -> str:
         return self.text()
@@ -104,7 +115,7 @@ def explain(
     """
     evidence = tuple(evidence)
     q = theory.formula(query)
-    with theory.reasoner() as reasoner:
+    with Reasoner(theory) as reasoner:
         result = reasoner.query(evidence, q)
     level = result.consistency_steps
     candidates = list(theory.formulas)
@@ -138,6 +149,18 @@ def explain(
         q, evidence, result.entailed, level, rules, countermodel, result.drowned,
         tuple(conflicting), tuple(would_decide), theory,
     )
+
+
+def map_countermodel(mln: GroundMLN, evidence: Evidence, query: str | Formula) -> dict[str, bool] | None:
+    """A MAP world of the evidence where the query fails, by atom name (what the MLN
+    itself says when the theory does not entail the query); None when the MLN entails it."""
+    with open_engine(mln) as engine:
+        ev = [mln.literal_or_formula(e) if isinstance(e, str) else e for e in evidence]
+        found = engine.optimum(ev + [negate(mln.formula(query))])
+        best = engine.optimum(ev)
+    if found.cost != best.cost:
+        return None
+    return {mln.name(a): found.world[a] for a in range(1, mln.n_atoms + 1)}
 
 
 def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -> set[int]:

@@ -24,6 +24,7 @@ from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import disjunction, literal
 from ..map import open_engine
+from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticTheory
 from ..transformations.common import Progress, Reporter
 from ..transformations.evidence import EvidenceSet, literal_sets
@@ -175,7 +176,7 @@ def verify(
     seen_evidence: set[EvidenceSet] = set()
     impossible: set[EvidenceSet] = set()
     mode = "exhaustive" if exhaustive else "sample"
-    with open_engine(mln, backend) as engine, theory.reasoner() as reasoner:
+    with open_engine(mln, backend) as engine, Reasoner(theory) as reasoner:
 
         def pen(lits: tuple[int, ...]) -> int | float:
             key = tuple(sorted(lits, key=abs))

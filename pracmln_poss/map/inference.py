@@ -9,11 +9,25 @@ units (``5.0``, ``inf`` for impossible evidence).
 
 from __future__ import annotations
 
-__all__ = ["MapInference", "map_inference"]
+__all__ = ["MapAnswer", "MapInference", "map_inference"]
+
+from dataclasses import dataclass
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
 from .engine import Evidence, MapEngine
+
+
+@dataclass(frozen=True)
+class MapAnswer:
+    """What MAP inference says about one evidence set, by atom name: its penalty (in
+    weight units; ``penalty_steps`` exact), one MAP world, and the atoms with the same
+    value in every MAP world (``entailed``: atom -> that value)."""
+
+    penalty: float
+    penalty_steps: int | float
+    world: dict[str, bool]
+    entailed: dict[str, bool]
 
 
 class MapInference:
@@ -48,6 +62,15 @@ class MapInference:
     def consequences(self, evidence: Evidence = ()) -> frozenset[str]:
         """The literals true in every MAP world of the evidence, by name (``!b`` for false)."""
         return frozenset(self.mln.literal_name(lit) for lit in self.engine.consequences(evidence))
+
+    def answer(self, evidence: Evidence = ()) -> MapAnswer:
+        """Penalty, a MAP world and the atoms every MAP world agrees on, at once."""
+        world = self.engine.optimum(evidence).world
+        steps = self.engine.penalty(evidence)
+        entailed = sorted(self.engine.consequences(evidence), key=abs)
+        return MapAnswer(self._units(steps), steps,
+                         {self.mln.name(a): world[a] for a in range(1, self.mln.n_atoms + 1)},
+                         {self.mln.name(abs(lit)): lit > 0 for lit in entailed})
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(M, E) |-MAP query``."""

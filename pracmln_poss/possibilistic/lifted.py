@@ -2,7 +2,7 @@
 
 A :class:`LiftedTheory` keeps the types (interchangeable constants) with its rules and
 grounds back to a :class:`~.theory.PossibilisticTheory` over the MLN's atoms; questions
-are answered on that grounding.  Its rules are written in pracmln's syntax, variables
+(:mod:`.inference`) are answered on that grounding.  Its rules are written in pracmln's syntax, variables
 named after their type's prefix (``p1``, ``p2``: different variables of a type stand for
 different constants), and read back by :func:`read_rule`.
 """
@@ -16,7 +16,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, ModelError, PossError, SourcePosition, UnknownNameError
@@ -34,11 +33,6 @@ from ..logic.formula import (
 from ..logic.syntax import format_formula, parse_formula
 from ..weights import INF, Resolution
 from .theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
-
-if TYPE_CHECKING:
-    from .reasoner import Reasoner
-    from .theory import Answer
-
 
 MAX_GROUNDINGS = 10_000_000
 """Above this many groundings a lifted theory is not grounded unless forced (as models
@@ -78,42 +72,17 @@ class LiftedTheory(Displayed):
     def __len__(self) -> int:
         return len(self.formulas)
 
-    @cached_property
-    def grounded(self) -> PossibilisticTheory:
-        """:meth:`ground`, computed once (for queries)."""
-        return self.ground()
-
-    def entails(self, evidence: Iterable[object], query: str | Formula) -> bool:
-        """Possibilistic entailment of a ground query from ground evidence (on the grounding)."""
-        return self.grounded.entails(evidence, query)
-
-    def consistency_level(self, evidence: Iterable[object] = ()) -> float:
-        """``con(T, E)`` of the grounding, in the model's weight units."""
-        return self.grounded.consistency_level(evidence)
-
-    def query(self, evidence: Iterable[object], query: str | Formula | None) -> Answer:
-        """Entailment, consistency level and drowned formulas of the grounding at once."""
-        return self.grounded.query(evidence, query)
-
-    def reasoner(self, solver: str = "g3") -> Reasoner:
-        """A new incremental SAT reasoner over the grounding; use it as a context manager."""
-        return self.grounded.reasoner(solver)
-
-    def necessity(self, rule: str | Formula) -> float | None:
-        """:meth:`necessity_level` in the model's weight units (``inf`` when certain)."""
-        return self.grounded.in_units(self.necessity_level(rule))
-
-    def necessity_level(self, rule: str | Formula) -> Level | None:
-        """The highest level whose cut entails every grounding of ``rule`` (a formula over
-        this theory's typed variables, e.g. ``s(p1) ^ f(p1,p2) ^ p1 != p2 => s(p2)``, or a
-        ground one), as an exact int level; None if no cut does."""
+    def ground_formula(self, rule: str | Formula) -> Formula:
+        """Every grounding of ``rule`` (a formula over this theory's typed variables, e.g.
+        ``s(p1) ^ f(p1,p2) ^ p1 != p2 => s(p2)``, or a ground one) as one ground formula
+        over the theory's atoms: their conjunction."""
         if isinstance(rule, str):
             prefix_of = {prefix: name for name, prefix in self.prefixes().items()}
             try:
                 rule = read_rule(rule, prefix_of, self.constants())
             except PossError as exc:
                 raise UnknownNameError(exc.message) from None
-        return self.grounded.necessity_level(conjunction(self.groundings(PossibilisticFormula(rule, INF, None))))
+        return conjunction(self.groundings(PossibilisticFormula(rule, INF, None)))
 
     def levels(self) -> tuple[Level, ...]:
         """The distinct levels, ascending (``INF`` last)."""
@@ -156,6 +125,11 @@ class LiftedTheory(Displayed):
         if size > MAX_GROUNDINGS and not force:  # (checked before a single one is made)
             raise ModelError(f"the theory's rules have {size:,} groundings, more than {MAX_GROUNDINGS:,}: "
                              "give it smaller types or force it (--force; force=True)")
+        return self._grounding
+
+    @cached_property
+    def _grounding(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
+        """:meth:`ground_with_sources`, made once (each question grounds the theory)."""
         out: list[PossibilisticFormula] = []
         sources: list[int] = []
         seen: set[tuple[Formula, Level]] = set()

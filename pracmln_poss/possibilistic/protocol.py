@@ -10,23 +10,21 @@ from __future__ import annotations
 
 __all__ = ["Theory"]
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from ..logic.formula import Formula
 from ..weights import Resolution
 
 if TYPE_CHECKING:
-    from .reasoner import Reasoner
-    from .theory import Answer, Level, PossibilisticFormula, PossibilisticTheory
+    from .theory import Level, PossibilisticFormula, PossibilisticTheory
 
 
 class Theory(Protocol):
     """A possibilistic theory: formulas at levels over named ground atoms.
 
-    Questions (entailment, consistency level, necessity) are answered on the ground
-    theory (:meth:`ground`); levels are exact ints (or ``INF``), and the ``*_level``-less
-    methods give them in the model's weight units.
+    Data only: questions (entailment, consistency level, necessity) go through
+    :func:`~.inference.possibilistic_inference`, which answers them on :meth:`ground`.
+    Levels are exact ints (or ``INF``).
     """
 
     @property
@@ -66,20 +64,6 @@ class Theory(Protocol):
     def ground_with_sources(self, force: bool = False) -> tuple[PossibilisticTheory, tuple[int, ...]]:
         """:meth:`ground`, and per ground formula the index of the formula it comes from."""
 
-    def reasoner(self, solver: str = "g3") -> Reasoner:
-        """A new incremental SAT reasoner over the ground theory (a context manager)."""
-
-    def entails(self, evidence: Iterable[object], query: str | Formula) -> bool:
-        """``(T, E) |-poss query``."""
-
-    def consistency_level(self, evidence: Iterable[object] = ()) -> float:
-        """``con(T, E)`` in the model's weight units."""
-
-    def query(self, evidence: Iterable[object], query: str | Formula | None) -> Answer:
-        """Entailment, consistency level and drowned formulas at once."""
-
-    def necessity(self, query: str | Formula) -> float | None:
-        """``N(query)`` in the model's weight units; None when no cut entails it."""
-
-    def necessity_level(self, query: str | Formula) -> Level | None:
-        """``N(query)`` as an exact int level; None when no cut entails it."""
+    def ground_formula(self, query: str | Formula) -> Formula:
+        """A formula as one ground formula over the atoms: on a lifted theory a rule over
+        its typed variables stands for the conjunction of its groundings."""

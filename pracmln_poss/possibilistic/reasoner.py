@@ -35,7 +35,8 @@ class Reasoner:
     """Possibilistic inference over one theory; a context manager owning its SAT solver.
 
     The exact layer: every level it takes or gives is in int steps of the theory's
-    resolution (``INF``: certain); the theory's own methods answer in weight units."""
+    resolution (``INF``: certain); :class:`~.inference.PossibilisticInference` answers
+    in weight units, for ground and lifted theories."""
 
     def __init__(self, theory: PossibilisticTheory, solver: str = "g3") -> None:
         self.theory = theory

@@ -6,8 +6,9 @@ matters to inference (docs/semantics.md).  The ``[0, 1]`` scale
 ``lambda_x = (K + x) / L`` is for display only (:meth:`PossibilisticTheory.degree`).
 
 Formulas are ground formulas over the theory's named atoms (ints inside, names at
-the edges).  Reasoning (consistency level, entailment, necessity, drowning) is in
-:mod:`.reasoner`; :meth:`PossibilisticTheory.reasoner` opens one.
+the edges).  A theory is data: questions (consistency level, entailment, necessity,
+drowning) go through :func:`~.inference.possibilistic_inference` (weight units) or
+:class:`~.reasoner.Reasoner` (exact int steps).
 """
 
 from __future__ import annotations
@@ -18,18 +19,14 @@ __all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "register
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import Any, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ModelError, WeightError
 from ..logic.formula import Formula, evaluate
 from ..weights import INF, Resolution, format_weight, parse_weight
 
-if TYPE_CHECKING:
-    from .reasoner import Reasoner
-
 Level = int | float  # int steps, or INF
-_T = TypeVar("_T")
 
 
 def parse_level(level: object, resolution: Resolution) -> Level:
@@ -223,42 +220,9 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         """``lambda_2.5`` style name of a level, in user units."""
         return level_name(level, self.resolution)
 
-    def reasoner(self, solver: str = "g3") -> Reasoner:
-        """A new incremental SAT reasoner over this theory; use it as a context manager."""
-        from .reasoner import Reasoner
-
-        return Reasoner(self, solver)
-
-    # -- inference, each call on a reasoner of its own (many questions: use reasoner()) --
-
-    def _ask(self, question: Callable[[Reasoner], _T]) -> _T:
-        with self.reasoner() as reasoner:
-            return question(reasoner)
-
-    def consistency_level(self, evidence: Iterable[object] = ()) -> float:
-        """``con(T, E)`` in the model's weight units (``inf``: the evidence contradicts the
-        certain part); the exact int level: :meth:`.Reasoner.consistency_level`."""
-        return self.in_units(self._ask(lambda r: r.consistency_level(evidence)))  # type: ignore[arg-type]
-
-    def entails(self, evidence: Iterable[object], query: str | Formula) -> bool:
-        """``(T, E) |-poss query``; see :meth:`.Reasoner.entails`."""
-        return self._ask(lambda r: r.entails(evidence, query))  # type: ignore[arg-type]
-
-    def query(self, evidence: Iterable[object], query: str | Formula | None) -> Answer:
-        """Entailment, consistency level and drowned rules at once, in the model's weight
-        units with formulas as text (the exact int steps: :meth:`.Reasoner.query`)."""
-        found = self._ask(lambda r: r.query(evidence, query))  # type: ignore[arg-type]
-        return Answer(found.entailed, self.in_units(found.consistency_steps),
-                      tuple(RuleText(self.format(pf.formula), self.in_units(pf.level)) for pf in found.drowned))
-
-    def necessity(self, query: str | Formula) -> float | None:
-        """``N(query)`` in the model's weight units (``0.74`` for ``lambda_0.74``, ``inf``
-        when certain), None when no cut entails it."""
-        return self.in_units(self.necessity_level(query))
-
-    def necessity_level(self, query: str | Formula) -> Level | None:
-        """``N(query)`` as an exact int level (as in :meth:`levels`); see :meth:`.Reasoner.necessity`."""
-        return self._ask(lambda r: r.necessity(query))
+    def ground_formula(self, query: str | Formula) -> Formula:
+        """A ground formula over this theory's atoms (read from text, or checked)."""
+        return self.formula(query)
 
     @overload
     def in_units(self, level: Level) -> float: ...
@@ -269,7 +233,3 @@ class PossibilisticTheory(NamedAtoms, Displayed):
     def in_units(self, level: Level | None) -> float | None:
         """An int level in the model's weight units (``inf`` stays ``inf``, None stays None)."""
         return None if level is None else self.resolution.to_units(level)
-
-    def drowned(self, evidence: Iterable[object] = ()) -> tuple[PossibilisticFormula, ...]:
-        """The formulas below ``con(T, E)``; see :meth:`.Reasoner.drowned`."""
-        return self._ask(lambda r: r.drowned(evidence))  # type: ignore[arg-type]

@@ -1,0 +1,94 @@
+"""Possibilistic inference as a user asks for it: atoms by name, levels in weight units.
+
+A theory is data (:class:`~.protocol.Theory`); questions go through a reasoner, as
+PySAT keeps a formula apart from the solver that answers on it.  :class:`~.reasoner.Reasoner`
+is the exact layer (int steps of the resolution, ground theories only);
+:class:`PossibilisticInference` is the same reasoner at the edge, for people and for
+ground and lifted theories alike: levels in the model's weight units (``0.74`` for
+``lambda_0.74``, ``inf`` for certain), drowned rules as text, and on a lifted theory
+first-order rules as queries of :meth:`~PossibilisticInference.necessity`.  It mirrors
+:func:`~pracmln_poss.map.inference.map_inference` over :func:`~pracmln_poss.map.open_engine`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["PossibilisticInference", "possibilistic_inference"]
+
+from ..atoms import Evidence
+from ..logic.formula import Formula
+from .protocol import Theory
+from .reasoner import Reasoner
+from .theory import Answer, Level, PossibilisticFormula, RuleText
+
+
+class PossibilisticInference:
+    """Questions to one theory (ground or lifted), in weight units; a context manager
+    owning one incremental SAT solver, so many questions cost one clausification.
+
+    :ivar reasoner: the exact reasoner over the ground theory (int steps).
+    """
+
+    def __init__(self, theory: Theory, solver: str = "g3") -> None:
+        self.theory = theory
+        self.reasoner = Reasoner(theory.ground(), solver)
+        self._ground = self.reasoner.theory
+
+    def __enter__(self) -> PossibilisticInference:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the SAT solver."""
+        self.reasoner.close()
+
+    def entails(self, evidence: Evidence, query: str | Formula) -> bool:
+        """``(T, E) |-poss query`` for a ground query and ground evidence.
+
+        :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
+        """
+        return self.reasoner.entails(evidence, query)
+
+    def consistency_level(self, evidence: Evidence = ()) -> float:
+        """``con(T, E)`` in the model's weight units (``inf``: only the certain rules are
+        consistent with the evidence)."""
+        return self._ground.in_units(self.reasoner.consistency_level(evidence))
+
+    def query(self, evidence: Evidence, query: str | Formula | None) -> Answer:
+        """Entailment, consistency level and drowned rules at once, in the model's weight
+        units with formulas as text (the exact int steps: :meth:`.Reasoner.query`)."""
+        found = self.reasoner.query(evidence, query)
+        units = self._ground.in_units
+        return Answer(found.entailed, units(found.consistency_steps),
+                      tuple(RuleText(self._ground.format(pf.formula), units(pf.level)) for pf in found.drowned))
+
+    def drowned(self, evidence: Evidence = ()) -> tuple[PossibilisticFormula, ...]:
+        """The ground formulas below ``con(T, E)``: ignored under the evidence."""
+        return self.reasoner.drowned(evidence)
+
+    def necessity(self, query: str | Formula) -> float | None:
+        """``N(query)`` in the model's weight units (``inf`` when certain); None when no
+        cut entails it."""
+        return self._ground.in_units(self.necessity_level(query))
+
+    def necessity_level(self, query: str | Formula) -> Level | None:
+        """``N(query)`` as an exact int level (as in :meth:`.Theory.levels`): the highest
+        level whose cut entails it, None if none does.  On a lifted theory ``query`` may
+        be a rule over its typed variables (``s(p1) ^ f(p1,p2) => s(p2)``): every grounding
+        must be entailed."""
+        return self.reasoner.necessity(self.theory.ground_formula(query))
+
+
+def possibilistic_inference(theory: Theory, solver: str = "g3") -> PossibilisticInference:
+    """Inference on ``theory`` by name and in weight units (see :class:`.Reasoner` for the
+    exact int layer); use it as a context manager:
+
+    >>> from pracmln_poss import PossibilisticTheory, possibilistic_inference
+    >>> theory = PossibilisticTheory.from_pairs([("bird(T) => flies(T)", 0.5),
+    ...                                          ("penguin(T) => !flies(T)", "inf")])
+    >>> with possibilistic_inference(theory) as ask:
+    ...     ask.entails(["bird(T)"], "flies(T)"), ask.necessity("bird(T) => flies(T)")
+    (True, 0.5)
+    """
+    return PossibilisticInference(theory, solver)
