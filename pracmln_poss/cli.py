@@ -348,8 +348,8 @@ def _run_map(args: argparse.Namespace) -> int:
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .grounding import ground as ground_model
+    from .search.evidence import read_family
     from .transformations import METHODS, convert, default_method
-    from .transformations.evidence import read_family
     from .transformations.options import has_option
 
     if args.k < 0:
@@ -394,7 +394,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}")
     if args.jobs is not None and args.jobs > 1 and not args.quiet:
-        from .transformations.workers import workers_for
+        from .search.workers import workers_for
 
         if workers_for(args.jobs) < args.jobs:
             print(f"{PROG}: -j {args.jobs}: using {workers_for(args.jobs)} worker processes (one per core)",
@@ -525,7 +525,7 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be at least 1, got {args.sample}")
     from .grounding import ground as ground_model
-    from .transformations.focus import Focus
+    from .search.focus import Focus
 
     theory = load_theory(args.theory, force=args.force)
     loaded = _load(args)

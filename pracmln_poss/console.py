@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from .transformations.common import ProgressInfo
+from .search.progress import ProgressInfo
 
 
 def duration(seconds: float) -> str:

@@ -54,7 +54,7 @@ def pracmln():
 @pytest.fixture
 def every_report(monkeypatch):
     """Progress reports not rate-limited: a callback sees every chunk."""
-    from pracmln_poss.transformations.common import Reporter
+    from pracmln_poss.search.progress import Reporter
 
     monkeypatch.setattr(Reporter, "INTERVAL", 0.0)
 

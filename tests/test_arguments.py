@@ -12,8 +12,8 @@ from pracmln_poss import load_ground
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.errors import ArgumentError, ArgumentTypeError, PossError, ResolutionWarning, UnknownNameError
 from pracmln_poss.formats import dumps
+from pracmln_poss.search.evidence import read_family
 from pracmln_poss.transformations import convert, transform
-from pracmln_poss.transformations.evidence import read_family
 
 from .conftest import PAPER
 from .test_cli import run

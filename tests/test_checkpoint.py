@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from pracmln_poss.errors import OutputError
-from pracmln_poss.transformations import checkpoint as checkpoint_module
-from pracmln_poss.transformations.checkpoint import Checkpoint, _digest
+from pracmln_poss.search import checkpoint as checkpoint_module
+from pracmln_poss.search.checkpoint import Checkpoint, _digest
 
 from .conftest import PAPER, ROOT
 from .test_parallel import _convert, smokers
@@ -136,7 +136,7 @@ def test_a_directory_in_the_checkpoint_s_place_is_refused_before_the_work(pracml
 
 
 def test_save_and_load_give_back_the_same_work(tmp_path):
-    from pracmln_poss.transformations.rule import BlockingRule, DefaultRule
+    from pracmln_poss.search.rule import BlockingRule, DefaultRule
     from pracmln_poss.weights import INF
 
     saved = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)

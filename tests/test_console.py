@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from pracmln_poss.console import ProgressDisplay, duration
-from pracmln_poss.transformations.common import LATER_RULES, ProgressInfo
+from pracmln_poss.search.progress import LATER_RULES, ProgressInfo
 
 
 def test_a_long_run_is_announced_once_without_a_terminal():

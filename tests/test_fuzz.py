@@ -176,8 +176,8 @@ def _checkpoint_seed() -> tuple[bytes, bytes]:
     import tempfile
 
     from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.search.progress import Reporter
     from pracmln_poss.transformations import transform
-    from pracmln_poss.transformations.common import Reporter
 
     model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B", "C"]}).model
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,6 +24,7 @@ LAYERS = [
     {"closed_world"},
     {"map"},
     {"possibilistic"},
+    {"search"},
     {"transformations"},
     {"formats"},
     {"insight"},

@@ -9,10 +9,10 @@ from pracmln_poss.grounding import ground
 from pracmln_poss.logic.syntax import parse_formula
 from pracmln_poss.map import open_engine
 from pracmln_poss.model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
-from pracmln_poss.transformations.evidence import literal_sets
-from pracmln_poss.transformations.rules import RuleSearch, _all_optima
-from pracmln_poss.transformations.symmetry import canonical, find_symmetry, representatives
-from pracmln_poss.transformations.workers import ChunkRunner
+from pracmln_poss.search.evidence import literal_sets
+from pracmln_poss.search.rules import RuleSearch, _all_optima
+from pracmln_poss.search.symmetry import canonical, find_symmetry, representatives
+from pracmln_poss.search.workers import ChunkRunner
 from pracmln_poss.weights import INF, Resolution
 
 from .reference import assert_same_cuts
@@ -404,7 +404,7 @@ def test_one_conclusion_per_class_of_those_a_renaming_fixing_the_evidence_maps_t
     """The lifted search keeps the first head literal of each orbit under the renamings
     that fix the evidence (cheap keys first, canonical forms where they leave it open):
     the same literals as the orbits found by brute force."""
-    from pracmln_poss.transformations.rules import _one_per_class
+    from pracmln_poss.search.rules import _one_per_class
 
     g = ground(m)
     sym = find_symmetry(g, m.domain_map)
@@ -432,7 +432,7 @@ def test_one_conclusion_per_class_where_the_cheap_keys_leave_it_open():
     """In a cycle f(A,B), f(B,C), f(C,D), f(D,A) every constant is used alike, so every
     f literal has one shape; the renamings fixing it (rotations) keep reversed edges
     apart from diagonals: only canonical forms tell them apart."""
-    from pracmln_poss.transformations.rules import _one_per_class
+    from pracmln_poss.search.rules import _one_per_class
 
     m = model(**RICH)
     g = ground(m)

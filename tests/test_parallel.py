@@ -14,8 +14,8 @@ import pytest
 
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.formats import dumps
+from pracmln_poss.search.workers import chunked
 from pracmln_poss.transformations import transform
-from pracmln_poss.transformations.workers import chunked
 
 from .conftest import PAPER, ROOT, _required
 
@@ -99,7 +99,8 @@ INHERIT = r"""
 import sys
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.formats import dumps
-from pracmln_poss.transformations import transform, workers
+from pracmln_poss.search import workers
+from pracmln_poss.transformations import transform
 
 seen = []
 original = workers.ChunkRunner.__init__

@@ -13,8 +13,8 @@ from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic import Reasoner
 from pracmln_poss.possibilistic.filtering import filter_redundant
+from pracmln_poss.search.evidence import literal_sets
 from pracmln_poss.transformations import transform
-from pracmln_poss.transformations.evidence import literal_sets
 from pracmln_poss.weights import INF
 
 from .conftest import examples

@@ -26,9 +26,9 @@ from ..logic.formula import disjunction, literal
 from ..map import open_engine
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticTheory
-from ..transformations.common import Progress, Reporter
-from ..transformations.evidence import EvidenceSet, literal_sets
-from ..transformations.focus import Focus
+from ..search.evidence import EvidenceSet, literal_sets
+from ..search.focus import Focus
+from ..search.progress import Progress, Reporter
 from ..weights import INF
 from .vocabulary import check_same_atoms
 

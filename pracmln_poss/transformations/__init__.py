@@ -12,16 +12,16 @@ __all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "e
            "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions",
            "LiftedOptions"]
 
+from ..search.focus import Focus
 from .conversion import (
-    MAX_EVIDENCE_SETS,
-    MAX_LIFTED_EVIDENCE_SETS,
-    METHODS,
-    Conversion,
-    convert,
-    count_evidence_sets,
-    default_method,
-    evidence_family,
-    transform,
+           MAX_EVIDENCE_SETS,
+           MAX_LIFTED_EVIDENCE_SETS,
+           METHODS,
+           Conversion,
+           convert,
+           count_evidence_sets,
+           default_method,
+           evidence_family,
+           transform,
 )
-from .focus import Focus
 from .options import DefaultsOptions, ExhaustiveOptions, LiftedOptions, SelectiveOptions

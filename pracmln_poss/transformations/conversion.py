@@ -21,11 +21,11 @@ from ..model import FirstOrderMLN
 from ..possibilistic.filtering import filter_redundant
 from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import PossibilisticTheory
-from .common import Progress
+from ..search.evidence import EvidenceSet, literal_sets
+from ..search.focus import Focus
+from ..search.progress import Progress
 from .defaults import defaults
-from .evidence import EvidenceSet, literal_sets
 from .exhaustive import exhaustive
-from .focus import Focus
 from .lifted import lifted
 from .options import DefaultsOptions, LiftedOptions, SelectiveOptions, method_options
 from .selective import selective

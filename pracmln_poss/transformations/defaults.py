@@ -22,11 +22,12 @@ from ..ground_mln import GroundMLN
 from ..logic.formula import Implies
 from ..map import open_engine
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, PossibilisticTheory
-from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
-from .evidence import describe, literal_sets
-from .focus import Focus
-from .rules import BlockingRule, RuleStats, default_rules
-from .workers import executor_for
+from ..search.evidence import describe, literal_sets
+from ..search.focus import Focus
+from ..search.progress import LATER_RULES, Progress, Reporter
+from ..search.rules import BlockingRule, RuleStats, default_rules
+from ..search.workers import executor_for
+from .common import clause_against, conjunction_of, hard_part
 
 DefaultsStats = RuleStats  # what a run did (filled in when passed to :func:`defaults`)
 

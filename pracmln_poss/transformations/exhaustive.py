@@ -20,8 +20,9 @@ from ..ground_mln import GroundMLN
 from ..logic.formula import Or, Truth, negate, substitute_atoms
 from ..map import open_engine
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..search.progress import Progress, Reporter
 from ..weights import INF
-from .common import Progress, Reporter, hard_part
+from .common import hard_part
 
 DEFAULT_MAX_FORMULAS = 16
 

@@ -29,13 +29,14 @@ from ..map import open_engine
 from ..model import FirstOrderMLN
 from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
-from .common import LATER_RULES, Progress, Reporter, clause_against, conjunction_of, hard_part
-from .evidence import describe
-from .focus import Focus
-from .rule import Schema
-from .rules import BlockingRule, default_rules
-from .symmetry import Symmetry, rename, renamings
-from .workers import executor_for
+from ..search.evidence import describe
+from ..search.focus import Focus
+from ..search.progress import LATER_RULES, Progress, Reporter
+from ..search.rule import Schema
+from ..search.rules import BlockingRule, default_rules
+from ..search.symmetry import Symmetry, rename, renamings
+from ..search.workers import executor_for
+from .common import clause_against, conjunction_of, hard_part
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, **options: Any) -> list[Schema]:
@@ -115,7 +116,7 @@ def lifted(
         ``concurrent.futures.Executor`` instead; ``checkpoint``: a file to resume from
         (:class:`~.options.LiftedOptions`).  The output is the same whatever runs it.
     """
-    from .symmetry import find_symmetry
+    from ..search.symmetry import find_symmetry
     from .variabilize import lift
 
     if not isinstance(model, FirstOrderMLN):

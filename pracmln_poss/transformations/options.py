@@ -18,8 +18,8 @@ from typing import Any
 
 from .. import arguments
 from ..errors import ArgumentTypeError, UnknownNameError
+from ..search.rules import RuleStats
 from .exhaustive import DEFAULT_MAX_FORMULAS
-from .rules import RuleStats
 
 
 class _Checked:

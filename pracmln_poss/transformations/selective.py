@@ -18,9 +18,10 @@ from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, disjunction, literal, negate
 from ..map import open_engine
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..search.evidence import EvidenceSet, describe
+from ..search.progress import Progress, Reporter
 from ..weights import INF
-from .common import Progress, Reporter, clause_against, hard_part
-from .evidence import EvidenceSet, describe
+from .common import clause_against, hard_part
 
 
 def minimal_sets(items: Sequence[int], holds: Callable[[tuple[int, ...]], bool]) -> list[tuple[int, ...]]:

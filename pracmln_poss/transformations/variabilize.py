@@ -36,10 +36,10 @@ from ..logic.formula import (
 from ..model import FirstOrderMLN, FormulaTemplate
 from ..possibilistic.lifted import LiftedTheory, atom_constants, variable_prefixes
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula
+from ..search.evidence import describe
+from ..search.rule import Schema
+from ..search.symmetry import Symmetry
 from ..weights import INF
-from .evidence import describe
-from .rule import Schema
-from .symmetry import Symmetry
 
 
 def _type_names(symmetry: Symmetry) -> dict[int, str]:

@@ -46,9 +46,9 @@ from ..map.instance import fixed_atoms
 from ..possibilistic.theory import Level
 from ..weights import INF
 from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
-from .common import Reporter
 from .evidence import EvidenceSet
 from .focus import Focus
+from .progress import Reporter
 from .rule import BlockingRule, DefaultRule
 from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order
 from .workers import ChunkRunner, chunked
