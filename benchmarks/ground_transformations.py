@@ -23,6 +23,7 @@ from pracmln_poss.bridge.loader import load_model  # noqa: E402
 from pracmln_poss.grounding import ground  # noqa: E402
 from pracmln_poss.possibilistic.filtering import filter_redundant  # noqa: E402
 from pracmln_poss.transformations.defaults import DefaultsStats, defaults  # noqa: E402
+from pracmln_poss.transformations.options import DefaultsOptions  # noqa: E402
 
 PAPER = ROOT / "tests" / "data" / "paper"
 CASES = [
@@ -43,7 +44,7 @@ def main(argv: list[str]) -> int:
         for k in ks[:1] if args.quick else ks:
             stats = DefaultsStats()
             start = time.perf_counter()
-            theory = defaults(g, k, stats=stats)
+            theory = defaults(g, DefaultsOptions(k=k, stats=stats))
             elapsed = time.perf_counter() - start
             filtered = filter_redundant(theory, "conservative").theory
             print(

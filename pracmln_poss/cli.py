@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--method", choices=METHODS, default=None,
         help="the transformation (default: lifted for a first-order MLN, defaults for a propositional one)",
     )
-    c.add_argument("-k", type=int, default=1, help="largest evidence set size (defaults, selective, lifted; default 1)")
+    c.add_argument("-k", type=int, default=None, help="largest evidence set size (defaults, selective, lifted; default 1)")
     c.add_argument(
         "--blocking", choices=("short", "long"), default=None,
         help="lifted: blocking rules not AND E (short, default) or not (AND E ^ AND X(E)) (long)",
@@ -349,11 +349,9 @@ def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .grounding import ground as ground_model
     from .search.evidence import read_family
-    from .transformations import METHODS, convert, default_method
-    from .transformations.options import has_option
+    from .transformations import convert, default_method
+    from .transformations.options import has_option, option_names
 
-    if args.k < 0:
-        raise UsageError(f"-k must be at least 0, got {args.k}")
     if args.output is not None:
         from .formats import check_writable
 
@@ -372,27 +370,22 @@ def _run_convert(args: argparse.Namespace) -> int:
               "its evidence sets range over the atoms the database leaves open", file=sys.stderr)
     gmln = ground_model(loaded.model, force=args.force)
     method = args.method or default_method(loaded.model)
-    options: dict[str, object] = {"backend": args.backend, "k": args.k, "force": args.force,
-                                  **_focus_options(args, loaded)}
+    # only what the user gave is passed, and the method's options decide (the one rule, not a copy here)
+    given = {"backend": args.backend, "k": args.k, "jobs": args.jobs, "family": args.family,
+             "long_blocking": None if args.blocking is None else args.blocking == "long"}
+    given = {name: value for name, value in given.items() if value is not None}
+    lacking = [name for name in given if not has_option(method, name)]
+    if lacking:
+        own = [_OPTION_FLAGS[name] for name in option_names(method) if name in _OPTION_FLAGS]
+        raise UsageError(f"the {method} transformation has no {_OPTION_FLAGS[lacking[0]]}; "
+                         f"its options: {', '.join(own)}")
+    if given.get("family") not in (None, "all", "positive"):
+        given["family"] = read_family(args.family, gmln)
+    options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded), **given}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     display = _display(args)
     if display is not None:
         options["progress"] = display
-    # only what the user gave is passed: the method's options decide (one rule, not a copy here)
-    given = {"jobs": args.jobs, "long_blocking": None if args.blocking is None else args.blocking == "long"}
-    for flag, name in (("--jobs", "jobs"), ("--blocking", "long_blocking")):
-        if given[name] is not None and not has_option(method, name):
-            takers = [m for m in METHODS if has_option(m, name)]
-            raise UsageError(f"{flag} is an option of the {' and '.join(takers)} "
-                             f"transformation{'s' if len(takers) > 1 else ''}, not of {method}")
-        if given[name] is not None:
-            options[name] = given[name]
-    if args.family is not None:
-        if method != "selective":
-            raise UsageError(f"--family is an option of the selective transformation, not of {method}")
-        options["family"] = args.family if args.family in ("all", "positive") else read_family(args.family, gmln)
-    if args.jobs is not None and args.jobs < 0:
-        raise UsageError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}")
     if args.jobs is not None and args.jobs > 1 and not args.quiet:
         from .search.workers import workers_for
 
@@ -408,6 +401,11 @@ def _run_convert(args: argparse.Namespace) -> int:
         display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels"
                        f"{' to ' + args.output if args.output else ''}")
     return status
+
+
+_OPTION_FLAGS = {"backend": "--backend", "k": "-k", "family": "--family", "jobs": "--jobs",
+                 "long_blocking": "--blocking"}
+"""The transformations' options that ``convert`` has a flag for."""
 
 
 def _display(args: argparse.Namespace) -> ProgressDisplay | None:

@@ -83,7 +83,7 @@ def test_representatives_cover_every_class_exactly_once():
         assert set(keys) == all_keys  # every class
         assert all(canonical(e, sym) == e for e in reps)
         # the rule search finds them itself, in chunks, with the optima: the same list
-        search = RuleSearch(g, k, sym)
+        search = RuleSearch(mln=g, k=k, symmetry=sym)
         with open_engine(g) as engine:
             found, _ = _all_optima(search, ChunkRunner(search, engine), None, None, None)
         assert list(found) == reps
@@ -106,6 +106,7 @@ import pytest  # noqa: E402
 
 from pracmln_poss.transformations.defaults import defaults  # noqa: E402
 from pracmln_poss.transformations.lifted import ground_schemas, lifted_schemas  # noqa: E402
+from pracmln_poss.transformations.options import DefaultsOptions, LiftedOptions  # noqa: E402
 
 
 @pytest.mark.parametrize("case", range(len(SMALL)))
@@ -114,8 +115,8 @@ def test_grounded_lifted_schemas_equal_transformation_3(case, k):
     m = model(**SMALL[case])
     g = ground(m)
     sym = find_symmetry(g, m.domain_map)
-    lifted = ground_schemas(g, sym, lifted_schemas(g, sym, k, long_blocking=True))
-    reference = defaults(g, k)
+    lifted = ground_schemas(g, sym, lifted_schemas(g, sym, LiftedOptions(k=k, long_blocking=True)))
+    reference = defaults(g, DefaultsOptions(k=k))
     assert_same_cuts(lifted, reference)
 
 
@@ -127,7 +128,7 @@ def test_short_blocking_rules_keep_proposition_2(case):
     g = ground(m)
     sym = find_symmetry(g, m.domain_map)
     for k in (1, 2):
-        theory = ground_schemas(g, sym, lifted_schemas(g, sym, k))
+        theory = ground_schemas(g, sym, lifted_schemas(g, sym, LiftedOptions(k=k)))
         assert verify(theory, g, k).ok
 
 
@@ -171,7 +172,7 @@ def test_a_constant_in_two_domains_and_named_in_formulas():
     m = model([("at", ["obj", "loc"]), ("near", ["loc", "loc"])], {"obj": ["A", "B"], "loc": ["A", "C"]},
               [("!at(x, y) v !near(y, z) v at(x, z)", 1), ("at(x, y)", -0.5), ("near(A, C)", 2)])
     for k in (1, 2):
-        assert_same_cuts(transform(m, "lifted", k=k).ground(), defaults(ground(m), k))
+        assert_same_cuts(transform(m, "lifted", k=k).ground(), defaults(ground(m), DefaultsOptions(k=k)))
 
 
 @settings(max_examples=examples(25), deadline=None)
@@ -185,7 +186,7 @@ def test_random_first_order_mlns_grounded_lifted_equals_transformation_3(m, k):
     from pracmln_poss.transformations import transform
 
     lifted = transform(m, "lifted", k=k, long_blocking=True).ground()
-    reference = defaults(g, k)
+    reference = defaults(g, DefaultsOptions(k=k))
     assert_same_cuts(lifted, reference)
 
 
@@ -197,7 +198,7 @@ def test_variabilized_rules_ground_back_to_the_schemas(case, k):
     m = model(**SMALL[case])
     g = ground(m)
     sym = find_symmetry(g, m.domain_map)
-    schemas = lifted_schemas(g, sym, k, long_blocking=True)
+    schemas = lifted_schemas(g, sym, LiftedOptions(k=k, long_blocking=True))
     lifted = lift(g, sym, schemas).ground()
     reference = ground_schemas(g, sym, schemas)
     assert_same_cuts(lifted, reference)
@@ -221,7 +222,7 @@ def test_lifted_text_round_trip_with_a_split_domain_and_first_order_hard_rules()
     text = dumps(lt)
     assert "inf  !t(q_1) v !t(q_2) v q_1 = q_2" in text and "q1_1" in text
     assert read_lifted_text(text) == lt and read_json(dumps(lt, "json")) == lt
-    assert_same_cuts(loads(text), defaults(ground(m), 2))
+    assert_same_cuts(loads(text), defaults(ground(m), DefaultsOptions(k=2)))
 
 
 def test_lifted_text_round_trip_grounds_to_the_same_theory():
@@ -232,7 +233,7 @@ def test_lifted_text_round_trip_grounds_to_the_same_theory():
     m = model(**SMALL[3])
     g = ground(m)
     sym = find_symmetry(g, m.domain_map)
-    lt = lift(g, sym, lifted_schemas(g, sym, 2))
+    lt = lift(g, sym, lifted_schemas(g, sym, LiftedOptions(k=2)))
     text = write_lifted_text(lt)
     assert "#type pap pa = P, Q" in text and "#type per pe = S, J" in text
     back = read_lifted_text(text)
@@ -306,7 +307,7 @@ def test_lifted_needs_the_first_order_model():
     lt = transform(m, k=1)
     assert lt.types == (("p", ("A", "B", "C")),)
     assert [lt.format(pf.formula) for pf in lt.formulas if pf.level == INF] == ["!f(p1,p2) v f(p2,p1)", "!f(p1,p1)"]
-    assert_same_cuts(lt.ground(), defaults(ground(m), 1))
+    assert_same_cuts(lt.ground(), defaults(ground(m), DefaultsOptions(k=1)))
 
 
 @settings(max_examples=examples(200), deadline=None)

@@ -78,7 +78,19 @@ def _by_abs(lits: Iterable[int]) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class RuleSearch:
     """One conversion's search without its solver: what a worker process needs besides
-    a MAP engine of its own (:mod:`.workers` ships it pickled)."""
+    a MAP engine of its own (:mod:`.workers` ships it pickled).  Made by keyword from a
+    transformation's checked options.
+
+    :ivar k: the largest evidence set.
+    :ivar symmetry: the classes of interchangeable constants (Transformation 4), or None.
+    :ivar focus: evidence over its evidence atoms, conclusions about its query atoms.
+    :ivar long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
+    :ivar omit_redundant_blocking: drop blocking rules the rules for ``E - {y}`` entail.
+    :ivar prune_heads: remove from heads what rational monotonicity gives (Prop. 3).
+    :ivar backend: the MAP backend each worker opens (the name the engine resolved).
+    :ivar one_per_class: with ``symmetry``, a head keeps one literal of those that a
+        renaming fixing ``E`` maps onto each other (the lifted rules say the rest).
+    """
 
     mln: GroundMLN
     k: int
@@ -124,24 +136,19 @@ class RuleSearch:
 
 def default_rules(
     engine: MapEngine,
+    search: RuleSearch,
     sets: Sequence[EvidenceSet] | None,
-    k: int,
     *,
-    symmetry: Symmetry | None = None,
-    focus: Focus = Focus(),
-    long_blocking: bool = True,
-    omit_redundant_blocking: bool = True,
-    prune_heads: bool = True,
     report_optima: Reporter | None = None,
     report_rules: Reporter | None = None,
     stats: RuleStats | None = None,
     executor: Executor | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
-    one_per_class: bool = False,
 ) -> Iterator[DefaultRule | BlockingRule]:
-    """The rules for ``sets`` (every evidence set of at most ``k`` literals, smallest
-    first; with ``symmetry``, one per renaming class, each its class's representative:
-    ``None`` finds them, :func:`~.symmetry.representatives`, size by size with the optima).
+    """The rules of ``search`` for ``sets`` (every evidence set of at most ``search.k``
+    literals, smallest first; with ``search.symmetry``, one per renaming class, each its
+    class's representative: ``None`` finds them, :func:`~.symmetry.representatives`, size
+    by size with the optima).
 
     Free atoms are those not fixed by hard units; the sets must be over free atoms.
 
@@ -149,15 +156,10 @@ def default_rules(
         The rules come in the same order, and are the same, whatever runs them.
     :param checkpoint: a file to keep finished work in, resumed from when it belongs
         to this search, removed at the end (:mod:`.checkpoint`).
-    :param one_per_class: with ``symmetry``, a head keeps one literal of those that a
-        renaming fixing ``E`` maps onto each other (the lifted rules say the rest).
     """
-    if k < 0:
-        raise ModelError(f"k must be at least 0, got {k}")
     stats = stats if stats is not None else RuleStats()
-    search = RuleSearch(engine.mln, k, symmetry, focus, long_blocking, omit_redundant_blocking, prune_heads,
-                        engine.name, one_per_class and symmetry is not None)
-    if sets is None and symmetry is None:
+    k = search.k
+    if sets is None and search.symmetry is None:
         raise ModelError("representatives of renaming classes need a symmetry")
     runner = ChunkRunner(search, engine, executor)
     if report_optima is not None and report_optima.total is None and sets is not None:

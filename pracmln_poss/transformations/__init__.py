@@ -14,14 +14,14 @@ __all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "e
 
 from ..search.focus import Focus
 from .conversion import (
-           MAX_EVIDENCE_SETS,
-           MAX_LIFTED_EVIDENCE_SETS,
-           METHODS,
-           Conversion,
-           convert,
-           count_evidence_sets,
-           default_method,
-           evidence_family,
-           transform,
+    MAX_EVIDENCE_SETS,
+    MAX_LIFTED_EVIDENCE_SETS,
+    METHODS,
+    Conversion,
+    convert,
+    count_evidence_sets,
+    default_method,
+    transform,
 )
 from .options import DefaultsOptions, ExhaustiveOptions, LiftedOptions, SelectiveOptions
+from .selective import evidence_family

@@ -3,13 +3,14 @@ checks and bounds, and :func:`convert` (transform, then filter redundant rules).
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "evidence_family",
+__all__ = ["METHODS", "Method", "Request", "transform", "convert", "Conversion", "default_method",
            "count_evidence_sets", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from math import comb
+from types import MappingProxyType
 from typing import Any, cast
 
 from .. import arguments
@@ -21,18 +22,12 @@ from ..model import FirstOrderMLN
 from ..possibilistic.filtering import filter_redundant
 from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import PossibilisticTheory
-from ..search.evidence import EvidenceSet, literal_sets
 from ..search.focus import Focus
-from ..search.progress import Progress
 from .defaults import defaults
 from .exhaustive import exhaustive
 from .lifted import lifted
-from .options import DefaultsOptions, LiftedOptions, SelectiveOptions, method_options
+from .options import DefaultsOptions, ExhaustiveOptions, LiftedOptions, MethodOptions, SelectiveOptions, method_options
 from .selective import selective
-
-METHODS = ("exhaustive", "selective", "defaults", "lifted")
-"""The transformations by name, in the paper's order."""
-
 
 MAX_EVIDENCE_SETS = 10_000_000
 """Above this many evidence sets, Transformations 2 and 3 are refused unless forced."""
@@ -40,6 +35,64 @@ MAX_LIFTED_EVIDENCE_SETS = 1_000_000_000
 """The same for Transformation 4, counted before symmetry (its classes are far fewer:
 CORA over 4 papers and 4 persons has 16 million sets of at most 4 literals in 339,308
 classes)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One conversion as :func:`transform` hands it to a method: the model (first-order
+    when the caller gave one), its grounding, the focus, the method's checked options."""
+
+    model: FirstOrderMLN | GroundMLN
+    ground: GroundMLN
+    focus: Focus
+    options: MethodOptions
+    force: bool
+
+
+@dataclass(frozen=True)
+class Method:
+    """A transformation as :func:`transform` runs it.
+
+    :ivar options: its options class (what it takes, checked when made).
+    :ivar run: the transformation on a request.
+    :ivar first_order: it needs the first-order model (its domains), not a ground MLN.
+    :ivar max_evidence_sets: refused above this many evidence sets unless forced (None:
+        it enumerates none).
+    :ivar evidence_atoms: how many atoms its evidence sets range over (None: a family
+        the caller gave, already in memory).
+    """
+
+    options: type[MethodOptions]
+    run: Callable[[Request], PossibilisticTheory | LiftedTheory]
+    first_order: bool = False
+    max_evidence_sets: int | None = None
+    evidence_atoms: Callable[[Request, list[int]], int | None] | None = None
+
+
+def _focused_atoms(request: Request, free: list[int]) -> int:
+    return len(request.focus.enumerated(free))
+
+
+def _family_atoms(request: Request, free: list[int]) -> int | None:
+    options = cast(SelectiveOptions, request.options)
+    if not isinstance(options.family, str):
+        return None
+    return len(free) if request.focus.evidence is None else len(request.focus.evidence)
+
+
+METHODS: Mapping[str, Method] = MappingProxyType({
+    "exhaustive": Method(ExhaustiveOptions, lambda r: exhaustive(r.ground, cast(ExhaustiveOptions, r.options),
+                                                                 force=r.force)),
+    "selective": Method(SelectiveOptions, lambda r: selective(r.ground, cast(SelectiveOptions, r.options),
+                                                              focus=r.focus),
+                        max_evidence_sets=MAX_EVIDENCE_SETS, evidence_atoms=_family_atoms),
+    "defaults": Method(DefaultsOptions, lambda r: defaults(r.ground, cast(DefaultsOptions, r.options), focus=r.focus),
+                       max_evidence_sets=MAX_EVIDENCE_SETS, evidence_atoms=_focused_atoms),
+    "lifted": Method(LiftedOptions, lambda r: lifted(cast(FirstOrderMLN, r.model), cast(LiftedOptions, r.options),
+                                                     focus=r.focus, grounded=r.ground),
+                     first_order=True, max_evidence_sets=MAX_LIFTED_EVIDENCE_SETS, evidence_atoms=_focused_atoms),
+})
+"""The transformations by name, in the paper's order: what each takes and how it runs."""
 
 
 def count_evidence_sets(n_atoms: int, k: int) -> int:
@@ -58,76 +111,58 @@ def transform(
     mln: FirstOrderMLN | GroundMLN,
     method: str | None = None,
     *,
-    k: int = 1,
     evidence_preds: Iterable[str] | None = None,
     query_preds: Iterable[str] | None = None,
-    family: str | Iterable[EvidenceSet] = "all",
     grounded: GroundMLN | None = None,
     force: bool = False,
-    progress: Progress = None,
     **options: Any,
 ) -> PossibilisticTheory | LiftedTheory:
     """Convert ``mln`` with the named transformation (None: :func:`default_method`).
 
-    :param k: the largest evidence set (defaults, lifted, and selective with a family
-        by name); the exhaustive transformation ignores it.
     :param evidence_preds: evidence only over atoms of these predicates (None: all).
     :param query_preds: rules conclude only about atoms of these predicates (None: all).
         Transformations 3 and 4 then answer exactly the questions with evidence over
         the first and conclusions over the second (docs/focus.md); the selective one
         takes its family over the evidence predicates; the exhaustive one is exact
         for every question anyway.
-    :param family: selective: ``all`` or ``positive`` (sets of at most ``k`` literals
-        over the evidence atoms) or the evidence sets themselves.
     :param grounded: ``ground(mln)`` when the caller has it already.
     :param force: go ahead above the size limits: of the grounding
         (:func:`~pracmln_poss.grounding.ground`), of the evidence sets
         (:data:`MAX_EVIDENCE_SETS`, :data:`MAX_LIFTED_EVIDENCE_SETS`) and of the
         exhaustive transformation.
-    :param progress: called with what is being done and how far (a long conversion's report).
-    :param options: the method's own (:class:`ExhaustiveOptions`, :class:`SelectiveOptions`,
-        :class:`DefaultsOptions`, :class:`LiftedOptions`): ``backend`` for all of them,
-        ``long_blocking`` for ``lifted``, ...
+    :param options: the method's own, checked once by its options class and passed down
+        whole (:class:`~.options.ExhaustiveOptions`, :class:`~.options.SelectiveOptions`,
+        :class:`~.options.DefaultsOptions`, :class:`~.options.LiftedOptions`): ``k``
+        (all but the exhaustive one), ``backend`` and ``progress`` (all), ``family``
+        (selective), ``jobs``, ``executor``, ``checkpoint`` (defaults, lifted),
+        ``long_blocking`` (lifted), ...
     :raises UnknownNameError: for a method not in :data:`METHODS`, an option the method
-        does not have, or an unknown predicate.
+        does not have (naming those it has), or an unknown predicate.
     :raises ModelError: above a size limit, saying how large, unless ``force``.
+
+    >>> from pracmln_poss import GroundMLN, transform
+    >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
+    >>> theory = transform(mln, "defaults", k=1)
+    >>> print(theory.format(theory.formulas[-1].formula), theory.level_name(theory.formulas[-1].level))
+    penguin => !flies lambda_0
     """
     mln = _model(mln)
     method = method or default_method(mln)
     if not isinstance(method, str) or method not in METHODS:
         raise UnknownNameError(f"unknown method {method!r}; valid: {', '.join(METHODS)}")
+    spec = METHODS[method]
     opts = method_options(method, options)
-    k = arguments.integer("k", k)
     evidence_preds = arguments.names("evidence_preds", evidence_preds)
     query_preds = arguments.names("query_preds", query_preds)
-    if not isinstance(family, str) and not isinstance(family, Iterable):
-        raise ArgumentTypeError(f"family takes 'all', 'positive' or a list of evidence sets, not {family!r}")
-    if method != "selective" and not (isinstance(family, str) and family == "all"):
-        raise UnknownNameError(f"the {method} transformation has no option 'family' (the selective one has)")
     if grounded is not None and not isinstance(grounded, GroundMLN):
         raise ArgumentTypeError(f"grounded takes the model's GroundMLN or None, not {type(grounded).__name__}")
-    if progress is not None and not callable(progress):
-        raise ArgumentTypeError(f"progress takes a function or None, not {type(progress).__name__}")
-    if method == "lifted" and not isinstance(mln, FirstOrderMLN):
-        raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
+    if spec.first_order and not isinstance(mln, FirstOrderMLN):
+        raise ModelError(f"the {method} transformation needs the first-order model (its domains), not a ground MLN")
     ground_mln = mln if isinstance(mln, GroundMLN) else grounded if grounded is not None else ground(mln, force=force)
-    focus = Focus.of_predicates(ground_mln, evidence_preds, query_preds)
-    if method in ("defaults", "lifted", "selective") and not force:
-        _check_evidence_sets(ground_mln, method, k, focus, family)
-    if isinstance(opts, LiftedOptions):
-        return lifted(cast(FirstOrderMLN, mln), k, focus=focus, grounded=ground_mln, backend=opts.backend,
-                      long_blocking=opts.long_blocking, progress=progress, jobs=opts.jobs, executor=opts.executor,
-                      checkpoint=opts.checkpoint)
-    if isinstance(opts, DefaultsOptions):
-        return defaults(ground_mln, k, focus=focus, backend=opts.backend, progress=progress, stats=opts.stats,
-                        omit_redundant_blocking=opts.omit_redundant_blocking, prune_heads=opts.prune_heads,
-                        jobs=opts.jobs, executor=opts.executor, checkpoint=opts.checkpoint)
-    if isinstance(opts, SelectiveOptions):
-        if isinstance(family, str):
-            family = evidence_family(ground_mln, family, k, focus)
-        return selective(ground_mln, family, backend=opts.backend, progress=progress)
-    return exhaustive(ground_mln, force=force, backend=opts.backend, max_formulas=opts.max_formulas,
-                      progress=progress)
+    request = Request(mln, ground_mln, Focus.of_predicates(ground_mln, evidence_preds, query_preds), opts, force)
+    if not force:
+        _check_evidence_sets(method, spec, request)
+    return spec.run(request)
 
 
 def _model(mln: object) -> FirstOrderMLN | GroundMLN:
@@ -138,20 +173,19 @@ def _model(mln: object) -> FirstOrderMLN | GroundMLN:
     raise ArgumentTypeError(f"mln takes a FirstOrderMLN or a GroundMLN, not {type(mln).__name__}{hint}")
 
 
-def _check_evidence_sets(mln: GroundMLN, method: str, k: int, focus: Focus, family: object) -> None:
+def _check_evidence_sets(method: str, spec: Method, request: Request) -> None:
+    if spec.max_evidence_sets is None or spec.evidence_atoms is None:
+        return
+    mln = request.ground
     fixed, _ = fixed_atoms(mln)
-    free = [a for a in range(1, mln.n_atoms + 1) if a not in fixed]
-    if method == "selective":
-        if not isinstance(family, str):
-            return  # the caller's own sets, already in memory
-        n = len(free) if focus.evidence is None else len(focus.evidence)
-    else:
-        n = len(focus.enumerated(free))
+    n = spec.evidence_atoms(request, [a for a in range(1, mln.n_atoms + 1) if a not in fixed])
+    if n is None:
+        return
+    k = cast(SelectiveOptions | DefaultsOptions | LiftedOptions, request.options).k
     count = count_evidence_sets(n, k)
-    limit = MAX_LIFTED_EVIDENCE_SETS if method == "lifted" else MAX_EVIDENCE_SETS
-    if count > limit:
+    if count > spec.max_evidence_sets:
         raise ModelError(
-            f"k = {k} over {n} atoms makes {count:,} evidence sets, more than {limit:,}: "
+            f"k = {k} over {n} atoms makes {count:,} evidence sets, more than {spec.max_evidence_sets:,}: "
             "use a smaller k, focus the conversion (--evidence-preds, --query-preds; from Python evidence_preds=, "
             "query_preds=) or force it (--force; force=True)"
         )
@@ -181,12 +215,3 @@ def convert(
     theory = transform(mln, method, **options)
     result = filter_redundant(theory, filter)
     return Conversion(result.theory, len(result.removed))
-
-
-def evidence_family(mln: GroundMLN, kind: str, k: int, focus: Focus = Focus()) -> list[EvidenceSet]:
-    """The evidence sets of at most ``k`` literals over the focus's evidence atoms:
-    ``all`` of them, or only the ``positive`` ones."""
-    if kind not in ("all", "positive"):
-        raise UnknownNameError(f"unknown evidence family {kind!r}; valid: all, positive, or a list of sets")
-    atoms = list(range(1, mln.n_atoms + 1)) if focus.evidence is None else sorted(focus.evidence)
-    return list(literal_sets(atoms, k, positive_only=kind == "positive"))

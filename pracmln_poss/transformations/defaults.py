@@ -1,9 +1,9 @@
 """Transformation 3 (defaults): MAP inference as default rules, for evidence of size <= k.
 
 Every consistent set ``E`` of at most ``k`` literals over the atoms not fixed by hard
-unit formulas (and, with a :class:`~.rules.Focus`, over its evidence and query atoms)
+unit formulas (and, with a :class:`~pracmln_poss.search.focus.Focus`, over its evidence and query atoms)
 gets the rule ``(AND E => AND X, pen(E))`` and a blocking rule
-``(not (AND E ^ AND X), lambda'_E)``, pruned as :mod:`.rules` describes (the rule core
+``(not (AND E ^ AND X), lambda'_E)``, pruned as :mod:`pracmln_poss.search.rules` describes (the rule core
 this transformation shares with the lifted one).
 
 Prop. 2: for literal sets ``E``, ``C`` with ``|E| + |C| <= k + 1``,
@@ -15,57 +15,42 @@ from __future__ import annotations
 
 __all__ = ["defaults", "DefaultsStats"]
 
-import os
-from concurrent.futures import Executor
-
 from ..ground_mln import GroundMLN
 from ..logic.formula import Implies
 from ..map import open_engine
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe, literal_sets
 from ..search.focus import Focus
-from ..search.progress import LATER_RULES, Progress, Reporter
-from ..search.rules import BlockingRule, RuleStats, default_rules
+from ..search.progress import LATER_RULES, Reporter
+from ..search.rules import BlockingRule, RuleSearch, RuleStats, default_rules
 from ..search.workers import executor_for
 from .common import clause_against, conjunction_of, hard_part
+from .options import DefaultsOptions
 
 DefaultsStats = RuleStats  # what a run did (filled in when passed to :func:`defaults`)
 
 
-def defaults(
-    mln: GroundMLN,
-    k: int = 1,
-    *,
-    backend: str = "auto",
-    focus: Focus = Focus(),
-    omit_redundant_blocking: bool = True,
-    prune_heads: bool = True,
-    progress: Progress = None,
-    stats: RuleStats | None = None,
-    jobs: int = 1,
-    executor: Executor | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-) -> PossibilisticTheory:
-    """Transformation 3 with evidence sets of at most ``k`` literals.
+def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, focus: Focus = Focus()
+             ) -> PossibilisticTheory:
+    """Transformation 3 with evidence sets of at most ``options.k`` literals.
 
+    :param options: the search's (:class:`~.options.DefaultsOptions`: pruning, workers,
+        checkpoint, progress); the output is the same whatever runs it.
     :param focus: evidence over its evidence atoms, conclusions about its query atoms
-        (:class:`~.rules.Focus`).
-    :param omit_redundant_blocking: drop blocking rules that rules for ``E - {y}`` entail.
-    :param prune_heads: remove from rule heads what rational monotonicity gives (Prop. 3).
-    :param jobs: worker processes (1: this process; 0: one per core); ``executor``: any
-        ``concurrent.futures.Executor`` instead; ``checkpoint``: a file to resume from
-        (:class:`~.options.DefaultsOptions`).  The output is the same whatever runs it.
+        (:class:`~pracmln_poss.search.focus.Focus`).
     """
     out = hard_part(mln)
-    with open_engine(mln, backend) as engine, executor_for(jobs, executor) as runner:
-        free = [a for a in range(1, mln.n_atoms + 1) if a not in engine.fixed]
-        sets = list(literal_sets(focus.enumerated(free), k))
+    progress = options.progress
+    with open_engine(mln, options.backend) as engine, executor_for(options.jobs, options.executor) as runner:
+        search = RuleSearch(mln=mln, k=options.k, focus=focus, long_blocking=True,
+                            omit_redundant_blocking=options.omit_redundant_blocking, prune_heads=options.prune_heads,
+                            backend=engine.name)
+        sets = list(literal_sets(search.enumerated, options.k))
         rules = default_rules(
-            engine, sets, k, focus=focus, long_blocking=True,
-            omit_redundant_blocking=omit_redundant_blocking, prune_heads=prune_heads,
+            engine, search, sets,
             report_optima=Reporter(progress, "penalties of evidence sets", len(sets), later=LATER_RULES),
-            report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=stats,
-            executor=runner, checkpoint=checkpoint,
+            report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=options.stats,
+            executor=runner, checkpoint=options.checkpoint,
         )
         for rule in rules:
             origin = describe(rule.evidence, mln)

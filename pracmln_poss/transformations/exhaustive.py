@@ -11,7 +11,7 @@ unless forced.
 
 from __future__ import annotations
 
-__all__ = ["exhaustive", "DEFAULT_MAX_FORMULAS"]
+__all__ = ["exhaustive"]
 
 import itertools
 
@@ -20,26 +20,20 @@ from ..ground_mln import GroundMLN
 from ..logic.formula import Or, Truth, negate, substitute_atoms
 from ..map import open_engine
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
-from ..search.progress import Progress, Reporter
+from ..search.progress import Reporter
 from ..weights import INF
 from .common import hard_part
+from .options import ExhaustiveOptions
 
-DEFAULT_MAX_FORMULAS = 16
 
-
-def exhaustive(
-    mln: GroundMLN,
-    *,
-    max_formulas: int = DEFAULT_MAX_FORMULAS,
-    force: bool = False,
-    backend: str = "auto",
-    progress: Progress = None,
-) -> PossibilisticTheory:
+def exhaustive(mln: GroundMLN, options: ExhaustiveOptions = ExhaustiveOptions(), *, force: bool = False
+               ) -> PossibilisticTheory:
     """Transformation 1.
 
-    :raises ModelError: with more than ``max_formulas`` soft formulas, unless ``force``.
+    :raises ModelError: with more than ``options.max_formulas`` soft formulas, unless ``force``.
     """
     m = len(mln.soft)
+    max_formulas = options.max_formulas
     if m > max_formulas and not force:
         raise ModelError(
             f"the exhaustive transformation has up to 2**{m} formulas for {m} soft formulas; "
@@ -47,9 +41,9 @@ def exhaustive(
         )
     out = hard_part(mln)
     total = 2**m - 1
-    report = Reporter(progress, "subsets of soft formulas", total)
+    report = Reporter(options.progress, "subsets of soft formulas", total)
     done = 0
-    with open_engine(mln, backend) as engine:
+    with open_engine(mln, options.backend) as engine:
         for size in range(1, m + 1):
             for subset in itertools.combinations(range(m), size):
                 parts = tuple(mln.soft[i].formula for i in subset)

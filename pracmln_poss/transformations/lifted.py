@@ -16,10 +16,7 @@ from __future__ import annotations
 
 __all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas"]
 
-import os
 from collections.abc import Iterator
-from concurrent.futures import Executor
-from typing import Any
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
@@ -31,34 +28,35 @@ from ..possibilistic.lifted import LiftedTheory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe
 from ..search.focus import Focus
-from ..search.progress import LATER_RULES, Progress, Reporter
+from ..search.progress import LATER_RULES, Reporter
 from ..search.rule import Schema
-from ..search.rules import BlockingRule, default_rules
+from ..search.rules import BlockingRule, RuleSearch, default_rules
 from ..search.symmetry import Symmetry, rename, renamings
 from ..search.workers import executor_for
 from .common import clause_against, conjunction_of, hard_part
+from .options import LiftedOptions
 
 
-def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, **options: Any) -> list[Schema]:
+def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
+                   focus: Focus = Focus()) -> list[Schema]:
     """The rules of Transformation 3 for one evidence set per renaming class, one
-    conclusion per schema (:mod:`.rules` computes them); options: :func:`iter_schemas`'s."""
-    return list(iter_schemas(mln, symmetry, k, **options))
+    conclusion per schema (:mod:`pracmln_poss.search.rules` computes them)."""
+    return list(iter_schemas(mln, symmetry, options, focus=focus))
 
 
-def iter_schemas(mln: GroundMLN, symmetry: Symmetry, k: int, *, long_blocking: bool = False,
-                 backend: str = "auto", focus: Focus = Focus(), progress: Progress = None, jobs: int = 1,
-                 executor: Executor | None = None, checkpoint: str | os.PathLike[str] | None = None
-                 ) -> Iterator[Schema]:
+def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
+                 focus: Focus = Focus()) -> Iterator[Schema]:
     """:func:`lifted_schemas` as they are found."""
-    if k < 0:
-        raise ModelError(f"k must be at least 0, got {k}")
-    with open_engine(mln, backend) as engine, executor_for(jobs, executor) as runner:
+    progress = options.progress
+    with open_engine(mln, options.backend) as engine, executor_for(options.jobs, options.executor) as runner:
+        search = RuleSearch(mln=mln, k=options.k, symmetry=symmetry, focus=focus,
+                            long_blocking=options.long_blocking, backend=engine.name, one_per_class=True)
         # sets=None: one representative per class, found by the rule core (in chunks)
         rules = default_rules(
-            engine, None, k, symmetry=symmetry, focus=focus, long_blocking=long_blocking,
+            engine, search, None,
             report_optima=Reporter(progress, "penalties of evidence classes", None, later=LATER_RULES),
             report_rules=Reporter(progress, "rules of evidence classes", None),
-            executor=runner, checkpoint=checkpoint, one_per_class=True,
+            executor=runner, checkpoint=options.checkpoint,
         )
         for rule in rules:
             if isinstance(rule, BlockingRule):
@@ -91,30 +89,17 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
     return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)
 
 
-def lifted(
-    model: FirstOrderMLN,
-    k: int = 1,
-    *,
-    long_blocking: bool = False,
-    backend: str = "auto",
-    focus: Focus = Focus(),
-    progress: Progress = None,
-    grounded: GroundMLN | None = None,
-    jobs: int = 1,
-    executor: Executor | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-) -> LiftedTheory:
+def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, focus: Focus = Focus(),
+           grounded: GroundMLN | None = None) -> LiftedTheory:
     """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory` of the first-order ``model``
-    for evidence sets of at most ``k`` literals, one per renaming class of
+    for evidence sets of at most ``options.k`` literals, one per renaming class of
     interchangeable constants.
 
-    :param long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
+    :param options: the search's (:class:`~.options.LiftedOptions`: blocking rules, workers,
+        checkpoint, progress); the output is the same whatever runs it.
     :param focus: evidence over its evidence atoms, conclusions about its query atoms
         (atoms of ``grounded``, or of ``ground(model)``).
     :param grounded: ``ground(model)``, when the caller has it already.
-    :param jobs: worker processes (1: this process; 0: one per core); ``executor``: any
-        ``concurrent.futures.Executor`` instead; ``checkpoint``: a file to resume from
-        (:class:`~.options.LiftedOptions`).  The output is the same whatever runs it.
     """
     from ..search.symmetry import find_symmetry
     from .variabilize import lift
@@ -123,6 +108,5 @@ def lifted(
         raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
     mln = grounded if grounded is not None else ground(model)
     symmetry = find_symmetry(mln, dict(model.domain_map))
-    schemas = iter_schemas(mln, symmetry, k, long_blocking=long_blocking, backend=backend, focus=focus,
-                           progress=progress, jobs=jobs, executor=executor, checkpoint=checkpoint)
+    schemas = iter_schemas(mln, symmetry, options, focus=focus)
     return lift(mln, symmetry, schemas, model)

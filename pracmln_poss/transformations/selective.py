@@ -9,19 +9,22 @@ With the corrections of docs/corrections.md: ``M*_E`` uses ``pen(M, not F) <= pe
 
 from __future__ import annotations
 
-__all__ = ["selective", "minimal_sets"]
+__all__ = ["selective", "evidence_family", "minimal_sets"]
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
+from ..errors import UnknownNameError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, disjunction, literal, negate
 from ..map import open_engine
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
-from ..search.evidence import EvidenceSet, describe
-from ..search.progress import Progress, Reporter
+from ..search.evidence import EvidenceSet, describe, literal_sets
+from ..search.focus import Focus
+from ..search.progress import Reporter
 from ..weights import INF
 from .common import clause_against, hard_part
+from .options import SelectiveOptions
 
 
 def minimal_sets(items: Sequence[int], holds: Callable[[tuple[int, ...]], bool]) -> list[tuple[int, ...]]:
@@ -40,19 +43,16 @@ def minimal_sets(items: Sequence[int], holds: Callable[[tuple[int, ...]], bool])
     return out
 
 
-def selective(
-    mln: GroundMLN,
-    family: Iterable[EvidenceSet],
-    *,
-    backend: str = "auto",
-    progress: Progress = None,
-) -> PossibilisticTheory:
-    """Transformation 2 for the evidence sets of ``family`` (tuples of DIMACS literals)."""
-    family = list(family)
+def selective(mln: GroundMLN, options: SelectiveOptions = SelectiveOptions(), *, focus: Focus = Focus()
+              ) -> PossibilisticTheory:
+    """Transformation 2 for the evidence sets of ``options.family`` (tuples of DIMACS
+    literals, or a family by name over the focus's evidence atoms: :func:`evidence_family`)."""
+    family: Sequence[EvidenceSet] = (evidence_family(mln, options.family, options.k, focus)
+                                      if isinstance(options.family, str) else options.family)
     soft = [wf.formula for wf in mln.soft]
     out = hard_part(mln)
-    report = Reporter(progress, "evidence sets", len(family))
-    with open_engine(mln, backend) as engine:
+    report = Reporter(options.progress, "evidence sets", len(family))
+    with open_engine(mln, options.backend) as engine:
         negated_level = [engine.penalty([negate(f)]) for f in soft]
         for i, (f, level) in enumerate(zip(soft, negated_level)):
             if level != INF:
@@ -76,6 +76,15 @@ def selective(
             report(done, len(out), len(evidence))
     report(len(family), len(out), final=True)
     return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)
+
+
+def evidence_family(mln: GroundMLN, kind: str, k: int, focus: Focus = Focus()) -> list[EvidenceSet]:
+    """The evidence sets of at most ``k`` literals over the focus's evidence atoms:
+    ``all`` of them, or only the ``positive`` ones."""
+    if kind not in ("all", "positive"):
+        raise UnknownNameError(f"unknown evidence family {kind!r}; valid: all, positive, or a list of sets")
+    atoms = list(range(1, mln.n_atoms + 1)) if focus.evidence is None else sorted(focus.evidence)
+    return list(literal_sets(atoms, k, positive_only=kind == "positive"))
 
 
 def _negated_evidence(evidence: EvidenceSet) -> tuple[Formula, ...]:
