@@ -36,9 +36,16 @@ _FOREIGN = ["int", "float", "str", "bytes", "bool", "object", "None", "list", "d
             "Iterable", "Iterator", "Sequence", "Mapping", "Callable", "Generator", "Hashable", "Collection",
             "Any", "TypeVar", "Protocol", "Generic", "NamedTuple", "Path", "Fraction", "Decimal", "TextIO", "IO",
             "argparse", "collections", "typing", "pathlib", "fractions", "decimal", "concurrent", "multiprocessing",
-            "io", "os", "re", "enum", "functools", "itertools", "dataclasses", "threading", "signal", "logging",
+            "io", "os", "re", "enum", "types", "abc", "contextlib", "functools", "itertools", "dataclasses", "threading", "signal", "logging",
             "pysat", "ortools", "pytoulbar2", "pracmln", "distributed", "dask", "tqdm", "pyparsing", "numpy"]
-nitpick_ignore_regex = [("py:.*", rf"({'|'.join(_FOREIGN)})(\..*)?")]
+nitpick_ignore_regex = [
+    ("py:.*", rf"({'|'.join(_FOREIGN)})(\..*)?"),
+    # what autodoc names in signatures but documents nowhere: private helpers, type
+    # variables, type aliases (``Level = int | float``) and a generic it cannot parse
+    ("py:.*", r"(.*\.)?_\w+"),
+    ("py:.*", r"(.*\.)?[TSR]"),
+    ("py:class", r"(.*\.)?Level|dict\[str"),
+]
 
 def api_pages() -> None:
     """One page per module of the package under ``api/``, and their index: every
@@ -60,6 +67,8 @@ def api_pages() -> None:
             if exported:
                 body += ["", "Re-exports: " + ", ".join(f"``{n}``" for n in exported) + "."]
         pages[name] = "\n".join(body) + "\n"
+    for stale in set(out.glob("*.rst")) - {out / f"{name}.rst" for name in pages}:
+        stale.unlink()  # (a module that moved or went)
     for name, text in pages.items():
         path = out / f"{name}.rst"
         if not path.exists() or path.read_text() != text:

@@ -197,7 +197,7 @@ def _too_large(what: str, largest: tuple[FormulaTemplate, int] | None, verb: str
 
 
 def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
-    """Ground ``model`` over its domains into a normalised :class:`GroundMLN`.
+    """Ground ``model`` over its domains into a normalised :class:`~pracmln_poss.ground_mln.GroundMLN`.
 
     :param force: ground even above :data:`MAX_GROUND_ATOMS` atoms or
         :data:`MAX_GROUND_FORMULAS` formulas.

@@ -1,4 +1,4 @@
-"""From files to plain data: ``.mln`` (+ ``.db``) -> :class:`FirstOrderMLN`.
+"""From files to plain data: ``.mln`` (+ ``.db``) -> :class:`~pracmln_poss.model.FirstOrderMLN`.
 
 A model is read by :mod:`.mln_file` when it keeps to the constructs that reader knows
 (those of learned models: it is about a hundred times faster than pracmln's parser),
@@ -359,7 +359,7 @@ def from_pracmln(
     domains: Mapping[str, Sequence[str]] | None = None,
     domain_sizes: Mapping[str, int] | None = None,
 ) -> FirstOrderMLN:
-    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`FirstOrderMLN`."""
+    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`~pracmln_poss.model.FirstOrderMLN`."""
     parsed = _parsed_from_pracmln(mln)
     extra: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []

@@ -4,7 +4,7 @@
 side effect.  It does not import pracmln (that takes seconds): if pracmln is already
 imported the method is added at once, otherwise an import hook adds it when
 ``pracmln.mln.base`` is first imported, and also applies the Python 3.11 / tkinter
-and Python 3.13 fixes of :mod:`..compat` before pracmln's own ``__init__`` runs, so that a plain
+and Python 3.13 fixes of :mod:`pracmln_poss.compat` before pracmln's own ``__init__`` runs, so that a plain
 ``import pracmln`` works after ``import pracmln_poss``.
 """
 
@@ -44,13 +44,13 @@ def to_possibilistic(
     :param domains: domains replacing those of the model (``{"person": ["A", "B"]}``).
     :param domain_sizes: domains replaced by that many fresh constants (``{"cluster": 1}``).
     :param resolution: the unit of the exact integer weights (default ``1e-6``).
-    :param options: passed to :func:`pracmln_poss.transform`: ``k=2``,
+    :param options: passed to :func:`pracmln_poss.transformations.conversion.transform`: ``k=2``,
         ``evidence_preds=[...]`` and ``query_preds=[...]`` (a focused conversion:
         evidence over the first predicates, conclusions about the second),
         ``family=[...]``, ``long_blocking=True``, ``backend="cpsat"``, ``progress=...``.
     :returns: a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory` (lifted;
         ``.ground()`` gives the ground theory) or a
-        :class:`~pracmln_poss.possibilistic.PossibilisticTheory`.
+        :class:`~pracmln_poss.possibilistic.theory.PossibilisticTheory`.
     """
     from .. import arguments
     from ..transformations import convert

@@ -1,6 +1,6 @@
 """Reading and writing possibilistic theories: text, JSON and LaTeX (write only).
 
-:func:`save` writes atomically (a temporary file renamed into place), so an error or an
+:func:`~.output.save` writes atomically (a temporary file renamed into place), so an error or an
 interrupt never leaves a partial output file.
 """
 

@@ -19,6 +19,7 @@ from .lifted_text import is_lifted_text, read_lifted_text, write_lifted_text
 from .text import read_text, write_text
 
 FORMATS = ("text", "json", "latex")
+"""The theory file formats, by name."""
 
 
 def dumps(theory: Theory, fmt: str = "text") -> str:
@@ -45,8 +46,8 @@ def loads(
     """Read a theory in the text or JSON format (``None``: JSON if it starts with ``{``).
 
     :param ground: ground a lifted theory over its types (a
-        :class:`~pracmln_poss.possibilistic.PossibilisticTheory`); False keeps it a
-        :class:`LiftedTheory`.
+        :class:`~pracmln_poss.possibilistic.theory.PossibilisticTheory`); False keeps it a
+        :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`.
     :param force: ground it even above :data:`~pracmln_poss.possibilistic.lifted.MAX_GROUNDINGS`.
     """
     if fmt is None:
@@ -73,7 +74,16 @@ def load_theory(path: str | os.PathLike[str], ground: bool = ..., force: bool = 
                 ) -> PossibilisticTheory | LiftedTheory: ...
 def load_theory(path: str | os.PathLike[str], ground: bool = True, force: bool = False
                 ) -> PossibilisticTheory | LiftedTheory:
-    """Read a theory file (text or JSON, told apart by content); see :func:`loads`."""
+    """Read a theory file (text or JSON, told apart by content); see :func:`loads`.
+
+    >>> import pathlib, tempfile
+    >>> from pracmln_poss import load_theory
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "penguin.theory"
+    >>> _ = path.write_text("0.5  bird(T) => flies(T)\\ninf  penguin(T) => !flies(T)\\n")
+    >>> theory = load_theory(path)
+    >>> theory.atoms, [theory.level_name(level) for level in theory.levels()]
+    (('bird(T)', 'flies(T)', 'penguin(T)'), ['lambda_0.5', 'certain (inf)'])
+    """
     try:
         return loads(read_source(path, "theory file"), None, os.fspath(path), ground, force)
     except PossError as exc:

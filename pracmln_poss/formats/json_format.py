@@ -86,7 +86,7 @@ def from_json(text: str, source: str | None = None) -> PossibilisticTheory:
 
 
 def read_json(text: str, source: str | None = None) -> PossibilisticTheory | LiftedTheory:
-    """Read a theory written by :func:`to_json`, a lifted one as a :class:`LiftedTheory`.
+    """Read a theory written by :func:`to_json`, a lifted one as a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`.
 
     :raises PossError: naming the file, and the JSON line or formula index at fault.
     """

@@ -7,7 +7,7 @@ As the ground text format (:mod:`.text`), with one ``#type`` directive per type:
 naming the type, the prefix of its variables (``p1``, ``p2``, ...) and its constants.
 Rules use those variables (different variables of a type stand for different
 constants: the ``!=`` constraints are written out).  Reading a lifted theory grounds it
-over the types (:meth:`LiftedTheory.ground`), so every command that reads theories
+over the types (:meth:`~pracmln_poss.possibilistic.lifted.LiftedTheory.ground`), so every command that reads theories
 reads these too.
 """
 

@@ -340,7 +340,7 @@ _PREC = {Iff: 1, Implies: 2, Or: 3, And: 3, Not: 5}
 def format_formula(f: Formula, name: Callable[[int], str] | None = None, shown: dict[int, str] | None = None) -> str:
     """Print a formula in pracmln syntax, parenthesised to read back under either grammar.
 
-    :param name: maps atom ints to names, for ground formulas with :class:`Atom` leaves.
+    :param name: maps atom ints to names, for ground formulas with :class:`~pracmln_poss.logic.formula.Atom` leaves.
     :param shown: a memo of the text of subformulas by ``id``, for printing many
         formulas that share them (a theory's literals and premises): the caller keeps
         every formula printed with it alive while it uses the memo.

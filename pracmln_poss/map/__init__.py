@@ -7,7 +7,7 @@ on multi-valued variables), ``cpsat`` (OR-Tools CP-SAT, exact integer optimisati
 ``bruteforce`` (enumerates all worlds, for tiny models) and ``wcsp`` (pracmln's own
 ``WCSPInference`` to find worlds, our exact arithmetic for their costs; needs pracmln).
 ``auto``, the default, picks ``oll``, ``toulbar2`` or ``cpsat`` per instance
-(:func:`choose_backend`).
+(:func:`~.choice.choose_backend`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,6 @@ __all__ = [
     "choose_backend", "make_backend",
 ]
 
-from .backend import Optimum, World
 from .choice import BACKENDS, MANY_DISTINCT_WEIGHTS, SOFT_PER_WEIGHT, choose_backend, make_backend, open_engine
 from .engine import MapEngine
+from .world import Optimum, World

@@ -7,7 +7,7 @@ releases its solvers on exit.
 
 from __future__ import annotations
 
-__all__ = ["World", "Optimum", "Backend", "Solve", "Check", "OptimalWorlds"]
+__all__ = ["Backend", "Solve", "Check", "OptimalWorlds"]
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, Or, literal
-from .world import Optimum, World
+from .world import Optimum
 
 if TYPE_CHECKING:
     from .instance import MaxSatInstance

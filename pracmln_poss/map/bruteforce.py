@@ -15,7 +15,8 @@ import itertools
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, evaluate
-from .backend import Backend, Optimum, World
+from .backend import Backend
+from .world import Optimum, World
 
 MAX_ATOMS = 20
 

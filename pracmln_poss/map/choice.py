@@ -12,6 +12,7 @@ from .engine import MapEngine
 from .instance import MaxSatInstance, build_instance
 
 BACKENDS = ("auto", "oll", "rc2", "toulbar2", "cpsat", "bruteforce", "wcsp")
+"""The MAP backends, by name (``auto`` picks one per model: :func:`choose_backend`)."""
 
 MANY_DISTINCT_WEIGHTS = 32
 """From this many distinct soft weights on, ``auto`` may leave the core-guided solver
@@ -44,9 +45,19 @@ def choose_backend(instance: MaxSatInstance) -> str:
 
 
 def open_engine(mln: GroundMLN, backend: str = "auto") -> MapEngine:
-    """A MAP engine for ``mln``; use it as a context manager.
+    """A MAP engine for ``mln``; use it as a context manager.  It works on ints: atoms
+    ``1..n`` in ``mln.atoms`` order, DIMACS literals, penalties in resolution steps (by
+    name and in weight units: :func:`~pracmln_poss.map.inference.map_inference`).
 
     :raises UnknownNameError: for a backend name not in :data:`BACKENDS`.
+
+    >>> from pracmln_poss import GroundMLN, open_engine
+    >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
+    >>> mln.atoms
+    ('bird', 'flies', 'penguin')
+    >>> with open_engine(mln) as engine:
+    ...     engine.penalty(["penguin"]), sorted(engine.consequences(["penguin"]))
+    (2000000, [-2, 1, 3])
     """
     return MapEngine(mln, make_backend(mln, backend))
 

@@ -25,7 +25,7 @@ first, lighter ones once the heavier are satisfied); a call under evidence, a fe
 cores away from its end, assumes everything at once.
 
 At the end of a call, every assignment satisfying the evidence and the final
-assumptions (:attr:`Solution.assumptions`) has the optimal cost, and every optimal world
+assumptions (the solution's ``assumptions``) has the optimal cost, and every optimal world
 extends to one (with each totalizer output set exactly when its sum is reached): the
 optimal worlds are the models of a SAT problem on the same solver, which is how
 :mod:`.backbone` finds the literals true in all of them in a few SAT calls

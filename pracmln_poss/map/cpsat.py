@@ -26,8 +26,9 @@ from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause
 from ..logic.formula import Formula
-from .backend import Backend, Optimum, Solve
+from .backend import Backend, Solve
 from .instance import MaxSatInstance, build_instance
+from .world import Optimum
 
 
 class CPSATBackend(Backend):

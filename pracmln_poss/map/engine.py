@@ -30,8 +30,9 @@ from ..logic.formula import (
 )
 from ..weights import INF
 from .backbone import backbone, kept
-from .backend import Backend, Optimum, World
+from .backend import Backend
 from .instance import fixed_atoms
+from .world import Optimum, World
 
 
 def world_cost(mln: GroundMLN, world: World) -> int | float:

@@ -2,7 +2,7 @@
 
 The atoms fixed by hard unit formulas (``.db`` evidence, mostly) are substituted
 away before anything is built, formulas they decide are dropped, and every formula is
-clausified once (Plaisted-Greenbaum, :mod:`..logic.cnf`).  A soft formula of one
+clausified once (Plaisted-Greenbaum, :mod:`pracmln_poss.logic.cnf`).  A soft formula of one
 clause keeps it; a soft formula of several clauses gets an indicator variable that is
 a unit soft clause.  Both the RC2 and the CP-SAT backends solve this instance.
 """
@@ -118,7 +118,7 @@ class MaxSatInstance:
                     pool: VarPool | None = None) -> list[Clause] | None:
         """Evidence as clauses over this instance (units on fixed atoms checked, extra
         formulas simplified and clausified with fresh variables from ``pool``, by
-        default above :attr:`top`); None when it contradicts the fixed atoms or is
+        default above ``top``); None when it contradicts the fixed atoms or is
         trivially unsatisfiable."""
         out: list[Clause] = []
         for u in units:

@@ -21,9 +21,10 @@ from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool
 from ..logic.formula import Formula
-from .backend import Backend, OptimalWorlds, Optimum
+from .backend import Backend, OptimalWorlds
 from .core_guided import CoreGuided, Solution
 from .instance import MaxSatInstance, build_instance
+from .world import Optimum
 
 RECENT = 32
 """Optima of the last evidence sets kept (with their final assumptions)."""

@@ -20,8 +20,9 @@ from pysat.formula import WCNF
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
-from .backend import Backend, OptimalWorlds, Optimum
+from .backend import Backend, OptimalWorlds
 from .instance import MaxSatInstance, build_instance
+from .world import Optimum
 
 
 class RC2Backend(Backend):

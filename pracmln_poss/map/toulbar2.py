@@ -27,9 +27,10 @@ from typing import Any
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
-from .backend import Backend, Check, Optimum, Solve
+from .backend import Backend, Check, Solve
 from .cost_network import HARD, CostNetwork, build_network
 from .instance import MaxSatInstance, build_instance
+from .world import Optimum
 
 MAX_TOTAL_WEIGHT = 2**53 - 2
 """The largest total soft weight (in resolution steps) toulbar2's double costs hold exactly."""

@@ -26,9 +26,10 @@ from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
 from ..weights import INF
-from .backend import Backend, Optimum, World
+from .backend import Backend
 from .engine import world_cost
 from .instance import fixed_atoms
+from .world import Optimum, World
 
 _CONST = "O"
 

@@ -29,6 +29,7 @@ from .theory import Level, PossibilisticFormula, PossibilisticTheory
 T = TypeVar("T", PossibilisticTheory, LiftedTheory)
 
 FILTER_MODES = ("none", "conservative", "aggressive")
+"""The redundancy filters, by name."""
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,15 @@ class Reasoner:
         return self.query(evidence, None).drowned
 
     def query(self, evidence: Evidence, query: str | Formula | None) -> QueryResult:
-        """Consistency level, entailment of ``query`` (if given) and drowned formulas at once."""
+        """Consistency level, entailment of ``query`` (if given) and drowned formulas at once.
+
+        >>> from pracmln_poss import PossibilisticTheory, Reasoner
+        >>> theory = PossibilisticTheory.from_pairs([("bird(T) => flies(T)", 0.5), ("penguin(T) => !flies(T)", "inf")])
+        >>> with Reasoner(theory) as reasoner:
+        ...     found = reasoner.query(["bird(T)", "penguin(T)"], "!flies(T)")
+        >>> found.entailed, found.consistency_steps, [theory.format(pf.formula) for pf in found.drowned]
+        (True, inf, ['bird(T) => flies(T)'])
+        """
         evidence = list(evidence)
         assumptions, guards = self._evidence(evidence)
         formula_evidence = bool(guards)

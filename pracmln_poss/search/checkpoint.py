@@ -11,7 +11,7 @@ line with the SHA-256 digest of that line, written last.  Before anything in it 
 used, the file must be a regular file of this user, its digest must match, its key must
 be this search's, and every value must have the type and range the search expects
 (literals over the model's atoms, sizes up to ``k``); a file that fails any of these is
-not used (:attr:`Checkpoint.refused` says why) and is replaced by the search's own.
+not used (its ``refused`` says why) and is replaced by the search's own.
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ class Checkpoint:
 
     def load(self) -> bool:
         """Take over the file's finished work if it checks out and belongs to this search;
-        whether it did (:attr:`refused` says why not, when there was a file)."""
+        whether it did (``refused`` says why not, when there was a file)."""
         try:
             data = self._read()
         except FileNotFoundError:

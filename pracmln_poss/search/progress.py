@@ -53,6 +53,7 @@ LATER_RULES = 1.4
 
 
 Progress = Callable[[ProgressInfo], None] | None
+"""A progress callback (or None: no reports)."""
 
 
 class Reporter:

@@ -16,7 +16,7 @@ its class's representative), with ``X(E)`` the literals true in all MAP worlds o
   ``lambda'_E = pen(E - {y})`` for some ``y`` whose negation the rules of ``E - {y}``
   conclude.
 
-A :class:`Focus` restricts the evidence sets to literals over the evidence and query
+A :class:`~.focus.Focus` restricts the evidence sets to literals over the evidence and query
 atoms, and the heads to query literals (docs/focus.md proves that the theory then
 answers exactly the questions ``(M, E) |-MAP OR C`` with ``E`` over the evidence atoms,
 ``C`` over the query atoms and ``|E| + |C| <= k + 1``).
@@ -116,7 +116,7 @@ class RuleSearch:
 
     @cached_property
     def enumerated(self) -> list[int]:
-        """The atoms evidence sets are built from (:meth:`Focus.enumerated` of the free ones)."""
+        """The atoms evidence sets are built from (:meth:`.focus.Focus.enumerated` of the free ones)."""
         return self.focus.enumerated([a for a in range(1, self.mln.n_atoms + 1) if a not in self.fixed])
 
     @cached_property

@@ -2,7 +2,7 @@
 
 ``exhaustive`` (Transformation 1), ``selective`` (2), ``defaults`` (3) and ``lifted``
 (4: first-order, returns a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`); see each module.
-:func:`transform` is the common entry point; :func:`default_method` picks ``lifted``
+:func:`~.conversion.transform` is the common entry point; :func:`~.conversion.default_method` picks ``lifted``
 for first-order models and ``defaults`` for propositional ones.
 """
 

@@ -140,11 +140,14 @@ def transform(
         does not have (naming those it has), or an unknown predicate.
     :raises ModelError: above a size limit, saying how large, unless ``force``.
 
-    >>> from pracmln_poss import GroundMLN, transform
+    >>> from pracmln_poss import GroundMLN, possibilistic_inference, transform
     >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
     >>> theory = transform(mln, "defaults", k=1)
-    >>> print(theory.format(theory.formulas[-1].formula), theory.level_name(theory.formulas[-1].level))
-    penguin => !flies lambda_0
+    >>> [f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}" for pf in theory.formulas if pf.level == 2_000_000]
+    ['lambda_2: penguin => (bird ^ !flies)']
+    >>> with possibilistic_inference(theory) as ask:
+    ...     ask.entails(["bird"], "flies"), ask.entails(["penguin"], "!flies")
+    (True, True)
     """
     mln = _model(mln)
     method = method or default_method(mln)
@@ -211,6 +214,12 @@ def convert(
     ``pracmln-poss convert`` and ``MLN.to_possibilistic``.
 
     :param options: those of :func:`transform`.
+
+    >>> from pracmln_poss import GroundMLN, convert
+    >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
+    >>> done = convert(mln, "defaults", k=1, filter="aggressive")
+    >>> len(done.theory), done.removed
+    (3, 2)
     """
     theory = transform(mln, method, **options)
     result = filter_redundant(theory, filter)

@@ -100,7 +100,7 @@ def variabilize(
     """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema).
 
     :param prefixes: type name -> variable prefix, over all the theory's types (default:
-        :func:`variable_prefixes` of ``type_names``).
+        :func:`~pracmln_poss.possibilistic.lifted.variable_prefixes` of ``type_names``).
     :param memo: the terms and literals made so far, shared by the calls of one theory.
     """
     types, atom_info = symmetry.types, symmetry.atom_info
