@@ -25,7 +25,7 @@ from pracmln_poss.possibilistic.filtering import filter_redundant  # noqa: E402
 from pracmln_poss.transformations.defaults import DefaultsStats, defaults  # noqa: E402
 from pracmln_poss.transformations.options import DefaultsOptions  # noqa: E402
 
-PAPER = ROOT / "tests" / "data" / "paper"
+PAPER = ROOT / "examples" / "paper"
 CASES = [
     ("bird (Section 5)", PAPER / "birds-jetpack.mln", None, [1, 2, 3, 4]),
     ("smokers, 3 persons", PAPER / "smokers.mln", {"person": ["Alice", "Bob", "Celine"]}, [1, 2, 3]),

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PAPER = ROOT / "tests" / "data" / "paper"
+PAPER = ROOT / "examples" / "paper"
 
 CASES = [
     # name, model, k, filter, Java (s, MB or None), target (s)

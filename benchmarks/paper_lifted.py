@@ -24,7 +24,9 @@ from pracmln_poss.possibilistic.lifted import LiftedTheory
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF, format_weight
 
-PAPER = Path(__file__).resolve().parent.parent / "tests" / "data" / "paper"
+ROOT = Path(__file__).resolve().parent.parent
+PAPER = ROOT / "examples" / "paper"
+LISTINGS = ROOT / "tests" / "data" / "paper"
 
 
 def per_level(theory: LiftedTheory) -> str:
@@ -66,7 +68,7 @@ def main() -> int:
     print()
     print("| rule | paper level index | our level | our level index |")
     print("|---|---:|---:|---:|")
-    table = read_lifted_text((PAPER / "cora-table2.theory").read_text())
+    table = read_lifted_text((LISTINGS / "cora-table2.theory").read_text())
     with possibilistic_inference(cora) as ask:
         for pf in table.formulas:
             level = ask.necessity_level(pf.formula)

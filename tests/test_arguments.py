@@ -15,8 +15,7 @@ from pracmln_poss.formats import dumps
 from pracmln_poss.search.evidence import read_family
 from pracmln_poss.transformations import convert, transform
 
-from .conftest import PAPER
-from .test_cli import run
+from .support import PAPER, run_cli
 
 SMOKERS = PAPER / "smokers.mln"
 
@@ -105,7 +104,7 @@ def test_to_possibilistic_takes_a_database_a_list_of_one_or_a_path(pracmln, tmp_
 def test_rounding_that_merges_distinct_weights_is_said_in_one_line(capsys, tmp_path):
     model = tmp_path / "r.mln"
     model.write_text("o = {T}\na(o)\nb(o)\n2.4 a(o)\n2 b(o)\n2.000001 !a(o)\n")
-    code, out, err = run(capsys, "map", model, "--resolution", "1")
+    code, out, err = run_cli("map", model, "--resolution", "1")
     assert code == 0 and err.strip().splitlines() == [
         f"pracmln-poss: warning: {model}: at resolution 1, 2 distinct weight(s) become equal to others "
         "(e.g. 2.4 and 2.0); MAP answers may differ from the model's: use a finer resolution"]
@@ -137,14 +136,14 @@ def test_repeated_lines_of_a_database_or_family_are_read_once(tmp_path):
 
 
 def test_many_workers_asked_for_are_capped_at_the_cores(capsys, tmp_path):
-    code, out, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "-k", "1", "-j", str(10**23))
+    code, out, err = run_cli("convert", PAPER / "example5-defaults.mln", "-k", "1", "-j", str(10**23))
     assert code == 0 and "worker processes (one per core)" in err
 
 
 def test_verify_with_a_k_beyond_the_atoms_counts_no_more_than_there_are(capsys, tmp_path):
     theory = tmp_path / "t.theory"
-    assert run(capsys, "convert", PAPER / "example5-defaults.mln", "-k", "1", "-o", theory)[0] == 0
-    code, out, err = run(capsys, "verify", theory, "--mln", PAPER / "example5-defaults.mln", "-k", "1000")
+    assert run_cli("convert", PAPER / "example5-defaults.mln", "-k", "1", "-o", theory)[0] == 0
+    code, out, err = run_cli("verify", theory, "--mln", PAPER / "example5-defaults.mln", "-k", "1000")
     assert code in (0, 1) and ("verified" in out or "counterexample" in out)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER, ROOT, project_archive
+from .support import PAPER, ROOT, project_archive, run_cli, table_rows
 
 TABLE = ROOT / "docs" / "bad-inputs.md"
 THEORY = "#resolution 0.000001\n#atoms a(T) b(T)\n\n// level lambda_1\n1  a(T) => b(T)\n"
@@ -67,12 +67,8 @@ DIRECTORIES = ["d.theory.checkpoint"]
 
 def rows() -> list[tuple[str, str]]:
     """(command, error excerpt) of every row of the table."""
-    out = []
-    for line in TABLE.read_text().splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 3 and cells[1].startswith("`") and cells[2].startswith("`"):
-            out.append((cells[1].strip("`"), cells[2].split("`")[1]))
-    return out
+    return [(cells[1].strip("`"), cells[2].split("`")[1]) for cells in table_rows(TABLE.read_text())
+            if len(cells) == 3 and cells[1].startswith("`") and cells[2].startswith("`")]
 
 
 @pytest.fixture
@@ -95,11 +91,7 @@ def test_bad_input_row(pracmln, workdir, capsys, command, error):
     argv = [{"MODEL": str(PAPER / "example5-defaults.mln"), "SMOKERS": str(PAPER / "smokers.mln"),
              "DEEP": "!" * 1000 + "a(T)"}.get(a, a) for a in shlex.split(command)]
     before = {p.name: p.read_bytes() for p in workdir.iterdir() if p.is_file()}
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's own usage errors
-        code = exc.code
-    err = capsys.readouterr().err
+    code, _, err = run_cli(*argv)
     assert code == 2, err
     assert error in err, err
     assert "Traceback" not in err

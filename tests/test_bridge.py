@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import World, world_cost
 from pracmln_poss.possibilistic import possibilistic_inference
 
-from .conftest import DATA, PAPER, PRACMLN_DATA, examples
+from .support import ANTARCTIC, DATA, PAPER, PRACMLN_DATA, examples, run_python, smokers_project
 
 SMOKERS = PRACMLN_DATA / "smokers"
 TWEETY = PRACMLN_DATA / "tweety"
@@ -255,7 +253,7 @@ def test_pracmln_imports_without_tkinter(pracmln):
         mln = pracmln.MLN(grammar="StandardGrammar")
         print("ok", type(mln).__name__)
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert "ok MLN" in out.stdout
 
@@ -273,7 +271,7 @@ def test_dnutils_threads_join_on_every_supported_python(pracmln):
         t.join(10)
         print("alive" if t.is_alive() else "joined")
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "joined"
 
@@ -296,7 +294,7 @@ def test_to_possibilistic_is_added_to_pracmln_mln(pracmln):
         import pracmln_poss
         assert "pracmln" not in sys.modules   # importing the plugin does not import pracmln
         import pracmln                         # and a plain import works on Python 3.11
-        mln = pracmln.MLN.load("tests/data/paper/example5-defaults.mln", grammar="StandardGrammar")
+        mln = pracmln.MLN.load("examples/paper/example5-defaults.mln", grammar="StandardGrammar")
         theory = mln.to_possibilistic(method="defaults", k=1, omit_redundant_blocking=False)
         print(len(theory), theory.levels())
         db = pracmln.Database(mln)
@@ -304,8 +302,7 @@ def test_to_possibilistic_is_added_to_pracmln_mln(pracmln):
         from pracmln_poss import possibilistic_inference
         print(possibilistic_inference(mln.to_possibilistic(db, method="exhaustive")).entails([], "b(T)"))
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=Path(__file__).parent.parent)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[:2] == ["4 (0, 1000000)", "True"]
 
@@ -315,7 +312,7 @@ def test_to_possibilistic_when_pracmln_was_imported_first(pracmln):
     from pracmln_poss.bridge.plugin import install
 
     install()
-    mln = pracmln.MLN.load(str(PAPER / "example1-antarctic.mln"), grammar="StandardGrammar")
+    mln = pracmln.MLN.load(str(ANTARCTIC), grammar="StandardGrammar")
     theory = mln.to_possibilistic(method="defaults", k=1)
     assert possibilistic_inference(theory).entails(["antarcticBird(Tweety)"], "flies(Tweety)")
     assert not possibilistic_inference(theory).entails([], "antarcticBird(Tweety)")  # (entailing all would pass above)
@@ -398,25 +395,8 @@ def test_native_reader_agrees_with_pracmln_on_random_models(pracmln, tmp_path_fa
     assert _without_texts(native.model) == _without_texts(reference)
 
 
-def _project(tmp_path, conf=None, name="smokers.pracmln"):
-    import json
-    import zipfile
-
-    path = tmp_path / name
-    with zipfile.ZipFile(path, "w") as z:
-        for sub in ("mlns", "dbs"):
-            for f in sorted((SMOKERS / sub).iterdir()):
-                z.write(f, f"{sub}/{f.name}")
-        if conf is not False:
-            z.writestr("query.conf", json.dumps(conf or {
-                "mln": "smoking.mln", "db": "smoking-test-smaller.db", "grammar": "StandardGrammar",
-                "queries": "Smokes,Cancer",
-            }))
-    return path
-
-
 def test_a_project_gives_model_database_grammar_and_queries(tmp_path):
-    project = _project(tmp_path)
+    project = smokers_project(tmp_path)
     loaded = load_model(project)
     plain = load_model(SMOKERS / "mlns" / "smoking.mln", SMOKERS / "dbs" / "smoking-test-smaller.db")
     def content(m):
@@ -439,14 +419,14 @@ def test_a_project_gives_model_database_grammar_and_queries(tmp_path):
     ("-missing", "no such project file"),
 ])
 def test_bad_project_references_name_what_is_missing(tmp_path, bad, match):
-    project = _project(tmp_path)
+    project = smokers_project(tmp_path)
     ref = f"{project}{bad}" if bad.startswith(":") else str(project).replace(".pracmln", bad + ".pracmln")
     with pytest.raises(ModelError, match=match):
         load_model(ref)
 
 
 def test_project_without_query_conf_needs_a_named_model(tmp_path):
-    project = _project(tmp_path, conf=False)
+    project = smokers_project(tmp_path, conf=False)
     with pytest.raises(ModelError, match="names no model"):
         load_model(project)
     assert load_model(f"{project}:smoking.mln").settings.queries is None
@@ -509,7 +489,7 @@ def test_an_interrupt_while_pracmln_imports_wins(pracmln):
         else:
             print("finished")
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "interrupted"
 
@@ -544,7 +524,7 @@ def test_cora_under_pracmlns_default_grammar_has_constants_in_two_domains(pracml
     from pracmln_poss.grounding import ground
     from pracmln_poss.insight.verify import verify
 
-    mln = pracmln.MLN.load(str(Path(__file__).parent.parent / "examples" / "paper" / "cora.mln"))
+    mln = pracmln.MLN.load(str(PAPER / "cora.mln"))
     model = from_pracmln(mln)
     seen = [c for _, cs in model.domains for c in set(cs)]
     assert {c for c in seen if seen.count(c) > 1} == {"a", "b", "c"}  # each in two domains

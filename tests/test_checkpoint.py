@@ -15,8 +15,7 @@ from pracmln_poss.errors import OutputError
 from pracmln_poss.search import checkpoint as checkpoint_module
 from pracmln_poss.search.checkpoint import Checkpoint, _digest
 
-from .conftest import PAPER, ROOT
-from .test_parallel import _convert, smokers
+from .support import PAPER, ROOT, converted, smokers
 
 
 class _Marker:
@@ -53,15 +52,15 @@ def _interrupted(tmp_path, every_report):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        _convert(smokers(), {"k": 3}, checkpoint=path, progress=interrupt)
+        converted(smokers(), {"k": 3}, checkpoint=path, progress=interrupt)
     assert path.exists()
     return path
 
 
 def _resume(path):
     notes = []
-    text = _convert(smokers(), {"k": 3}, checkpoint=path, progress=lambda info: info.note and notes.append(info.note))
-    assert text == _convert(smokers(), {"k": 3}), "not the bytes of a fresh run"
+    text = converted(smokers(), {"k": 3}, checkpoint=path, progress=lambda info: info.note and notes.append(info.note))
+    assert text == converted(smokers(), {"k": 3}), "not the bytes of a fresh run"
     return notes
 
 
@@ -132,7 +131,7 @@ def test_a_checkpoint_with_wrong_values_is_refused(pracmln, tmp_path, every_repo
 def test_a_directory_in_the_checkpoint_s_place_is_refused_before_the_work(pracmln, tmp_path):
     (tmp_path / "out.checkpoint").mkdir()
     with pytest.raises(OutputError, match="taken by a directory"):
-        _convert(smokers(), {"k": 1}, checkpoint=tmp_path / "out.checkpoint")
+        converted(smokers(), {"k": 1}, checkpoint=tmp_path / "out.checkpoint")
 
 
 def test_save_and_load_give_back_the_same_work(tmp_path):
@@ -170,8 +169,8 @@ def test_a_link_in_the_checkpoint_s_place_is_not_followed(pracmln, tmp_path):
     link = tmp_path / "out.checkpoint"
     link.symlink_to(target)
     notes = []
-    text = _convert(smokers(), {"k": 2}, checkpoint=link, progress=lambda info: info.note and notes.append(info.note))
-    assert text == _convert(smokers(), {"k": 2})
+    text = converted(smokers(), {"k": 2}, checkpoint=link, progress=lambda info: info.note and notes.append(info.note))
+    assert text == converted(smokers(), {"k": 2})
     assert target.read_text() == "keep me" and not link.exists() and not link.is_symlink()
     assert len(notes) == 1 and notes[0].startswith("not resuming from"), notes
 

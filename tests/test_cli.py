@@ -10,17 +10,11 @@ import pytest
 
 from pracmln_poss.cli import main
 
-from .conftest import PAPER, PRACMLN_DATA, ROOT
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from .support import ANTARCTIC, PAPER, PRACMLN_DATA, ROOT, run_cli, smokers_project
 
 
 def test_map_json_contract(pracmln, capsys):
-    code, out, err = run(capsys, "map", PAPER / "example5-defaults.mln", "--evidence", "!b(T)", "--json")
+    code, out, err = run_cli("map", PAPER / "example5-defaults.mln", "--evidence", "!b(T)", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert list(data) == ["penalty", "world", "entailed"]
@@ -31,7 +25,7 @@ def test_map_json_contract(pracmln, capsys):
 
 
 def test_map_json_without_evidence(pracmln, capsys):
-    code, out, _ = run(capsys, "map", PAPER / "example1-antarctic.mln", "--json")
+    code, out, _ = run_cli("map", ANTARCTIC, "--json")
     data = json.loads(out)
     assert code == 0 and data["penalty"] == 0
     # bird and flies are free: both values of bird cost nothing without evidence
@@ -39,7 +33,7 @@ def test_map_json_without_evidence(pracmln, capsys):
 
 
 def test_map_text(pracmln, capsys):
-    code, out, _ = run(capsys, "map", PAPER / "example1-antarctic.mln", "-e", "antarcticBird(Tweety)")
+    code, out, _ = run_cli("map", ANTARCTIC, "-e", "antarcticBird(Tweety)")
     assert code == 0
     assert "penalty of the evidence: 5" in out
     lines = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:]}
@@ -47,17 +41,15 @@ def test_map_text(pracmln, capsys):
 
 
 def test_map_text_shows_ties(pracmln, capsys):
-    code, out, _ = run(capsys, "map", PAPER / "example5-defaults.mln", "-e", "!b(T)")
+    code, out, _ = run_cli("map", PAPER / "example5-defaults.mln", "-e", "!b(T)")
     rows = {line.split()[0]: line.split()[2] for line in out.splitlines()[3:]}
     assert rows == {"a(T)": "some", "b(T)": "none"}
 
 
 def test_map_with_db(pracmln, capsys):
     smokers = PRACMLN_DATA / "smokers"
-    code, out, _ = run(
-        capsys, "map", smokers / "mlns" / "wts.pybpll.smoking-train-smoking.mln",
-        "--db", smokers / "dbs" / "smoking-test-smaller.db", "--json",
-    )
+    code, out, _ = run_cli("map", smokers / "mlns" / "wts.pybpll.smoking-train-smoking.mln",
+                           "--db", smokers / "dbs" / "smoking-test-smaller.db", "--json")
     data = json.loads(out)
     assert code == 0
     assert data["entailed"]["Cancer(Ann)"] is True and data["entailed"]["Friends(Ann,Bob)"] is False
@@ -65,7 +57,7 @@ def test_map_with_db(pracmln, capsys):
 
 @pytest.mark.parametrize("backend", ["bruteforce", "wcsp"])
 def test_backends_selectable_by_name(pracmln, capsys, backend):
-    code, out, _ = run(capsys, "map", PAPER / "example3-exhaustive.mln", "-e", "a(T)", "b(T)", "--json", "--backend", backend)
+    code, out, _ = run_cli("map", PAPER / "example3-exhaustive.mln", "-e", "a(T)", "b(T)", "--json", "--backend", backend)
     assert code == 0
     assert json.loads(out) == {
         "penalty": 5,
@@ -75,20 +67,20 @@ def test_backends_selectable_by_name(pracmln, capsys, backend):
 
 
 def test_contradicting_evidence_is_a_clear_error(pracmln, capsys):
-    code, out, err = run(capsys, "map", PAPER / "example1-antarctic.mln", "-e", "antarcticBird(Tweety)", "!bird(Tweety)")
+    code, out, err = run_cli("map", ANTARCTIC, "-e", "antarcticBird(Tweety)", "!bird(Tweety)")
     assert code == 2 and out == ""
     assert "contradicts the hard formulas" in err and "!bird(Tweety)" in err
 
 
 def test_unknown_atom(pracmln, capsys):
-    code, _, err = run(capsys, "map", PAPER / "example1-antarctic.mln", "-e", "penguin(Tweety)")
+    code, _, err = run_cli("map", ANTARCTIC, "-e", "penguin(Tweety)")
     assert code == 2 and "unknown atom 'penguin(Tweety)'" in err
 
 
 def test_bad_model_file_names_line(pracmln, capsys, tmp_path):
     bad = tmp_path / "bad.mln"
     bad.write_text("t = {A}\np(t)\n\n2 p(x) v\n")
-    code, _, err = run(capsys, "map", bad)
+    code, _, err = run_cli("map", bad)
     assert code == 2
     assert f"{bad}:4: 2 p(x) v" in err
 
@@ -129,15 +121,15 @@ def penguin_theory(tmp_path):
 
 
 def test_query_json_contract(capsys, penguin_theory):
-    code, out, _ = run(capsys, "query", penguin_theory, "--evidence", "bird(T)", "--query", "flies(T)", "--json")
+    code, out, _ = run_cli("query", penguin_theory, "--evidence", "bird(T)", "--query", "flies(T)", "--json")
     assert code == 0
     assert json.loads(out) == {"entailed": True, "consistency_level": 0.5, "drowned": 0}
 
 
 def test_query_drowning(capsys, penguin_theory):
-    code, out, _ = run(capsys, "query", penguin_theory, "-e", "penguin(T)", "-q", "wings(T)", "--json")
+    code, out, _ = run_cli("query", penguin_theory, "-e", "penguin(T)", "-q", "wings(T)", "--json")
     assert json.loads(out) == {"entailed": False, "consistency_level": "inf", "drowned": 2}
-    code, out, _ = run(capsys, "query", penguin_theory, "-e", "penguin(T)", "-q", "!flies(T)")
+    code, out, _ = run_cli("query", penguin_theory, "-e", "penguin(T)", "-q", "!flies(T)")
     assert code == 0 and "entailed: yes" in out and "drowned: 2" in out
 
 
@@ -146,29 +138,29 @@ def test_query_reads_json_theories(capsys, penguin_theory, tmp_path):
 
     json_path = tmp_path / "penguin.json"
     json_path.write_text(dumps(load_theory(penguin_theory), "json"))
-    code, out, _ = run(capsys, "query", json_path, "-e", "bird(T)", "-q", "wings(T) ^ flies(T)", "--json")
+    code, out, _ = run_cli("query", json_path, "-e", "bird(T)", "-q", "wings(T) ^ flies(T)", "--json")
     assert code == 0 and json.loads(out)["entailed"] is True
 
 
 def test_query_errors(capsys, penguin_theory):
-    code, out, err = run(capsys, "query", penguin_theory, "-e", "penguin(T)", "!bird(T)", "-q", "flies(T)")
+    code, out, err = run_cli("query", penguin_theory, "-e", "penguin(T)", "!bird(T)", "-q", "flies(T)")
     assert code == 2 and out == "" and "penguin.theory" in err and "contradicts the certain part" in err
-    code, _, err = run(capsys, "query", penguin_theory, "-q", "swims(T)")
+    code, _, err = run_cli("query", penguin_theory, "-q", "swims(T)")
     assert code == 2 and "unknown atom 'swims(T)'" in err
-    code, _, err = run(capsys, "query", penguin_theory, "-q", "flies(T) ^")
+    code, _, err = run_cli("query", penguin_theory, "-q", "flies(T) ^")
     assert code == 2 and "cannot parse formula" in err
 
 
 def test_convert_defaults_text_and_deterministic(pracmln, capsys, tmp_path):
-    args = ("convert", PAPER / "example1-antarctic.mln", "--method", "defaults", "-k", "2")
-    code, out, err = run(capsys, *args)
+    args = ("convert", ANTARCTIC, "--method", "defaults", "-k", "2")
+    code, out, err = run_cli(*args)
     assert code == 0, err
     assert "5  antarcticBird(Tweety) => (bird(Tweety) ^ flies(Tweety))" in out
-    assert run(capsys, *args)[1] == out
+    assert run_cli(*args)[1] == out
     # what convert writes, query reads: an antarctic bird flies
     path = tmp_path / "t.theory"
     path.write_text(out)
-    code, out, _ = run(capsys, "query", path, "-e", "antarcticBird(Tweety)", "-q", "flies(Tweety)", "--json")
+    code, out, _ = run_cli("query", path, "-e", "antarcticBird(Tweety)", "-q", "flies(Tweety)", "--json")
     assert json.loads(out)["entailed"] is True
 
 
@@ -176,7 +168,7 @@ def test_convert_defaults_text_and_deterministic(pracmln, capsys, tmp_path):
 @pytest.mark.parametrize("fmt", ["json", "latex"])
 def test_convert_methods_and_formats(pracmln, capsys, tmp_path, method, extra, fmt):
     out_file = tmp_path / f"out.{fmt}"
-    code, out, err = run(capsys, "convert", PAPER / "example3-exhaustive.mln", "--method", method, *extra,
+    code, out, err = run_cli("convert", PAPER / "example3-exhaustive.mln", "--method", method, *extra,
                          "--format", fmt, "--filter", "aggressive", "-o", out_file)
     assert code == 0 and out == "", err
     text = out_file.read_text()
@@ -190,20 +182,20 @@ def test_convert_methods_and_formats(pracmln, capsys, tmp_path, method, extra, f
 def test_convert_selective_family_file(pracmln, capsys, tmp_path):
     family = tmp_path / "family.txt"
     family.write_text("// the paper's Example 4\nx(T)\n{}\n")
-    code, out, err = run(capsys, "convert", PAPER / "example4-selective.mln", "--method", "selective", "--family", family)
+    code, out, err = run_cli("convert", PAPER / "example4-selective.mln", "--method", "selective", "--family", family)
     assert code == 0, err
     assert "4  !x(T)  // from: {x(T)}" in out
     family.write_text("x(T), y(T)\n")
-    code, _, err = run(capsys, "convert", PAPER / "example4-selective.mln", "--method", "selective", "--family", family)
+    code, _, err = run_cli("convert", PAPER / "example4-selective.mln", "--method", "selective", "--family", family)
     assert code == 2 and "family.txt:1" in err and "unknown atom 'y(T)'" in err
 
 
 def test_convert_progress_and_exhaustive_refusal(pracmln, capsys):
-    code, _, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "-k", "1", "--progress")
+    code, _, err = run_cli("convert", PAPER / "example5-defaults.mln", "-k", "1", "--progress")
     assert code == 0 and "rules of evidence classes: 5 of 5" in err  # lifted, the default
-    code, _, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "--method", "defaults", "--progress")
+    code, _, err = run_cli("convert", PAPER / "example5-defaults.mln", "--method", "defaults", "--progress")
     assert code == 0 and "rules of evidence sets" in err
-    code, _, err = run(capsys, "convert", PAPER / "cora.mln", "--method", "exhaustive")
+    code, _, err = run_cli("convert", PAPER / "cora.mln", "--method", "exhaustive")
     assert code == 2 and "refused above 16" in err
 
 
@@ -217,7 +209,7 @@ def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypat
     monkeypatch.setattr(transform_module, "lifted", interrupted)
     for method in ("defaults", "lifted"):
         target = tmp_path / "out.theory"
-        code, out, err = run(capsys, "convert", PAPER / "example5-defaults.mln", "--method", method, "-o", target)
+        code, out, err = run_cli("convert", PAPER / "example5-defaults.mln", "--method", method, "-o", target)
         assert code == 130 and "interrupted" in err
         assert list(tmp_path.iterdir()) == []
 
@@ -238,21 +230,20 @@ def test_lifted_output_is_byte_identical_across_hash_seeds(pracmln):
 
 
 def test_a_project_on_the_command_line(capsys, tmp_path):
-    from .test_bridge import _project
 
-    project = _project(tmp_path, conf={"mln": "learnt.bpll.smoking-train-smoking.mln", "db": "smoking-test-smaller.db",
+    project = smokers_project(tmp_path, conf={"mln": "learnt.bpll.smoking-train-smoking.mln", "db": "smoking-test-smaller.db",
                                        "queries": "Smokes,Cancer"})
-    code, out, err = run(capsys, "convert", project, "-k", "1", "--quiet")
+    code, out, err = run_cli("convert", project, "-k", "1", "--quiet")
     assert code == 0, err
     assert "Smokes(Ann)" in out and "lifted possibilistic theory" in out
     # the project's queries focus the conversion: no rule concludes about Friends
     rules = [l for l in out.splitlines() if l and l[0].isdigit()]  # soft rules
     assert rules and not any("=> Friends" in l or "=> !Friends" in l for l in rules)
-    code, out_all, err = run(capsys, "convert", project, "-k", "1", "--quiet", "--query-preds", "all")
+    code, out_all, err = run_cli("convert", project, "-k", "1", "--quiet", "--query-preds", "all")
     assert code == 0 and len(out_all) > len(out)
-    code, out, err = run(capsys, "map", f"{project}:smoking.mln", "--domain-size", "person=2")
+    code, out, err = run_cli("map", f"{project}:smoking.mln", "--domain-size", "person=2")
     assert code == 0 and "Smokes(Person1)" in out
-    code, out, err = run(capsys, "map", f"{project}:smoking.mln", "--domain-size", "person=0")
+    code, out, err = run_cli("map", f"{project}:smoking.mln", "--domain-size", "person=0")
     assert code == 2 and "--domain-size expects NAME=N" in err
 
 
@@ -260,20 +251,20 @@ def test_a_theory_and_an_mln_over_other_atoms_are_an_error_not_a_report(capsys, 
     """verify and show --mln compare a theory with a model: over other constants every
     answer about the atoms one side lacks would be a false report."""
     theory = tmp_path / "smokers-ab.theory"
-    code, _, err = run(capsys, "convert", PAPER / "smokers.mln", "--domain", "person=A,B", "--method", "defaults",
+    code, _, err = run_cli("convert", PAPER / "smokers.mln", "--domain", "person=A,B", "--method", "defaults",
                        "-k", "1", "-o", theory)
     assert code == 0, err
-    code, out, err = run(capsys, "verify", "--mln", PAPER / "smokers.mln", "--domain", "person=A,B,C", "-k", "1", theory)
+    code, out, err = run_cli("verify", "--mln", PAPER / "smokers.mln", "--domain", "person=A,B,C", "-k", "1", theory)
     assert code == 2 and not out
     assert "the MLN has 7 atom(s) the theory does not: c(C)" in err and "counterexample" not in err
-    code, out, err = run(capsys, "show", theory, "--mln", PAPER / "birds-jetpack.mln")
+    code, out, err = run_cli("show", theory, "--mln", PAPER / "birds-jetpack.mln")
     assert code == 2 and "the theory has 8 atom(s) the MLN does not" in err and "bird(Tweety)" in err
-    code, out, err = run(capsys, "show", theory, "--query-preds", "nosuch,s")
+    code, out, err = run_cli("show", theory, "--query-preds", "nosuch,s")
     assert code == 2 and "unknown query predicate(s) 'nosuch'; the theory's predicates: c, f, s" in err
     # the same domains: fine
-    code, out, err = run(capsys, "show", theory, "--mln", PAPER / "smokers.mln", "--domain", "person=A,B")
+    code, out, err = run_cli("show", theory, "--mln", PAPER / "smokers.mln", "--domain", "person=A,B")
     assert code == 0, err
-    code, out, err = run(capsys, "verify", "--mln", PAPER / "smokers.mln", "--domain", "person=A,B", "-k", "1", theory)
+    code, out, err = run_cli("verify", "--mln", PAPER / "smokers.mln", "--domain", "person=A,B", "-k", "1", theory)
     assert code == 0 and "verified" in out
 
 
@@ -283,13 +274,13 @@ def test_groundings_and_searches_beyond_the_limits_are_refused_with_their_size(c
     big = tmp_path / "big.mln"
     big.write_text("d = {A, B, C, D, E, F, G, H, I, J}\np(d)\nr(d, d)\n"
                    "1 p(a) ^ p(b) ^ p(c) ^ p(e) ^ p(f) ^ p(g) ^ p(h) ^ p(i) => r(a, b)\n")
-    code, out, err = run(capsys, "map", big)
+    code, out, err = run_cli("map", big)
     assert code == 2 and "grounding would make 100,000,000 ground formulas, more than 10,000,000" in err
     assert f"{big}:4" in err and "--force" in err
-    code, out, err = run(capsys, "map", big, "--domain", "d=A,B", "--force")
+    code, out, err = run_cli("map", big, "--domain", "d=A,B", "--force")
     assert code == 0, err
     target = tmp_path / "x.theory"
-    code, out, err = run(capsys, "convert", PAPER / "smokers.mln", "-k", "1000000", "-o", target)
+    code, out, err = run_cli("convert", PAPER / "smokers.mln", "-k", "1000000", "-o", target)
     assert code == 2 and "makes 3,486,784,401 evidence sets, more than 1,000,000,000" in err
     assert not target.exists()
 

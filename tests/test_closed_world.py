@@ -17,7 +17,7 @@ from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import World, world_cost
 
-from .conftest import PRACMLN_DATA, project_archive
+from .support import PRACMLN_DATA, project_archive
 
 SMOKERS = PRACMLN_DATA / "smokers" / "mlns" / "wts.pybpll.smoking-train-smoking.mln"
 DB = "person = {Ann, Bob, Cid}\nSmokes(Ann)\n!Smokes(Cid)\nFriends(Ann,Bob)\nCancer(Cid)\n"

@@ -12,9 +12,9 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.possibilistic.filtering import filter_redundant, formula_length
 
-from .conftest import examples
 from .reference import assert_same_cuts
 from .strategies import theories
+from .support import examples
 
 
 @pytest.mark.slow

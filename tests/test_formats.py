@@ -14,8 +14,8 @@ from pracmln_poss.formats.common import by_level
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.weights import INF
 
-from .conftest import PAPER, examples
 from .strategies import theories
+from .support import PAPER, examples
 
 
 def grouped(theory):

@@ -9,18 +9,14 @@ written at all (an existing one keeps its content).
 from __future__ import annotations
 
 import functools
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pracmln_poss.cli import main
-
-from .conftest import PAPER, ROOT, examples, project_archive
+from .support import PAPER, ROOT, examples, project_archive, run_cli
 
 MODEL = (PAPER / "example5-defaults.mln").read_bytes()
 SMOKERS = (PAPER / "smokers.mln").read_bytes()
@@ -29,17 +25,23 @@ SMOKERS_DB = (ROOT / "tests" / "data" / "pracmln" / "smokers" / "dbs" / "smoking
 
 
 def _converted(*argv: str) -> bytes:
-    out = io.StringIO()
-    with redirect_stdout(out), redirect_stderr(io.StringIO()):
-        assert main(list(argv)) == 0
-    return out.getvalue().encode()
+    code, out, err = run_cli(*argv)
+    assert code == 0, err
+    return out.encode()
 
 
-THEORIES = {
-    "text": _converted("convert", str(PAPER / "example5-defaults.mln"), "--method", "defaults", "-k", "1"),
-    "json": _converted("convert", str(PAPER / "example5-defaults.mln"), "--method", "defaults", "--format", "json"),
-    "lifted": _converted("convert", str(PAPER / "smokers.mln"), "--domain", "person=A,B", "-k", "1"),
+SEEDS = {
+    "text": ("convert", str(PAPER / "example5-defaults.mln"), "--method", "defaults", "-k", "1"),
+    "json": ("convert", str(PAPER / "example5-defaults.mln"), "--method", "defaults", "--format", "json"),
+    "lifted": ("convert", str(PAPER / "smokers.mln"), "--domain", "person=A,B", "-k", "1"),
 }
+"""The theory files the fuzzing starts from, by kind: the command that makes each."""
+
+
+@functools.cache
+def theory(kind: str) -> bytes:
+    """The seed theory of ``kind``, converted on first use (not when the module is collected)."""
+    return _converted(*SEEDS[kind])
 
 
 @st.composite
@@ -80,14 +82,8 @@ def hostile(draw, seed: bytes) -> bytes:
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
-    err = io.StringIO()
-    # a real stream's shape: pracmln reads sys.stdout.buffer when it is imported
-    with redirect_stdout(io.TextIOWrapper(io.BytesIO())), redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:  # argparse
-            code = exc.code if isinstance(exc.code, int) else 2
-    return code, err.getvalue()
+    code, _, err = run_cli(*argv)
+    return code, err
 
 
 def _check(argv: list[str], output: Path | None = None) -> None:
@@ -133,33 +129,33 @@ def test_hostile_databases(tmp_path, data):
 
 
 @FUZZ
-@given(kind=st.sampled_from(sorted(THEORIES)), data=st.data(),
+@given(kind=st.sampled_from(sorted(SEEDS)), data=st.data(),
        command=st.sampled_from(["query", "explain", "show", "verify"]))
 @pytest.mark.slow
 def test_hostile_theories(tmp_path, kind, data, command):
-    theory = tmp_path / ("theory.json" if kind == "json" else "theory.theory")
-    theory.write_bytes(data.draw(hostile(THEORIES[kind])))
+    path = tmp_path / ("theory.json" if kind == "json" else "theory.theory")
+    path.write_bytes(data.draw(hostile(theory(kind))))
     model = PAPER / ("smokers.mln" if kind == "lifted" else "example5-defaults.mln")
     query = "s(A)" if kind == "lifted" else "b(T)"
     domain = ["--domain", "person=A,B"] if kind == "lifted" else []
     argv = {
-        "query": ["query", str(theory), "--query", query],
-        "explain": ["explain", str(theory), "--query", query, "--mln", str(model), *domain],
-        "show": ["show", str(theory), "--mln", str(model), *domain],
-        "verify": ["verify", str(theory), "--mln", str(model), *domain, "-k", "1"],
+        "query": ["query", str(path), "--query", query],
+        "explain": ["explain", str(path), "--query", query, "--mln", str(model), *domain],
+        "show": ["show", str(path), "--mln", str(model), *domain],
+        "verify": ["verify", str(path), "--mln", str(model), *domain, "-k", "1"],
     }[command]
     _check(argv)
 
 
 def test_the_seeds_themselves_are_accepted(tmp_path):
     """The unmutated files pass every command (the fuzzing starts from valid input)."""
-    for kind, text in THEORIES.items():
-        theory = tmp_path / ("theory.json" if kind == "json" else "theory.theory")
-        theory.write_bytes(text)
+    for kind in SEEDS:
+        path = tmp_path / ("theory.json" if kind == "json" else "theory.theory")
+        path.write_bytes(theory(kind))
         model = PAPER / ("smokers.mln" if kind == "lifted" else "example5-defaults.mln")
         domain = ["--domain", "person=A,B"] if kind == "lifted" else []
-        assert _run(["verify", str(theory), "--mln", str(model), *domain, "-k", "1"])[0] == 0
-    assert json.loads(THEORIES["json"])
+        assert _run(["verify", str(path), "--mln", str(model), *domain, "-k", "1"])[0] == 0
+    assert json.loads(theory("json"))
 
 
 def test_a_control_character_after_a_weight(tmp_path):

@@ -15,7 +15,7 @@ import pytest
 
 from pracmln_poss.cli import main
 
-from .conftest import ROOT
+from .support import ROOT
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

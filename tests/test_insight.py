@@ -4,7 +4,6 @@ and `show` flags the paper's unintended consequences."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -21,9 +20,9 @@ from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 
-from .conftest import PAPER, examples
 from .reference import MapReference, models_of
 from .strategies import formulas, ground_mlns, literal_sets, theories
+from .support import ANTARCTIC, PAPER, examples
 
 
 def entails_classically(formulas_, evidence, query, n):
@@ -143,13 +142,13 @@ def test_verify_samples_with_a_seed():
 def test_show_flags_the_antarctic_bird_that_flies(pracmln):
     from pracmln_poss import load_ground
 
-    mln = load_ground(str(PAPER / "example1-antarctic.mln"))
+    mln = load_ground(str(ANTARCTIC))
     theory = transform(mln, "defaults", k=1)
     flags = overturned_readings(theory, mln)
     assert flags
     assert any("5 antarcticBird(Tweety) => !flies(Tweety)" in f.message and "concludes flies(Tweety)" in f.message
                for f in flags)
-    assert "example1-antarctic.mln:10" in flags[0].message
+    assert "antarctic.mln:10" in flags[0].message
     text = show_text(theory, flags)
     assert "if antarcticBird(Tweety) then bird(Tweety) and flies(Tweety)" in text
     assert text.index("level lambda_0") < text.index("level lambda_5") < text.index("certain")
@@ -269,7 +268,7 @@ def test_theories_and_explanations_print_as_text_and_render_in_notebooks():
     from pracmln_poss.insight.show import Flag, show_html
     from pracmln_poss.transformations import transform
 
-    model = load_model(Path(__file__).parent / "data" / "paper" / "smokers.mln", domains={"person": ["A", "B"]}).model
+    model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model
     lifted = transform(model, k=1)
     theory = lifted.ground()
     for t in (lifted, theory):

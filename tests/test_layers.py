@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "pracmln_poss"
+from .support import ROOT, table_rows
+
+PACKAGE = ROOT / "pracmln_poss"
 
 # bottom first; a part is a subpackage or a top-level module (compat is the shim that
 # makes the third-party pracmln importable: it uses nothing of ours but errors)
@@ -133,13 +135,8 @@ def _layout_rows() -> list[tuple[list[str], set[str]]]:
 
     text = (PACKAGE.parent / "README.md").read_text()
     table = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
-    rows = []
-    for line in table.splitlines():
-        cells = line.split("|")
-        if len(cells) >= 3 and "pracmln_poss/" in cells[1]:
-            paths = re.findall(r"`([^`]+)`", cells[1])
-            rows.append((paths, set(re.findall(r"`([\w.]+)`", cells[2]))))
-    return rows
+    return [(re.findall(r"`([^`]+)`", cells[0]), set(re.findall(r"`([\w.]+)`", cells[1])))
+            for cells in table_rows(table) if len(cells) >= 2 and "pracmln_poss/" in cells[0]]
 
 
 def test_readme_layout_table_matches_the_tree():

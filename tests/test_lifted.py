@@ -137,7 +137,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from pracmln_poss.transformations import transform  # noqa: E402
 
-from .conftest import examples  # noqa: E402
+from .support import examples  # noqa: E402
 
 
 @st.composite
@@ -249,7 +249,7 @@ def test_lifted_text_round_trip_grounds_to_the_same_theory():
 def test_convert_lifted_command_output_verifies(pracmln, capsys, tmp_path, filtering, blocking):
     from pracmln_poss.cli import main
 
-    from .conftest import PAPER
+    from .support import PAPER
 
     out = tmp_path / "smokers.theory"
     args = ["--domain", "person=Alice,Bob,Celine"]
@@ -275,7 +275,7 @@ def test_lifted_json_and_latex(pracmln, capsys, tmp_path):
     from pracmln_poss.formats.json_format import read_json
     from pracmln_poss.formats.lifted_text import read_lifted_text
 
-    from .conftest import PAPER
+    from .support import PAPER
 
     args = [str(PAPER / "smokers.mln"), "--domain", "person=Alice,Bob,Celine", "-k", "2", "--quiet"]
     text_file, json_file = tmp_path / "s.theory", tmp_path / "s.json"
@@ -336,7 +336,7 @@ def test_convert_long_blocking_rules(pracmln, capsys):
     """--blocking long writes not (AND E ^ AND X(E)); the default short form not AND E."""
     from pracmln_poss.cli import main
 
-    from .conftest import PAPER
+    from .support import PAPER
 
     outputs = {}
     for blocking in ("short", "long"):

@@ -12,9 +12,9 @@ from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import Optimum, World
 from pracmln_poss.weights import INF
 
-from .conftest import examples
 from .reference import MapReference
 from .strategies import formulas, ground_mlns, literal_sets, mlns_with_groups
+from .support import examples
 
 
 @pytest.mark.slow

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-NOTEBOOK = Path(__file__).parent.parent / "examples" / "reading-a-learned-model.ipynb"
+from .support import ROOT
+
+NOTEBOOK = ROOT / "examples" / "reading-a-learned-model.ipynb"
 
 
 @pytest.mark.slow

@@ -14,7 +14,7 @@ import pytest
 import pracmln_poss
 from pracmln_poss import errors
 
-from .conftest import ROOT
+from .support import ROOT, run_python
 
 
 def modules():
@@ -25,7 +25,7 @@ def modules():
 
 def test_importing_the_package_does_not_import_pracmln():
     code = "import sys, pracmln_poss; print('pracmln' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
 
@@ -97,7 +97,7 @@ def test_supported_pythons_agree_across_setup_tox_and_bootstrap():
 
 def test_pracmln_poss_pracmln_is_the_working_pracmln(pracmln):
     code = "import sys, pracmln_poss; m = pracmln_poss.pracmln; print(m.__name__, m.MLN.__name__, 'pracmln' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["pracmln", "MLN", "True"]
 
@@ -113,7 +113,7 @@ def test_a_plain_import_pracmln_works_in_the_environment_set_up(pracmln):
     """``import pracmln`` alone, in a fresh process, as a pracmln user types it (the
     import hook ``tools/install_pracmln.py`` installs prepares it)."""
     code = "import sys, pracmln; print(pracmln.MLN.__name__, 'pracmln_poss' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["MLN", "True"]
 
@@ -125,7 +125,7 @@ def test_pracmln_s_own_tests_pass_with_us_installed(pracmln, first):
     single and multicore; BPLL/CLL learning; the fuzzy taxonomies): an import hook or a
     shim of ours must never break a pracmln user's code."""
     code = first + "import pracmln.test as t; t.runall()"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "all test finished after" in out.stdout
 
@@ -134,6 +134,6 @@ def test_pracmln_imports_where_stdout_has_no_buffer(pracmln):
     """A notebook's ``sys.stdout`` has no binary ``buffer``, which pracmln binds at import."""
     code = ("import io, sys\nclass Out(io.TextIOBase):\n    def write(self, s):\n        return len(s)\n"
             "sys.stdout = Out()\nimport pracmln\nsys.stdout.buffer.write(b'x')\nsys.stderr.write('imported')")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stderr.endswith("imported")

@@ -1,6 +1,6 @@
 """Golden tests of Transformation 4 on the paper's Section 5 and appendix models.
 
-The listings are in ``tests/data/paper/*-listing.theory`` and ``cora-table2.theory``;
+The listings are in ``tests/data/paper/*-listing.theory`` and ``cora-table2.theory`` (the models in ``examples/paper``);
 ``python benchmarks/paper_lifted.py`` prints the same comparisons as a report.
 """
 
@@ -17,8 +17,8 @@ from pracmln_poss.possibilistic.lifted import LiftedTheory
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 
-from .conftest import PAPER
 from .reference import assert_same_cuts, assert_same_cuts_sat, models_of
+from .support import LISTINGS, PAPER
 
 
 def lifted_theory(pracmln_module, name: str, k: int) -> LiftedTheory:
@@ -29,7 +29,7 @@ def lifted_theory(pracmln_module, name: str, k: int) -> LiftedTheory:
 
 def test_bird_k3_is_equivalent_to_the_paper_listing(pracmln):
     ours = lifted_theory(pracmln, "birds-jetpack", 3)
-    listing = load_theory(PAPER / "birds-jetpack-listing.theory")
+    listing = load_theory(LISTINGS / "birds-jetpack-listing.theory")
     assert ours.atoms == listing.atoms
     assert_same_cuts(ours.ground(), listing)
 
@@ -53,7 +53,7 @@ def test_bird_k3_aggressive_filtering_leaves_no_redundant_rule(pracmln):
 @pytest.mark.slow
 def test_smokers_k4_is_equivalent_to_the_paper_listing(pracmln):
     ours = lifted_theory(pracmln, "smokers", 4)
-    listing = read_lifted_text((PAPER / "smokers-listing.theory").read_text())
+    listing = read_lifted_text((LISTINGS / "smokers-listing.theory").read_text())
     assert ours.types == listing.types
     hard = sorted(ours.format(pf.formula) for pf in ours.formulas if pf.level == INF)
     assert hard == ["!f(p1,p1)", "!f(p1,p2) v f(p2,p1)"]  # written first-order, as in the paper
@@ -68,7 +68,7 @@ def cora(pracmln):
 def table2_levels(theory: LiftedTheory) -> dict[str, tuple[int, int | None]]:
     """Rule name -> (the paper's level index, the index of the highest level of ``theory``
     whose cut entails the rule; None if none does)."""
-    table = read_lifted_text((PAPER / "cora-table2.theory").read_text())
+    table = read_lifted_text((LISTINGS / "cora-table2.theory").read_text())
     finite = [level for level in theory.levels() if level != INF]
     out = {}
     with possibilistic_inference(theory) as ask:

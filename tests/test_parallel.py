@@ -13,15 +13,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 import pytest
 
 from pracmln_poss.bridge.loader import load_model
-from pracmln_poss.formats import dumps
 from pracmln_poss.search.workers import chunked
 from pracmln_poss.transformations import transform
 
-from .conftest import PAPER, ROOT, _required
-
-
-def smokers():
-    return load_model(PAPER / "smokers.mln", domains={"person": ["A", "B", "C"]}).model
+from .support import PAPER, ROOT, converted, required, run_python, smokers
 
 
 def birds():
@@ -35,16 +30,10 @@ CASES = [
 ]
 
 
-def _convert(model, options, **more):
-    options = dict(options)
-    method = options.pop("method", None)
-    return dumps(transform(model, method, **options, **more))
-
-
 @pytest.mark.parametrize("name, model, options", CASES, ids=[c[0] for c in CASES])
 def test_two_workers_write_the_same_bytes(name, model, options, pracmln):
     m = model()
-    assert _convert(m, options, jobs=2) == _convert(m, options)
+    assert converted(m, options, jobs=2) == converted(m, options)
 
 
 class _Counted(Executor):
@@ -70,7 +59,7 @@ def test_any_executor_writes_the_same_bytes(pracmln):
     m = smokers()
     with ProcessPoolExecutor(max_workers=2) as pool:
         executor = _Counted(pool)
-        assert _convert(m, {"k": 3}, executor=executor) == _convert(m, {"k": 3})
+        assert converted(m, {"k": 3}, executor=executor) == converted(m, {"k": 3})
         assert executor.submitted > 2  # the chunks went to the pool's worker processes
 
 
@@ -81,17 +70,17 @@ def test_a_dask_cluster_writes_the_same_bytes(pracmln):
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        if _required():
+        if required():
             pytest.fail("distributed is required here (tox installs the [distributed] extra)")
         pytest.skip("distributed is not installed")
     m = smokers()
-    expected = _convert(m, {"k": 3})
+    expected = converted(m, {"k": 3})
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         executor = _Counted(client.get_executor())
-        assert _convert(m, {"k": 3}, executor=executor) == expected
-        assert _convert(m, {"method": "defaults", "k": 2}, executor=executor) == \
-            _convert(m, {"method": "defaults", "k": 2})
+        assert converted(m, {"k": 3}, executor=executor) == expected
+        assert converted(m, {"method": "defaults", "k": 2}, executor=executor) == \
+            converted(m, {"method": "defaults", "k": 2})
         assert executor.submitted > 2  # the chunks went to the cluster's workers
 
 
@@ -107,7 +96,7 @@ original = workers.ChunkRunner.__init__
 
 def init(self, *args, **kwargs):
     original(self, *args, **kwargs)
-    seen.append(self._packed_context)
+    seen.append(self.shipped_context)
 
 workers.ChunkRunner.__init__ = init
 m = load_model(sys.argv[1], domains={"person": ["A", "B", "C"]}).model
@@ -121,8 +110,7 @@ print("inherited", seen[0][0])
 def test_forked_workers_inherit_the_context(pracmln):
     """In a process without threads (the command line) the workers are forked and find
     the ground MLN in their memory: no bytes sent with the chunks, the same theory."""
-    done = subprocess.run([sys.executable, "-c", INHERIT, str(PAPER / "smokers.mln")], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = run_python(INHERIT, str(PAPER / "smokers.mln"), timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("inherited inherited:")
 
@@ -154,7 +142,7 @@ def test_an_interrupted_search_resumes_from_its_checkpoint(pracmln, tmp_path, jo
     its checkpoint; run again with the same file it takes over the finished work (it
     says so) and writes the same bytes as an uninterrupted run, then removes the file."""
     m = smokers()
-    expected = _convert(m, {"k": 3})
+    expected = converted(m, {"k": 3})
     checkpoint = tmp_path / "out.checkpoint"
     phase = "penalties" if stop_after == "optima" else "rules"
 
@@ -163,10 +151,10 @@ def test_an_interrupted_search_resumes_from_its_checkpoint(pracmln, tmp_path, jo
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        _convert(m, {"k": 3}, jobs=jobs, checkpoint=checkpoint, progress=interrupt)
+        converted(m, {"k": 3}, jobs=jobs, checkpoint=checkpoint, progress=interrupt)
     assert checkpoint.exists()
     notes = []
-    resumed = _convert(m, {"k": 3}, jobs=jobs, checkpoint=checkpoint,
+    resumed = converted(m, {"k": 3}, jobs=jobs, checkpoint=checkpoint,
                        progress=lambda info: info.note and notes.append(info.note))
     assert resumed == expected
     assert notes and "resuming from" in notes[0]
@@ -184,15 +172,15 @@ def test_a_checkpoint_of_another_conversion_is_not_used(pracmln, tmp_path, every
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        _convert(m, {"k": 2}, checkpoint=checkpoint, progress=interrupt)
+        converted(m, {"k": 2}, checkpoint=checkpoint, progress=interrupt)
     assert checkpoint.exists()
     notes = []
-    assert _convert(m, {"k": 3}, checkpoint=checkpoint,
-                    progress=lambda info: info.note and notes.append(info.note)) == _convert(m, {"k": 3})
+    assert converted(m, {"k": 3}, checkpoint=checkpoint,
+                    progress=lambda info: info.note and notes.append(info.note)) == converted(m, {"k": 3})
     assert len(notes) == 1 and "not resuming from" in notes[0] and "another conversion" in notes[0], notes
     assert not checkpoint.exists()
     checkpoint.write_bytes(b"not a checkpoint")
-    assert _convert(m, {"k": 1}, checkpoint=checkpoint) == _convert(m, {"k": 1})
+    assert converted(m, {"k": 1}, checkpoint=checkpoint) == converted(m, {"k": 1})
 
 
 @pytest.mark.slow

@@ -13,10 +13,10 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic import PossibilisticTheory, Reasoner, possibilistic_inference
 from pracmln_poss.weights import INF
 
-from .conftest import examples
 from .reference import cut_models as models
 from .reference import worlds
 from .strategies import formulas, literal_sets, theories
+from .support import examples
 
 
 def reference_con(theory, evidence):
@@ -189,7 +189,7 @@ def test_lifted_theories_answer_queries_like_ground_ones():
     from pracmln_poss.bridge.loader import load_model
     from pracmln_poss.transformations import transform
 
-    from .conftest import PAPER
+    from .support import PAPER
 
     lifted = transform(load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model, k=1)
     ground = lifted.ground()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .support import ROOT, console_sessions
 
 README = ROOT / "README.md"
 EXE = Path(sys.executable).parent / "pracmln-poss"
@@ -25,17 +25,7 @@ EXE = Path(sys.executable).parent / "pracmln-poss"
 
 def blocks() -> list[list[tuple[str, str]]]:
     """Per console block, its (command, expected output) pairs."""
-    out = []
-    for block in re.findall(r"```console\n(.*?)```", README.read_text(), flags=re.DOTALL):
-        session: list[tuple[str, list[str]]] = []
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                session.append((line[2:], []))
-            elif session:
-                session[-1][1].append(line)
-        texts = [(command, "\n".join(lines).rstrip("\n")) for command, lines in session]
-        out.append([(command, text + "\n" if text else "") for command, text in texts])
-    return out
+    return console_sessions(README)
 
 
 def _timeless(text: str) -> str:

@@ -17,9 +17,9 @@ from pracmln_poss.search.evidence import literal_sets
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 
-from .conftest import examples
 from .reference import MapReference
 from .strategies import formulas, ground_mlns
+from .support import examples
 
 
 def poss_entails(reasoner, evidence, query):
@@ -201,7 +201,7 @@ def test_convert_is_transform_then_filtering():
     from pracmln_poss.bridge.loader import load_model
     from pracmln_poss.transformations import convert
 
-    from .conftest import PAPER
+    from .support import PAPER
 
     model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model
     done = convert(model, k=2, filter="conservative")

@@ -10,12 +10,12 @@ from pracmln_poss.ground_mln import GroundMLN, WeightedFormula
 from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
 
-from .conftest import PAPER, PRACMLN_DATA, examples
 from .reference import MapReference
 from .strategies import ground_mlns, literal_sets
+from .support import ANTARCTIC, PAPER, PRACMLN_DATA, examples
 
 MODELS = [
-    (PAPER / "example1-antarctic.mln", None),
+    (ANTARCTIC, None),
     (PAPER / "example3-exhaustive.mln", None),
     (PAPER / "example4-selective.mln", None),
     (PAPER / "example5-defaults.mln", None),

@@ -139,6 +139,9 @@ class ChunkRunner:
 
     :ivar calls: MAP solver calls made in worker processes (this process's engine
         counts its own).
+    :ivar shipped_context: how the context reaches the workers: ``(token, None)`` when
+        forked workers find it in their memory, ``(token, bytes)`` when it is sent (a
+        Dask future once scattered), None when the chunks run here.
     """
 
     def __init__(self, context: Context, engine: MapEngine, executor: Executor | None = None) -> None:
@@ -151,15 +154,15 @@ class ChunkRunner:
         self._client = getattr(executor, "_client", None) if executor is not None else None
         if self._client is not None and not hasattr(self._client, "scatter"):
             self._client = None
-        self._packed_context: tuple[str, Any] | None = None
+        self.shipped_context: tuple[str, Any] | None = None
         if isinstance(executor, _LocalPool) and executor.forks and not executor.started:
             # its workers are forked at the first chunk, with the context in their memory
             token = f"inherited:{os.getpid()}:{next(_TOKENS)}"
             _INHERITED[token] = context
             executor.inherited.append(token)
-            self._packed_context = (token, None)
+            self.shipped_context = (token, None)
         elif executor is not None:
-            self._packed_context = self._shipped(_packed(context))
+            self.shipped_context = self._shipped(_packed(context))
 
     def _shipped(self, packed: tuple[str, bytes]) -> tuple[str, Any]:
         """``(token, bytes)``, the bytes scattered to every Dask worker when there are any."""
@@ -177,10 +180,10 @@ class ChunkRunner:
             for i, chunk in enumerate(chunks):
                 yield done[i] if i in done else run(self.context, self.engine, state, chunk)
             return
-        assert self._packed_context is not None
+        assert self.shipped_context is not None
         packed = self._shipped(_packed(shared))
         futures: dict[int, Future[tuple[Any, int]]] = {
-            i: self.executor.submit(_task, prepare, run, self._packed_context, packed, chunk)
+            i: self.executor.submit(_task, prepare, run, self.shipped_context, packed, chunk)
             for i, chunk in enumerate(chunks) if i not in done
         }
         try:

@@ -1,0 +1,136 @@
+"""What the tests share: where things are, how many examples a property test draws, and
+one way each of running Python or the command line and of reading Markdown."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from hypothesis import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository."""
+DATA = Path(__file__).parent / "data"
+PAPER = ROOT / "examples" / "paper"
+"""The paper's example models (the bundled examples, not a copy of them)."""
+ANTARCTIC = ROOT / "examples" / "antarctic" / "antarctic.mln"
+"""The paper's Example 1."""
+LISTINGS = DATA / "paper"
+"""The theories the paper lists (its listings and Table 2)."""
+PRACMLN_DATA = DATA / "pracmln"
+
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True, max_examples=20)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") or os.environ.get("TOX_ENV_NAME")
+                                                   else "dev")
+"""Hypothesis' profile: ``ci`` (thorough: tox and CI) unless ``HYPOTHESIS_PROFILE`` says
+otherwise; ``dev`` (a fifth of the examples) for a quick run of pytest by hand."""
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """A property test's number of examples: ``n`` in the thorough profile, a fifth (at
+    least 10) in ``dev``."""
+    return n if PROFILE != "dev" else max(10, n // 5)
+
+
+def required() -> bool:
+    """Whether pracmln-backed tests must run (tox, CI) rather than skip."""
+    return bool(os.environ.get("PRACMLN_POSS_REQUIRE_PRACMLN") or os.environ.get("CI"))
+
+
+def project_archive(members: Mapping[str, str | bytes]) -> bytes:
+    """A ``.pracmln`` project archive (a zip) of ``members`` (name -> content)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def smokers():
+    """The paper's smokers, first-order, over persons A, B and C."""
+    from pracmln_poss.bridge.loader import load_model
+
+    return load_model(PAPER / "smokers.mln", domains={"person": ["A", "B", "C"]}).model
+
+
+def converted(model: object, options: Mapping[str, object], **more: object) -> str:
+    """The text of ``transform(model, **options, **more)`` (``method`` among the options)."""
+    from pracmln_poss.formats import dumps
+    from pracmln_poss.transformations import transform
+
+    given = dict(options)
+    method = given.pop("method", None)
+    return dumps(transform(model, method, **given, **more))  # type: ignore[arg-type]
+
+
+def smokers_project(tmp_path: Path, conf: Mapping[str, object] | bool | None = None,
+                    name: str = "smokers.pracmln") -> Path:
+    """pracmln's smokers example as a ``.pracmln`` project in ``tmp_path``: its models and
+    databases, and a ``query.conf`` (``conf``; None: a default one; False: none)."""
+    import json
+
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as z:
+        for sub in ("mlns", "dbs"):
+            for f in sorted((PRACMLN_DATA / "smokers" / sub).iterdir()):
+                z.write(f, f"{sub}/{f.name}")
+        if conf is not False:
+            z.writestr("query.conf", json.dumps(conf or {
+                "mln": "smoking.mln", "db": "smoking-test-smaller.db", "grammar": "StandardGrammar",
+                "queries": "Smokes,Cancer",
+            }))
+    return path
+
+
+def run_python(code: str, *args: str, cwd: Path = ROOT, timeout: float | None = 300,
+               env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -c code args...`` in a fresh interpreter (what a new process sees)."""
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout, env=None if env is None else dict(env))
+
+
+def run_cli(*argv: object) -> tuple[int, str, str]:
+    """``pracmln-poss argv...`` in this process: exit status (argparse's usage errors
+    included), stdout, stderr.  Output goes to streams of a real file's shape (pracmln
+    reads ``sys.stdout.buffer`` when it is imported), so it works inside property tests."""
+    from pracmln_poss.cli import main
+
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline=""), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exc:  # argparse's own usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
+    out.flush()
+    return code, out.buffer.getvalue().decode("utf-8"), err.getvalue()
+
+
+def console_sessions(path: Path) -> list[list[tuple[str, str]]]:
+    """Per ``console`` block of a Markdown file, its (command, expected output) pairs:
+    a command is a line after ``$ ``, its output the lines up to the next one."""
+    out = []
+    for block in re.findall(r"```console\n(.*?)```", path.read_text(), flags=re.DOTALL):
+        session: list[tuple[str, list[str]]] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                session.append((line[2:], []))
+            elif session:
+                session[-1][1].append(line)
+        out.append([(command, "\n".join(lines) + "\n") for command, lines in session])
+    return out
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The rows of the Markdown tables in ``text``, as stripped cells (header and rule
+    rows included: callers pick theirs by content)."""
+    return [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()
+            if line.lstrip().startswith("|")]
