@@ -24,13 +24,13 @@ from .errors import (
     PossError,
     UnknownNameError,
 )
+from .first_order import FirstOrderMLN
 from .formats import dumps, load_theory, loads, save
 from .ground_mln import GroundMLN, WeightedFormula
 from .grounding import ground
 from .insight import show as _show  # noqa: F401 (a theory in a notebook shows its table: registered on import)
 from .map import BACKENDS, MapEngine, World, open_engine
 from .map.inference import MapInference, map_inference
-from .model import FirstOrderMLN
 from .possibilistic import (
     PossibilisticFormula,
     PossibilisticInference,
@@ -39,7 +39,7 @@ from .possibilistic import (
     possibilistic_inference,
 )
 from .possibilistic.filtering import filter_redundant
-from .possibilistic.lifted import LiftedTheory
+from .possibilistic.lifted_theory import LiftedTheory
 from .possibilistic.protocol import Theory
 from .transformations import METHODS, Conversion, convert, transform
 from .version import __version__

@@ -37,8 +37,8 @@ from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_numbe
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from .bridge.loader import LoadedModel
     from .console import ProgressDisplay
+    from .first_order import FirstOrderMLN
     from .ground_mln import GroundMLN
-    from .model import FirstOrderMLN
     from .possibilistic.protocol import Theory
     from .possibilistic.theory import PossibilisticFormula
 

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from .errors import ModelError, UnknownNameError, closest
+from .first_order import EvidenceLiteral, FirstOrderMLN
 from .grounding import MAX_GROUND_ATOMS
-from .model import EvidenceLiteral, FirstOrderMLN
 
 
 def closed_predicates(model: FirstOrderMLN, cw: bool, cw_preds: Iterable[str] = (),

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import prod
 
 from .errors import InconsistentModelError, ModelError
+from .first_order import FirstOrderMLN, FormulaTemplate, Predicate
 from .ground_mln import GroundMLN, WeightedFormula
 from .logic.formula import (
     And,
@@ -39,7 +40,6 @@ from .logic.formula import (
     walk,
 )
 from .logic.syntax import atom_name
-from .model import FirstOrderMLN, FormulaTemplate, Predicate
 from .weights import INF
 
 

@@ -322,7 +322,7 @@ def test_to_possibilistic_when_pracmln_was_imported_first(pracmln):
 
 def test_to_possibilistic_lifted_is_the_default_for_first_order_mlns(pracmln):
     from pracmln_poss.bridge.plugin import install
-    from pracmln_poss.possibilistic.lifted import LiftedTheory
+    from pracmln_poss.possibilistic.lifted_theory import LiftedTheory
 
     install()
     mln = pracmln.MLN.load(str(PAPER / "smokers.mln"), grammar="StandardGrammar")

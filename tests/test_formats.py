@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pracmln_poss.errors import FormulaSyntaxError, PossError, WeightError
 from pracmln_poss.formats import dumps, load_theory, loads, save
-from pracmln_poss.formats.common import by_level
+from pracmln_poss.formats.sections import by_level
 from pracmln_poss.possibilistic import PossibilisticTheory
 from pracmln_poss.weights import INF
 

@@ -5,10 +5,10 @@ import itertools
 import pytest
 
 from pracmln_poss.errors import InconsistentModelError, ModelError
+from pracmln_poss.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from pracmln_poss.grounding import ground
 from pracmln_poss.logic.syntax import parse_formula
 from pracmln_poss.map import open_engine
-from pracmln_poss.model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from pracmln_poss.weights import INF, Resolution
 
 

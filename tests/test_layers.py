@@ -20,7 +20,7 @@ PACKAGE = ROOT / "pracmln_poss"
 LAYERS = [
     {"errors", "version"},
     {"logic", "weights", "compat"},
-    {"sources", "atoms", "model", "arguments"},
+    {"sources", "atoms", "first_order", "arguments"},
     {"ground_mln"},
     {"grounding"},
     {"closed_world"},

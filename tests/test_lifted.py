@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 
+from pracmln_poss.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from pracmln_poss.grounding import ground
 from pracmln_poss.logic.syntax import parse_formula
 from pracmln_poss.map import open_engine
-from pracmln_poss.model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from pracmln_poss.search.evidence import literal_sets
 from pracmln_poss.search.rules import RuleSearch, _all_optima
 from pracmln_poss.search.symmetry import canonical, find_symmetry, representatives
@@ -262,7 +262,7 @@ def test_convert_lifted_command_output_verifies(pracmln, capsys, tmp_path, filte
 
 
 def test_variable_prefixes_are_distinct_and_readable():
-    from pracmln_poss.possibilistic.lifted import variable_prefixes
+    from pracmln_poss.possibilistic.lifted_theory import variable_prefixes
 
     assert variable_prefixes(["person"]) == {"person": "p"}
     assert variable_prefixes(["per", "pap", "cat1", "cat2"]) == {"cat1": "cat1_", "cat2": "cat2_", "pap": "pa", "per": "pe"}

@@ -13,7 +13,7 @@ from pracmln_poss.formats.lifted_text import read_lifted_text
 from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic.filtering import filter_redundant
 from pracmln_poss.possibilistic.inference import possibilistic_inference
-from pracmln_poss.possibilistic.lifted import LiftedTheory
+from pracmln_poss.possibilistic.lifted_theory import LiftedTheory
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 

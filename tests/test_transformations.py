@@ -27,7 +27,7 @@ def poss_entails(reasoner, evidence, query):
 
 
 def clause(lits):
-    from pracmln_poss.transformations.common import clause_against
+    from pracmln_poss.transformations.formulas import clause_against
 
     return clause_against([-l for l in lits])
 

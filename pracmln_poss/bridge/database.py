@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 
 from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
+from ..first_order import EvidenceLiteral
 from ..logic.syntax import parse_literal
-from ..model import EvidenceLiteral
 from ..sources import numbered_lines, read_source
 
 _DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")

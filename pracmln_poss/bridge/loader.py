@@ -1,4 +1,4 @@
-"""From files to plain data: ``.mln`` (+ ``.db``) -> :class:`~pracmln_poss.model.FirstOrderMLN`.
+"""From files to plain data: ``.mln`` (+ ``.db``) -> :class:`~pracmln_poss.first_order.FirstOrderMLN`.
 
 A model is read by :mod:`.mln_file` when it keeps to the constructs that reader knows
 (those of learned models: it is about a hundred times faster than pracmln's parser),
@@ -39,6 +39,7 @@ from ..errors import (
     UnsupportedInputError,
     WeightError,
 )
+from ..first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..logic.formula import (
     And,
     Constant,
@@ -54,7 +55,6 @@ from ..logic.formula import (
     Variable,
 )
 from ..logic.syntax import GRAMMARS, strip_comments
-from ..model import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
@@ -359,7 +359,7 @@ def from_pracmln(
     domains: Mapping[str, Sequence[str]] | None = None,
     domain_sizes: Mapping[str, int] | None = None,
 ) -> FirstOrderMLN:
-    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`~pracmln_poss.model.FirstOrderMLN`."""
+    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`~pracmln_poss.first_order.FirstOrderMLN`."""
     parsed = _parsed_from_pracmln(mln)
     extra: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []

@@ -48,7 +48,7 @@ def to_possibilistic(
         ``evidence_preds=[...]`` and ``query_preds=[...]`` (a focused conversion:
         evidence over the first predicates, conclusions about the second),
         ``family=[...]``, ``long_blocking=True``, ``backend="cpsat"``, ``progress=...``.
-    :returns: a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory` (lifted;
+    :returns: a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory` (lifted;
         ``.ground()`` gives the ground theory) or a
         :class:`~pracmln_poss.possibilistic.theory.PossibilisticTheory`.
     """

@@ -9,7 +9,7 @@ import os
 from typing import Literal, overload
 
 from ..errors import PossError, SourcePosition, UnknownNameError
-from ..possibilistic.lifted import LiftedTheory
+from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticTheory, register_display
 from ..sources import read_source
@@ -47,8 +47,8 @@ def loads(
 
     :param ground: ground a lifted theory over its types (a
         :class:`~pracmln_poss.possibilistic.theory.PossibilisticTheory`); False keeps it a
-        :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`.
-    :param force: ground it even above :data:`~pracmln_poss.possibilistic.lifted.MAX_GROUNDINGS`.
+        :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory`.
+    :param force: ground it even above :data:`~pracmln_poss.possibilistic.lifted_theory.MAX_GROUNDINGS`.
     """
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "text"

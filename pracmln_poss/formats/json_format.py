@@ -37,12 +37,12 @@ from decimal import Decimal
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, SourcePosition, UnknownNameError, WeightError
 from ..logic.syntax import parse_formula
-from ..possibilistic.lifted import LiftedTheory, atom_constants, read_rule
+from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
 from ..sources import load_json
 from ..weights import Resolution, weight_number
-from .common import by_level
+from .sections import by_level
 
 FORMAT_NAME = "pracmln_poss-theory"
 FORMAT_VERSION = 1
@@ -86,7 +86,7 @@ def from_json(text: str, source: str | None = None) -> PossibilisticTheory:
 
 
 def read_json(text: str, source: str | None = None) -> PossibilisticTheory | LiftedTheory:
-    """Read a theory written by :func:`to_json`, a lifted one as a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`.
+    """Read a theory written by :func:`to_json`, a lifted one as a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory`.
 
     :raises PossError: naming the file, and the JSON line or formula index at fault.
     """

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ..logic.formula import And, Atom, Equals, Formula, Iff, Implies, Not, Or, PredAtom, Truth
 from ..possibilistic.protocol import Theory
 from ..weights import INF, format_weight
-from .common import by_level
+from .sections import by_level
 
 _SPECIAL = {"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}",
             "\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}

@@ -7,7 +7,7 @@ As the ground text format (:mod:`.text`), with one ``#type`` directive per type:
 naming the type, the prefix of its variables (``p1``, ``p2``, ...) and its constants.
 Rules use those variables (different variables of a type stand for different
 constants: the ``!=`` constraints are written out).  Reading a lifted theory grounds it
-over the types (:meth:`~pracmln_poss.possibilistic.lifted.LiftedTheory.ground`), so every command that reads theories
+over the types (:meth:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory.ground`), so every command that reads theories
 reads these too.
 """
 
@@ -19,12 +19,12 @@ import re
 
 from ..errors import FormulaSyntaxError
 from ..logic.syntax import format_formula
-from ..possibilistic.lifted import LiftedTheory, atom_constants, read_rule
+from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
 from ..version import __version__
 from ..weights import Resolution
-from .common import by_level, check_header, level_sections, split_formula_line
+from .sections import by_level, check_header, level_sections, split_formula_line
 
 _TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")  # name, variable prefix, constants
 

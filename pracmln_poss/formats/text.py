@@ -33,7 +33,7 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..sources import numbered_lines
 from ..version import __version__
 from ..weights import Resolution
-from .common import by_level, check_header, level_sections, split_formula_line
+from .sections import by_level, check_header, level_sections, split_formula_line
 
 
 def write_text(theory: PossibilisticTheory) -> str:

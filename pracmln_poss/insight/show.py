@@ -218,7 +218,7 @@ def _sections(theory: Theory, flags: Iterable[Flag]
               ) -> tuple[list[str], list[tuple[str, list[tuple[str, list[str]]]]], str]:
     """The theory's type lines, its levels (title, rules with their warnings; certain
     ones last) and the summary line: what :func:`show_text` and :func:`show_html` lay out."""
-    from ..formats.common import by_level
+    from ..formats.sections import by_level
 
     notes: dict[int, list[str]] = {}
     for flag in flags:

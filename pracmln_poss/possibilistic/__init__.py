@@ -1,9 +1,9 @@
-"""Possibilistic logic: theories ground (:mod:`.theory`) and lifted (:mod:`.lifted`),
+"""Possibilistic logic: theories ground (:mod:`.theory`) and lifted (:mod:`.lifted_theory`),
 what both offer (:mod:`.protocol`), inference (:mod:`.inference` in weight units over the
 exact :mod:`.reasoner`), filtering."""
 
 from .inference import PossibilisticInference, possibilistic_inference
-from .lifted import LiftedTheory
+from .lifted_theory import LiftedTheory
 from .protocol import Theory
 from .reasoner import QueryResult, Reasoner
 from .theory import Level, PossibilisticFormula, PossibilisticTheory

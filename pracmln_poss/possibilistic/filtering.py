@@ -22,7 +22,7 @@ from typing import Generic, TypeVar, overload
 from ..errors import UnknownNameError
 from ..logic.formula import Atom, Formula, PredAtom, conjunction, negate, walk
 from ..weights import INF
-from .lifted import LiftedTheory
+from .lifted_theory import LiftedTheory
 from .selectors import SelectorSolver
 from .theory import Level, PossibilisticFormula, PossibilisticTheory
 

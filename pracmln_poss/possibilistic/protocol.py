@@ -1,7 +1,7 @@
 """What every theory offers, ground or lifted: the :class:`Theory` protocol.
 
 Formats, explanations and the command line are written against it, so that they
-handle a :class:`~.theory.PossibilisticTheory` and a :class:`~.lifted.LiftedTheory`
+handle a :class:`~.theory.PossibilisticTheory` and a :class:`~.lifted_theory.LiftedTheory`
 alike; only what really differs (the text format's ``#type`` lines, how a rule reads)
 asks which one it has.
 """

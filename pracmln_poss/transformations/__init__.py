@@ -1,7 +1,7 @@
 """The transformations of a ground MLN into a possibilistic theory, by name.
 
 ``exhaustive`` (Transformation 1), ``selective`` (2), ``defaults`` (3) and ``lifted``
-(4: first-order, returns a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`); see each module.
+(4: first-order, returns a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory`); see each module.
 :func:`~.conversion.transform` is the common entry point; :func:`~.conversion.default_method` picks ``lifted``
 for first-order models and ``defaults`` for propositional ones.
 """

@@ -15,12 +15,12 @@ from typing import Any, cast
 
 from .. import arguments
 from ..errors import ArgumentTypeError, ModelError, UnknownNameError
+from ..first_order import FirstOrderMLN
 from ..ground_mln import GroundMLN
 from ..grounding import ground
 from ..map.instance import fixed_atoms
-from ..model import FirstOrderMLN
 from ..possibilistic.filtering import filter_redundant
-from ..possibilistic.lifted import LiftedTheory
+from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticTheory
 from ..search.focus import Focus
 from .defaults import defaults

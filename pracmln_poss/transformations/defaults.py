@@ -24,7 +24,7 @@ from ..search.focus import Focus
 from ..search.progress import LATER_RULES, Reporter
 from ..search.rules import BlockingRule, RuleSearch, RuleStats, default_rules
 from ..search.workers import executor_for
-from .common import clause_against, conjunction_of, hard_part
+from .formulas import clause_against, conjunction_of, hard_part
 from .options import DefaultsOptions
 
 DefaultsStats = RuleStats  # what a run did (filled in when passed to :func:`defaults`)

@@ -22,7 +22,7 @@ from ..map import open_engine
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.progress import Reporter
 from ..weights import INF
-from .common import hard_part
+from .formulas import hard_part
 from .options import ExhaustiveOptions
 
 

@@ -19,12 +19,12 @@ __all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas"]
 from collections.abc import Iterator
 
 from ..errors import ModelError
+from ..first_order import FirstOrderMLN
 from ..ground_mln import GroundMLN
 from ..grounding import ground
 from ..logic.formula import Implies, literal
 from ..map import open_engine
-from ..model import FirstOrderMLN
-from ..possibilistic.lifted import LiftedTheory
+from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe
 from ..search.focus import Focus
@@ -33,7 +33,7 @@ from ..search.rule import Schema
 from ..search.rules import BlockingRule, RuleSearch, default_rules
 from ..search.symmetry import Symmetry, rename, renamings
 from ..search.workers import executor_for
-from .common import clause_against, conjunction_of, hard_part
+from .formulas import clause_against, conjunction_of, hard_part
 from .options import LiftedOptions
 
 
@@ -91,7 +91,7 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
 
 def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, focus: Focus = Focus(),
            grounded: GroundMLN | None = None) -> LiftedTheory:
-    """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory` of the first-order ``model``
+    """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory` of the first-order ``model``
     for evidence sets of at most ``options.k`` literals, one per renaming class of
     interchangeable constants.
 

@@ -23,7 +23,7 @@ from ..search.evidence import EvidenceSet, describe, literal_sets
 from ..search.focus import Focus
 from ..search.progress import Reporter
 from ..weights import INF
-from .common import clause_against, hard_part
+from .formulas import clause_against, hard_part
 from .options import SelectiveOptions
 
 

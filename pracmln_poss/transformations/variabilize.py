@@ -3,7 +3,7 @@
 Constants of an interchangeable class with several members become variables of that
 class's type; constants that stand alone stay constants.  Same-type variables get
 pairwise ``!=`` constraints, so that grounding a rule gives exactly the renamings of
-its schema.  The result is a :class:`~pracmln_poss.possibilistic.lifted.LiftedTheory`.
+its schema.  The result is a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Iterable
 
 from ..atoms import map_leaves, split_atom
+from ..first_order import FirstOrderMLN, FormulaTemplate
 from ..ground_mln import GroundMLN
 from ..grounding import infer_variable_domains, template_source
 from ..logic.formula import (
@@ -33,8 +34,7 @@ from ..logic.formula import (
     variables_of,
     walk,
 )
-from ..model import FirstOrderMLN, FormulaTemplate
-from ..possibilistic.lifted import LiftedTheory, atom_constants, variable_prefixes
+from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, variable_prefixes
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula
 from ..search.evidence import describe
 from ..search.rule import Schema
@@ -100,7 +100,7 @@ def variabilize(
     """``AND {v != w} ^ AND E' => x'`` (or ``=> !AND body'`` for a blocking schema).
 
     :param prefixes: type name -> variable prefix, over all the theory's types (default:
-        :func:`~pracmln_poss.possibilistic.lifted.variable_prefixes` of ``type_names``).
+        :func:`~pracmln_poss.possibilistic.lifted_theory.variable_prefixes` of ``type_names``).
     :param memo: the terms and literals made so far, shared by the calls of one theory.
     """
     types, atom_info = symmetry.types, symmetry.atom_info
