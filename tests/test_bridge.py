@@ -24,7 +24,7 @@ from .support import ANTARCTIC, DATA, PAPER, PRACMLN_DATA, examples, run_python,
 SMOKERS = PRACMLN_DATA / "smokers"
 TWEETY = PRACMLN_DATA / "tweety"
 
-CASES = [(p, None) for p in sorted(PAPER.glob("*.mln"))]
+CASES = [(p, None) for p in sorted([*PAPER.glob("*.mln"), ANTARCTIC])]
 CASES += [(p, SMOKERS / "dbs" / "smoking-test-smaller.db") for p in sorted((SMOKERS / "mlns").glob("*.mln"))]
 CASES += [(p, TWEETY / "dbs" / "query1.db") for p in sorted((TWEETY / "mlns").glob("*.mln"))]
 CASES += [(TWEETY / "mlns" / "tweety-kreator.mln", TWEETY / "dbs" / "query2.db")]

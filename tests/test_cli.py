@@ -397,7 +397,7 @@ def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_pa
     from pracmln_poss.errors import UnknownNameError
     from pracmln_poss.ground_mln import GroundMLN
     from pracmln_poss.transformations import transform
-    from pracmln_poss.transformations.options import has_option
+    from pracmln_poss.transformations.conversion import has_option
 
     out = tmp_path / "o.theory"
     assert main(["convert", str(PAPER / "example5-defaults.mln"), *flags, "-o", str(out)]) == 2

@@ -217,7 +217,8 @@ def test_an_option_the_method_does_not_have_is_named():
     """``long_blocking`` belongs to the lifted transformation: given to ``defaults`` it is
     an error naming the options ``defaults`` has, not silently ignored."""
     from pracmln_poss.errors import UnknownNameError
-    from pracmln_poss.transformations.options import DefaultsOptions, method_options
+    from pracmln_poss.transformations.conversion import method_options
+    from pracmln_poss.transformations.options import DefaultsOptions
 
     mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
     with pytest.raises(UnknownNameError, match="defaults transformation has no option 'long_blocking'.*prune_heads"):

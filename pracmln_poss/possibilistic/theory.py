@@ -19,7 +19,7 @@ __all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "register
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ModelError, WeightError
@@ -100,11 +100,17 @@ class Displayed:
     """How a theory shows itself: ``print`` gives its text format, a notebook a table
     per level (certain rules last), ``repr`` a one-line summary."""
 
+    if TYPE_CHECKING:  # what the theories that show themselves have
+        atoms: tuple[str, ...]
+        formulas: tuple[PossibilisticFormula, ...]
+
+        def levels(self) -> tuple[Level, ...]: ...
+
     def __str__(self) -> str:
         return _SHOWN_AS["text"](self)
 
     def __repr__(self) -> str:
-        formulas, levels, atoms = self.formulas, self.levels(), self.atoms  # type: ignore[attr-defined]
+        formulas, levels, atoms = self.formulas, self.levels(), self.atoms
         return f"<{type(self).__name__}: {len(formulas)} formulas in {len(levels)} levels over {len(atoms)} atoms>"
 
     def _repr_html_(self) -> str:

@@ -3,7 +3,7 @@ checks and bounds, and :func:`convert` (transform, then filter redundant rules).
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "Method", "Request", "transform", "convert", "Conversion", "default_method",
+__all__ = ["METHODS", "Method", "Request", "has_option", "method_options", "transform", "convert", "Conversion", "default_method",
            "count_evidence_sets", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
 
 import os
@@ -26,7 +26,15 @@ from ..search.focus import Focus
 from .defaults import defaults
 from .exhaustive import exhaustive
 from .lifted import lifted
-from .options import DefaultsOptions, ExhaustiveOptions, LiftedOptions, MethodOptions, SelectiveOptions, method_options
+from .options import (
+    DefaultsOptions,
+    ExhaustiveOptions,
+    LiftedOptions,
+    MethodOptions,
+    SelectiveOptions,
+    make_options,
+    option_names,
+)
 from .selective import selective
 
 MAX_EVIDENCE_SETS = 10_000_000
@@ -93,6 +101,19 @@ METHODS: Mapping[str, Method] = MappingProxyType({
                      first_order=True, max_evidence_sets=MAX_LIFTED_EVIDENCE_SETS, evidence_atoms=_focused_atoms),
 })
 """The transformations by name, in the paper's order: what each takes and how it runs."""
+
+
+def has_option(method: str, name: str) -> bool:
+    """Whether the transformation ``method`` takes the option ``name``."""
+    return name in option_names(METHODS[method].options)
+
+
+def method_options(method: str, given: dict[str, Any]) -> MethodOptions:
+    """The checked options of the transformation ``method`` from keyword arguments.
+
+    :raises UnknownNameError: for an option the method does not have, naming those it has.
+    """
+    return make_options(method, METHODS[method].options, given)
 
 
 def count_evidence_sets(n_atoms: int, k: int) -> int:

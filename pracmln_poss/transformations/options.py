@@ -8,8 +8,8 @@ value then travels whole, down to the search.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_MAX_FORMULAS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOptions", "MethodOptions", "OPTIONS",
-           "method_options", "option_names", "has_option"]
+__all__ = ["DEFAULT_MAX_FORMULAS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOptions",
+           "MethodOptions", "option_names", "make_options"]
 
 import os
 from collections.abc import Callable, Iterable
@@ -171,35 +171,21 @@ class LiftedOptions(_Checked):
 
 MethodOptions = ExhaustiveOptions | SelectiveOptions | DefaultsOptions | LiftedOptions
 
-OPTIONS: dict[str, type[MethodOptions]] = {
-    "exhaustive": ExhaustiveOptions,
-    "selective": SelectiveOptions,
-    "defaults": DefaultsOptions,
-    "lifted": LiftedOptions,
-}
-"""Each transformation's options, by its name."""
+def option_names(options: type[MethodOptions]) -> tuple[str, ...]:
+    """The options an options class holds, in order."""
+    return tuple(f.name for f in fields(options))
 
 
-def option_names(method: str) -> tuple[str, ...]:
-    """The options ``method`` takes, in order."""
-    return tuple(f.name for f in fields(OPTIONS[method]))
-
-
-def has_option(method: str, name: str) -> bool:
-    """Whether ``method`` takes the option ``name``."""
-    return name in option_names(method)
-
-
-def method_options(method: str, given: dict[str, Any]) -> MethodOptions:
-    """The options of ``method`` from keyword arguments, checked.
+def make_options(method: str, options: type[MethodOptions], given: dict[str, Any]) -> MethodOptions:
+    """``options(**given)`` for the transformation ``method``, checked.
 
     :raises UnknownNameError: for an option the method does not have, naming those it has.
     """
-    names = option_names(method)
+    names = option_names(options)
     unknown = sorted(set(given) - set(names))
     if unknown:
         raise UnknownNameError(
             f"the {method} transformation has no option {unknown[0]!r}; its options: {', '.join(names)} "
             "(and evidence_preds, query_preds, grounded, force)"
         )
-    return OPTIONS[method](**given)
+    return options(**given)
