@@ -418,4 +418,7 @@ def test_family_is_the_selective_transformation_s_own_in_python():
     mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
     with pytest.raises(UnknownNameError, match="defaults transformation has no option 'family'"):
         transform(mln, "defaults", k=1, family="positive")
-    assert transform(mln, "selective", k=1, family="positive").formulas
+    origins = {family: {pf.origin for pf in transform(mln, "selective", k=1, family=family).formulas}
+               for family in ("positive", "all")}
+    assert {"{a}", "{b}"} <= origins["positive"] and not any("!" in o for o in origins["positive"])
+    assert {"{!a}", "{!b}"} <= origins["all"]
