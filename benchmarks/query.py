@@ -78,7 +78,7 @@ def main(argv: list[str]) -> int:
             before = reasoner.calls
             t0 = time.perf_counter()
             result = reasoner.query(evidence, Atom(abs(q)) if q > 0 else Not(Atom(-q)))
-            cons.append(index.get(result.consistency_level, n_levels))
+            cons.append(index.get(result.consistency_steps, n_levels))
             times.append(time.perf_counter() - t0)
             calls.append(reasoner.calls - before)
     naive_times, naive_calls = [], []
