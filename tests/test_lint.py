@@ -1,5 +1,5 @@
 """ruff and mypy (both configured in pyproject.toml) find nothing: ruff in the package,
-tests, benchmarks and tools; mypy, strict, in the package."""
+tests, benchmarks, tools and the docs' configuration; mypy, strict, in the package."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _run(*command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_is_clean():
-    done = _run("ruff", "check", "pracmln_poss", "tests", "benchmarks", "tools")
+    done = _run("ruff", "check", "pracmln_poss", "tests", "benchmarks", "tools", "docs")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -261,3 +261,27 @@ def test_map_inference_answers_by_name_and_in_weight_units(data):
         world = m.map_world(evidence)
         assert tuple([False] + [world[name] for name in mln.atoms]) in ref.map_worlds(evidence)
         assert m.cost(evidence) == ref.optimum_cost(evidence) / 1_000_000
+
+
+def test_a_held_view_of_the_oll_solver_stays_open_while_other_questions_grow_it(monkeypatch):
+    """The core-guided backend replaces a solver that has grown, but only between
+    questions: a view from ``optimal_worlds`` still held keeps its solver open and exact,
+    and the next question after it is released gets a fresh solver."""
+    from pracmln_poss.logic.formula import Or
+    from pracmln_poss.map.oll import OLLBackend
+
+    monkeypatch.setattr(OLLBackend, "GROWTH", 0.0)  # any growth calls for a fresh solver
+    mln = GroundMLN.from_pairs([("a => x", 5), ("a => y", 5), ("a ^ b => !y", 10), ("x v y", 1)])
+    backend = OLLBackend(mln)
+    cost = backend.optimum((1,), ()).cost
+    with backend.optimal_worlds((1,), (), cost) as view:
+        held = backend.core
+        for extra in ((Or((mln.formula("b"), mln.formula("!x"))),), (mln.formula("!a v b"),)):
+            backend.optimum((), extra)  # formula evidence grows the solver
+        assert backend.core is held and held.top > held.base_top
+        assert view.oracle.solve(assumptions=view.assumptions)  # open, and still the optimal worlds of {a}
+        model = view.oracle.get_model()
+        assert model[:4] == [1, 2, 3, -4]  # the optimal world of {a}: a, x, y, not b
+    backend.optimum((2,), ())
+    assert backend.core is not held
+    backend.close()

@@ -60,6 +60,7 @@ class OLLBackend(Backend):
         self._core: CoreGuided | None = None
         self._recent: OrderedDict[tuple[int, ...], Solution] = OrderedDict()  # the last evidence sets' optima
         self._known: dict[tuple[int, ...], list[list[int]]] = {}  # optimal worlds found of those sets
+        self._views = 0  # views of the solver handed out and still held (optimal_worlds)
 
     GROWTH = 1.0
     """A solver whose calls under evidence added more variables than it had after the
@@ -68,17 +69,21 @@ class OLLBackend(Backend):
 
     @property
     def core(self) -> CoreGuided:
-        """The solver, loaded at the first call (and again when it has grown too much)."""
+        """The solver, loaded at the first call; never replaced here (:meth:`_renewed`)."""
+        if self._core is None:
+            self._core = CoreGuided(self.instance.hard, self.instance.soft, self.instance.top, self._solver_name)
+        return self._core
+
+    def _renewed(self) -> CoreGuided:
+        """The solver at the start of a question: a fresh one when it has grown too much,
+        unless a view of it is still held (whose oracle must stay open until released)."""
         core = self._core
-        if core is not None and core.top - core.base_top > self.GROWTH * core.base_top:
+        if core is not None and not self._views and core.top - core.base_top > self.GROWTH * core.base_top:
             core.close()
-            self._core = core = None
+            self._core = None
             self._recent.clear()
             self._known.clear()
-        if core is None:
-            core = self._core = CoreGuided(self.instance.hard, self.instance.soft, self.instance.top,
-                                           self._solver_name)
-        return core
+        return self.core
 
     @property
     def sat_calls(self) -> int:
@@ -97,7 +102,7 @@ class OLLBackend(Backend):
                 ) -> Iterator[tuple[CoreGuided, Solution | None]]:
         """The solver and its optimum under the evidence (None: impossible); evidence
         formulas hold only inside the block."""
-        core = self.core
+        core = self._renewed()
         if not extra:
             yield core, self._of_literals(core, units)
             return
@@ -156,7 +161,7 @@ class OLLBackend(Backend):
         first costs about what solving the evidence does)."""
         if self.instance.unsat_reason is not None:
             return None
-        core = self.core
+        core = self._renewed()
         found = self._recent.get(parent) if parent else core.solve(())
         if found is None or found.cost + self.instance.offset != cost:
             return None
@@ -174,16 +179,27 @@ class OLLBackend(Backend):
         are those of the evidence, and its solution serves every set it is a subset of
         (the sets one literal larger come one after the other in a conversion)."""
         if parent is not None and not extra:
-            core = self.core
+            core = self._renewed()
             found = self._of_literals(core, parent)
             if found is not None and found.cost + self.instance.offset == cost:
                 more = self.instance.constraints(tuple(u for u in units if u not in parent), ())
                 if more is not None:  # (no model: the caller's optimal world of the evidence is one)
-                    yield OptimalWorlds(core.oracle, found.assumptions + [c[0] for c in more], None, core.new_var,
-                                        self._known.setdefault(parent, []))
+                    with self._held():
+                        yield OptimalWorlds(core.oracle, found.assumptions + [c[0] for c in more], None,
+                                            core.new_var, self._known.setdefault(parent, []))
                     return
         with self._solved(units, extra) as (core, solution):
             if solution is None or solution.cost + self.instance.offset != cost:
                 shown = "none" if solution is None else solution.cost + self.instance.offset
                 raise BackendError(f"the core-guided solver's optimum ({shown}) is not the known one ({cost})")
-            yield OptimalWorlds(core.oracle, solution.assumptions, solution.model, core.new_var)
+            with self._held():
+                yield OptimalWorlds(core.oracle, solution.assumptions, solution.model, core.new_var)
+
+    @contextmanager
+    def _held(self) -> Iterator[None]:
+        """While a view of the solver is out: questions asked meanwhile keep the solver."""
+        self._views += 1
+        try:
+            yield
+        finally:
+            self._views -= 1
