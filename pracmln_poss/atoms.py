@@ -25,6 +25,7 @@ from .logic.formula import (
     Or,
     PredAtom,
     Truth,
+    Valuation,
     atoms_of,
     is_literal,
     literal_of,
@@ -100,6 +101,10 @@ class NamedAtoms:
 
     def literal_name(self, lit: int) -> str:
         return self.name(lit) if lit > 0 else "!" + self.name(-lit)
+
+    def named(self, world: Valuation) -> dict[str, bool]:
+        """A world (indexed by atom int) as atom name -> truth value, in atom order."""
+        return {name: bool(world[a]) for a, name in enumerate(self.atoms, 1)}
 
     def format(self, f: Formula) -> str:
         """A ground formula in pracmln syntax with this object's atom names."""

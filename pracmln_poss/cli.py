@@ -351,7 +351,6 @@ def _run_convert(args: argparse.Namespace) -> int:
     from .search.evidence import read_family
     from .transformations import convert, default_method
     from .transformations.conversion import METHODS, has_option
-    from .transformations.options import option_names
 
     if args.output is not None:
         from .formats import check_writable
@@ -377,7 +376,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     given = {name: value for name, value in given.items() if value is not None}
     lacking = [name for name in given if not has_option(method, name)]
     if lacking:
-        own = [_OPTION_FLAGS[name] for name in option_names(METHODS[method].options) if name in _OPTION_FLAGS]
+        own = [_OPTION_FLAGS[name] for name in METHODS[method].option_names if name in _OPTION_FLAGS]
         raise UsageError(f"the {method} transformation has no {_OPTION_FLAGS[lacking[0]]}; "
                          f"its options: {', '.join(own)}")
     if given.get("family") not in (None, "all", "positive"):

@@ -160,7 +160,7 @@ def map_countermodel(mln: GroundMLN, evidence: Evidence, query: str | Formula) -
         best = engine.optimum(ev)
     if found.cost != best.cost:
         return None
-    return {mln.name(a): found.world[a] for a in range(1, mln.n_atoms + 1)}
+    return mln.named(found.world)
 
 
 def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -> set[int]:

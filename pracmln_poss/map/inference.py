@@ -56,8 +56,7 @@ class MapInference:
 
     def map_world(self, evidence: Evidence = ()) -> dict[str, bool]:
         """One most probable world of the evidence: atom name -> truth value."""
-        world = self.engine.map_world(evidence)
-        return {self.mln.name(a): world[a] for a in range(1, self.mln.n_atoms + 1)}
+        return self.mln.named(self.engine.map_world(evidence))
 
     def consequences(self, evidence: Evidence = ()) -> frozenset[str]:
         """The literals true in every MAP world of the evidence, by name (``!b`` for false)."""
@@ -65,12 +64,10 @@ class MapInference:
 
     def answer(self, evidence: Evidence = ()) -> MapAnswer:
         """Penalty, a MAP world and the atoms every MAP world agrees on, at once."""
-        world = self.engine.optimum(evidence).world
+        world = self.map_world(evidence)
         steps = self.engine.penalty(evidence)
         entailed = sorted(self.engine.consequences(evidence), key=abs)
-        return MapAnswer(self._units(steps), steps,
-                         {self.mln.name(a): world[a] for a in range(1, self.mln.n_atoms + 1)},
-                         {self.mln.name(abs(lit)): lit > 0 for lit in entailed})
+        return MapAnswer(self._units(steps), steps, world, {self.mln.name(abs(lit)): lit > 0 for lit in entailed})
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(M, E) |-MAP query``."""

@@ -2,9 +2,10 @@
 
 A :class:`LiftedTheory` keeps the types (interchangeable constants) with its rules and
 grounds back to a :class:`~.theory.PossibilisticTheory` over the MLN's atoms; questions
-(:mod:`pracmln_poss.possibilistic.inference`) are answered on that grounding.  Its rules are written in pracmln's syntax, variables
-named after their type's prefix (``p1``, ``p2``: different variables of a type stand for
-different constants), and read back by :func:`read_rule`.
+(:mod:`pracmln_poss.possibilistic.inference`) are answered on that grounding.  Its rules
+are written in pracmln's syntax, variables named after their type's prefix (``p1``,
+``p2``: different variables of a type stand for different constants), and read back by
+:func:`read_rule`.
 """
 
 from __future__ import annotations

@@ -76,6 +76,11 @@ class Method:
     max_evidence_sets: int | None = None
     evidence_atoms: Callable[[Request, list[int]], int | None] | None = None
 
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The options it takes, in order."""
+        return option_names(self.options)
+
 
 def _focused_atoms(request: Request, free: list[int]) -> int:
     return len(request.focus.enumerated(free))
@@ -105,7 +110,7 @@ METHODS: Mapping[str, Method] = MappingProxyType({
 
 def has_option(method: str, name: str) -> bool:
     """Whether the transformation ``method`` takes the option ``name``."""
-    return name in option_names(METHODS[method].options)
+    return name in METHODS[method].option_names
 
 
 def method_options(method: str, given: dict[str, Any]) -> MethodOptions:
