@@ -29,6 +29,7 @@ from .errors import PossError, PossWarning, SourcePosition, closest
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
+from .map.interrupt import INTERRUPTS, interrupted
 from .possibilistic.filtering import FILTER_MODES
 from .transformations import METHODS
 from .version import __version__
@@ -675,7 +676,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Terminated as exc:
         print(f"{PROG}: terminated by {signal.Signals(exc.signum).name}{_resume_hint(args)}", file=sys.stderr)
         return 128 + exc.signum
-    except KeyboardInterrupt:
+    except INTERRUPTS as exc:  # (Ctrl-C inside a SAT call arrives as PySAT's error)
+        if not interrupted(exc):
+            raise
         print(f"{PROG}: interrupted{_resume_hint(args)}", file=sys.stderr)
         return 130
     except BrokenExecutor:

@@ -422,3 +422,26 @@ def test_family_is_the_selective_transformation_s_own_in_python():
                for family in ("positive", "all")}
     assert {"{a}", "{b}"} <= origins["positive"] and not any("!" in o for o in origins["positive"])
     assert {"{!a}", "{!b}"} <= origins["all"]
+
+
+def test_ctrl_c_inside_a_sat_call_is_an_interrupt(pracmln, capsys, monkeypatch):
+    """PySAT's solvers catch SIGINT during a solve and raise their own error: the command
+    line stops as for any Ctrl-C (status 130, one line, no traceback); PySAT's other
+    errors are not taken for one."""
+    import pysolvers
+
+    from pracmln_poss.map.engine import MapEngine
+
+    def stopped(*args, **kwargs):
+        raise pysolvers.error("Caught keyboard interrupt")
+
+    monkeypatch.setattr(MapEngine, "optimum", stopped)
+    code, _, err = run_cli("map", ANTARCTIC)
+    assert code == 130 and err == "pracmln-poss: interrupted\n", err
+
+    def failed(*args, **kwargs):
+        raise pysolvers.error("something else")
+
+    monkeypatch.setattr(MapEngine, "optimum", failed)
+    with pytest.raises(pysolvers.error, match="something else"):
+        run_cli("map", ANTARCTIC)

@@ -43,6 +43,7 @@ from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
+from ..map.interrupt import INTERRUPTS, interrupted
 from ..possibilistic.theory import Level
 from ..weights import INF
 from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
@@ -208,8 +209,8 @@ def default_rules(
             if report_rules is not None:
                 report_rules(done, stats.written(search.one_per_class), len(chunk[-1][0]))
             yield from rules
-    except (KeyboardInterrupt, BrokenExecutor):  # (an interrupt, a signal, a worker killed)
-        if saved is not None:
+    except INTERRUPTS + (BrokenExecutor,) as exc:  # (an interrupt, a signal, a worker killed)
+        if saved is not None and (isinstance(exc, BrokenExecutor) or interrupted(exc)):
             saved.save()
         raise
     if report_rules is not None:
