@@ -435,13 +435,13 @@ def test_ctrl_c_inside_a_sat_call_is_an_interrupt(pracmln, capsys, monkeypatch):
     def stopped(*args, **kwargs):
         raise pysolvers.error("Caught keyboard interrupt")
 
-    monkeypatch.setattr(MapEngine, "optimum", stopped)
+    monkeypatch.setattr(MapEngine, "base", stopped)
     code, _, err = run_cli("map", ANTARCTIC)
     assert code == 130 and err == "pracmln-poss: interrupted\n", err
 
     def failed(*args, **kwargs):
         raise pysolvers.error("something else")
 
-    monkeypatch.setattr(MapEngine, "optimum", failed)
+    monkeypatch.setattr(MapEngine, "base", failed)
     with pytest.raises(pysolvers.error, match="something else"):
         run_cli("map", ANTARCTIC)

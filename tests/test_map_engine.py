@@ -218,28 +218,78 @@ def test_formula_evidence(backend):
         assert eng.consequences(["!a v !b"]) == {mln.literal("c")}
 
 
-def test_toulbar2_over_its_backtrack_budget_hands_over_to_cpsat(monkeypatch):
-    """A search over budget is answered by CP-SAT; after a few, CP-SAT answers all
-    (clause sessions included).  Exact throughout."""
+def _frustrated(seed: int = 3, clauses: int = 70, atoms: int = 12) -> GroundMLN:
+    """Random weighted 3-clauses, all weights distinct: toulbar2 must backtrack."""
     import random
 
+    rng = random.Random(seed)
+    pairs = []
+    for i in range(clauses):
+        chosen = rng.sample(range(atoms), 3)
+        pairs.append((" v ".join(("!" if rng.random() < 0.5 else "") + f"x{a}" for a in chosen), 1 + i))
+    return GroundMLN.from_pairs(pairs)
+
+
+TOULBAR2_QUESTIONS = ([], ["x1"], ["!x2", "x3"], ["x0", "x5", "!x4"], ["x7"], ["!x8"])
+
+
+def test_toulbar2_and_cpsat_take_turns_over_budget(monkeypatch):
+    """With budgets too small for either solver, toulbar2 and CP-SAT take turns with
+    budgets that double until one answers; the one that answered leads the next
+    question.  Exact throughout, and the same worlds on a second run (budgets count
+    work, not time)."""
     from pracmln_poss.map import toulbar2
 
-    monkeypatch.setattr(toulbar2, "BACKTRACK_BUDGET", 0)
-    rng = random.Random(3)
-    pairs = []
-    for i in range(70):  # random weighted 3-clauses: toulbar2 must backtrack
-        atoms = rng.sample(range(12), 3)
-        pairs.append((" v ".join(("!" if rng.random() < 0.5 else "") + f"x{a}" for a in atoms), 1 + i))
-    mln = GroundMLN.from_pairs(pairs)
+    monkeypatch.setattr(toulbar2, "FIRST_BACKTRACKS", 1)
+    monkeypatch.setattr(toulbar2, "FIRST_WORK", 1e-4)
+    mln = _frustrated()
     ref = MapReference(mln)
-    seen = []
+    runs = []
+    for _ in range(2):
+        worlds = []
+        with open_engine(mln, "toulbar2") as engine:
+            for evidence in TOULBAR2_QUESTIONS:
+                assert engine.penalty(evidence) == ref.penalty(evidence)
+                assert engine.consequences(evidence) == ref.consequences(evidence)
+                worlds.append(engine.map_world(evidence))
+            answered = dict(engine.backend.answered)
+        runs.append((worlds, answered))
+    assert runs[0] == runs[1]
+    assert sum(runs[0][1].values()) > len(TOULBAR2_QUESTIONS)
+    assert set(runs[0][1]) == {"toulbar2", "cpsat"}  # both answered some
+
+
+def test_toulbar2_answers_alone_within_its_first_budget():
+    """On a small model toulbar2 answers every question in its first round: CP-SAT is
+    never built."""
+    mln = _frustrated()
     with open_engine(mln, "toulbar2") as engine:
-        for evidence in ([], ["x1"], ["!x2", "x3"], ["x0", "x5", "!x4"], ["x7"], ["!x8"]):
-            assert engine.penalty(evidence) == ref.penalty(evidence)
-            assert engine.consequences(evidence) == ref.consequences(evidence)
-            seen.append((engine.backend.over_budget, engine.backend.clause_sessions))
-    assert seen[0][0] >= 1 and seen[-1] == (toulbar2.GIVE_UP_AFTER, True)
+        for evidence in TOULBAR2_QUESTIONS:
+            engine.consequences(evidence)
+        assert set(engine.backend.answered) == {"toulbar2"} and engine.backend._other is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("limit", ["listed", "budget"])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_toulbar2_backbones_past_its_enumeration_limits(limit, data, monkeypatch):
+    """toulbar2's backbone lists the optimal worlds in one search; past the number it
+    may list (``listed``) or its budget of backtracks (``budget``), the worlds listed
+    so far filter the candidates and the rest are tested one at a time: exact either way."""
+    from pracmln_poss.map import toulbar2
+
+    monkeypatch.setattr(toulbar2, "ENUMERATED", 1)
+    if limit == "budget":
+        monkeypatch.setattr(toulbar2, "ENUMERATION_BACKTRACKS", 0)
+    mln = data.draw(st.one_of(ground_mlns(), mlns_with_groups()))
+    ref = MapReference(mln)
+    assume(ref.consistent)
+    with open_engine(mln, "toulbar2") as engine:
+        for _ in range(3):
+            evidence = data.draw(literal_sets(mln.n_atoms, max_size=3))
+            if ref.penalty(evidence) != INF:
+                assert engine.consequences(evidence) == ref.consequences(evidence)
 
 
 @settings(max_examples=examples(60), deadline=None)

@@ -39,6 +39,7 @@ __all__ = [
     "literal_of",
 ]
 
+import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -215,25 +216,47 @@ def evaluate(f: Formula, world: Valuation | Sequence[bool] | Mapping[int, bool])
 
 def compile_ground(f: Formula) -> Callable[[Sequence[bool]], bool]:
     """:func:`evaluate` for one formula as a Python function of the world (a sequence
-    of bools indexed by atom int): the search evaluates the same formulas millions of times."""
-    check: Callable[[Sequence[bool]], bool] = eval("lambda v: " + _python(f), {"__builtins__": {}})  # noqa: S307 - source built from ints only
+    of bools indexed by atom int): the search evaluates the same formulas millions of times.
+
+    Formulas of one shape (the same tree over other atoms: the groundings of one
+    template) share one compiled body; each gets its atoms as default arguments."""
+    atoms: dict[int, str] = {}
+    source = _python(f, atoms)
+    code = _SHAPES.get(source)
+    if code is None:
+        parameters = "".join(f", {name}" for name in atoms.values())
+        code = compile(f"lambda v{parameters}: {source}", "<formula>", "eval").co_consts[0]
+        if len(_SHAPES) < MAX_SHAPES:
+            _SHAPES[source] = code
+    check: Callable[[Sequence[bool]], bool] = types.FunctionType(code, {"__builtins__": {}}, None, tuple(atoms))
     return check
 
 
-def _python(f: Formula) -> str:
+MAX_SHAPES = 10_000
+"""Compiled formula shapes kept (a model has one per template and sign pattern)."""
+
+_SHAPES: dict[str, types.CodeType] = {}
+
+
+def _python(f: Formula, atoms: dict[int, str]) -> str:
+    """Python source of ``f`` over ``v``, an atom ``a`` written ``v[x_i]`` where ``x_i``
+    is ``atoms[a]`` (named in order of first occurrence, added here)."""
     if isinstance(f, Atom):
-        return f"v[{int(f.index)}]"
+        name = atoms.get(f.index)
+        if name is None:
+            name = atoms[f.index] = f"x{len(atoms)}"
+        return f"v[{name}]"
     if isinstance(f, Not):
-        return f"(not {_python(f.arg)})"
+        return f"(not {_python(f.arg, atoms)})"
     if isinstance(f, (And, Or)):
         if not f.args:
             return "True" if isinstance(f, And) else "False"
         joiner = " and " if isinstance(f, And) else " or "
-        return "(" + joiner.join(_python(a) for a in f.args) + ")"
+        return "(" + joiner.join(_python(a, atoms) for a in f.args) + ")"
     if isinstance(f, Implies):
-        return f"((not {_python(f.left)}) or {_python(f.right)})"
+        return f"((not {_python(f.left, atoms)}) or {_python(f.right, atoms)})"
     if isinstance(f, Iff):
-        return f"({_python(f.left)} == {_python(f.right)})"
+        return f"({_python(f.left, atoms)} == {_python(f.right, atoms)})"
     if isinstance(f, Truth):
         return "True" if f.value else "False"
     raise TypeError(f"cannot evaluate non-ground formula {f!r}")

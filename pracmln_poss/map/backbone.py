@@ -14,7 +14,10 @@ every candidate's variable set to prefer its flipped value, so that one model re
 every candidate it can flip at once; the candidates left when that call is
 unsatisfiable are the backbone.  A model of a problem with many free atoms (friends
 of friends in a large domain) thus removes them all in one call, where testing one
-literal at a time took a call each.
+literal at a time took a call each.  The solver may not keep those phases (Glucose's
+phase saving overrides them), so each model found also goes to the caller's
+``refine``, which removes what it can for free (:mod:`.flips`: the literals the model
+flips alone at no cost).
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from typing import Any
 
 
 def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], model: list[int],
-             fresh: Callable[[], int], seen: Callable[[list[int]], None] | None = None) -> tuple[set[int], int]:
+             fresh: Callable[[], int], seen: Callable[[list[int]], None] | None = None,
+             refine: Callable[[list[int], set[int]], None] | None = None) -> tuple[set[int], int]:
     """The candidates true in every model of ``oracle`` under ``assumptions``, and the
     SAT calls it took.
 
@@ -38,6 +42,8 @@ def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], mod
     :param fresh: makes a variable no clause uses yet.
     :param seen: called with each model the calls find (not kept here: a model is a
         list entry per variable).
+    :param refine: called with each model found and the candidates it left; removes
+        more of them that are not in the backbone.
     """
     left = kept(set(candidates), model)
     calls = 0
@@ -57,6 +63,8 @@ def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], mod
             if seen is not None:
                 seen(new)
             left = kept(left, new)
+            if refine is not None and left:
+                refine(new, left)
     finally:
         oracle.add_clause([-switch])
     return left, calls

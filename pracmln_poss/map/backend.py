@@ -7,7 +7,7 @@ releases its solvers on exit.
 
 from __future__ import annotations
 
-__all__ = ["Backend", "Solve", "Check", "OptimalWorlds"]
+__all__ = ["Backend", "Solve", "Check", "OptimalWorlds", "OverBudget"]
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -17,10 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, Or, literal
-from .world import Optimum
+from .world import Optimum, World
 
 if TYPE_CHECKING:
     from .instance import MaxSatInstance
+
+
+class OverBudget(Exception):  # noqa: N818 (a signal between backends, not an error)
+    """A solver stopped at its work budget without an answer (the portfolio then gives
+    the question to another solver, or to the same one with a larger budget)."""
 
 
 Solve = Callable[[tuple[int, ...]], "Optimum | None"]
@@ -104,6 +109,13 @@ class Backend(ABC):
         optimum is ``cost``) that satisfies ``units``, when the backend finds one in one
         SAT call from the parent's optimal worlds; None when there is none, or the
         backend cannot tell that cheaply (the default)."""
+        return None
+
+    def enumerate_optima(self, units: tuple[int, ...], extra: tuple[Formula, ...], known: World, cost: int
+                         ) -> tuple[list[World], bool] | None:
+        """Optimal worlds of the evidence (``known`` is one, ``cost`` the optimum), as many
+        as the backend lists in one search, and whether they are all of them; None for
+        backends that do not list them (the default)."""
         return None
 
     @contextmanager

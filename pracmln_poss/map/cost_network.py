@@ -82,6 +82,8 @@ class CostNetwork:
     :ivar offset: the weight of soft formulas false in every world.
     :ivar fixed: the atoms hard units fix, with their values.
     :ivar unsat_reason: set when substituting them already shows the hard part false.
+    :ivar free: the variables in no cost function: any of their values goes with any
+        assignment of the others, at the same cost.
     """
 
     n_atoms: int
@@ -91,6 +93,7 @@ class CostNetwork:
     offset: int
     fixed: Mapping[int, bool]
     unsat_reason: str | None
+    free: frozenset[int]
 
     @property
     def total_weight(self) -> int:
@@ -114,6 +117,24 @@ class CostNetwork:
         for a, b in self.fixed.items():
             world[a] = b
         return World(tuple(world))
+
+    def value_in(self, v: int, world: World) -> int:
+        """The value of variable ``v`` (over atoms) in ``world``."""
+        variable = self.variables[v]
+        if not variable.group:
+            return int(world[variable.atoms[0]])
+        return next((i for i, a in enumerate(variable.atoms) if world[a]), len(variable.atoms))
+
+    def with_value(self, world: World, v: int, value: int) -> World:
+        """``world`` with variable ``v`` (over atoms) set to ``value``."""
+        values = list(world.values)
+        variable = self.variables[v]
+        if not variable.group:
+            values[variable.atoms[0]] = bool(value)
+        else:
+            for i, a in enumerate(variable.atoms):
+                values[a] = i == value
+        return World(tuple(values))
 
     def literal(self, lit: int) -> tuple[int, int, bool]:
         """``(variable, value, positive)``: the literal holds iff the variable has that
@@ -140,8 +161,9 @@ def build_network(mln: GroundMLN) -> CostNetwork:
         builder.formula(g, HARD)
     for wf in mln.soft:
         builder.formula(substitute_atoms(wf.formula, fixed.get), int(wf.weight))
+    used = {v for f in builder.functions for v in f.scope}
     return CostNetwork(mln.n_atoms, tuple(builder.variables), tuple(builder.functions), builder.place,
-                       builder.offset, fixed, reason)
+                       builder.offset, fixed, reason, frozenset(range(len(builder.variables))) - used)
 
 
 def _exclusion(f: Formula) -> tuple[int, int] | None:

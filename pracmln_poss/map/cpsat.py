@@ -26,7 +26,7 @@ from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause
 from ..logic.formula import Formula
-from .backend import Backend, Solve
+from .backend import Backend, OverBudget, Solve
 from .instance import MaxSatInstance, build_instance
 from .world import Optimum
 
@@ -110,7 +110,13 @@ class CPSATBackend(Backend):
         proto.vars.extend(indices)
         proto.values.extend(values)
 
-    def _solve(self, model: Any, variables: list[Any]) -> Optimum | None:
+    def _solve(self, model: Any, variables: list[Any], work: float | None = None) -> Optimum | None:
+        """The model's optimum (or, without an objective, a world satisfying it); None when
+        it has none.
+
+        :param work: CP-SAT's deterministic time limit (the same work on every run, unlike
+            seconds); past it, :class:`.OverBudget`.
+        """
         cp_model = self.cp_model
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
@@ -120,12 +126,15 @@ class CPSATBackend(Backend):
         solver.parameters.max_presolve_iterations = 1
         # Ctrl-C must reach Python (KeyboardInterrupt, exit 130), not just stop the search
         solver.parameters.catch_sigint_signal = False
+        if work is not None:
+            solver.parameters.max_deterministic_time = work
         status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
             return None
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or (
-            status == cp_model.FEASIBLE and model.has_objective()
-        ):
+        proven = status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not model.has_objective())
+        if not proven:
+            if work is not None:
+                raise OverBudget(f"CP-SAT after {work:g} deterministic seconds")
             raise BackendError(f"CP-SAT stopped without an answer (status {solver.status_name(status)})")
         solution = solver.response_proto.solution  # variable v is proto index v - 1
         values = [False] + [bool(x) for x in list(solution)[: self._top]]
@@ -134,11 +143,30 @@ class CPSATBackend(Backend):
         return Optimum(self.instance.cost(values), self.instance.world(values))
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        return self.within(units, extra)
+
+    def within(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int | None = None,
+               work: float | None = None) -> Optimum | None:
+        """An optimal world of the evidence, or with ``bound`` any world of cost at most
+        ``bound`` (None: there is none); with ``work``, at most that much of CP-SAT's
+        deterministic time (past it, :class:`.OverBudget`)."""
         constraints = self.instance.constraints(units, extra)
         if constraints is None or self.instance.unsat_reason is not None:
             return None
         model, variables = self._model(constraints)
-        return self._solve(model, variables)
+        if bound is not None and not self._bound(model, bound):
+            return None
+        return self._solve(model, variables, work)
+
+    def _bound(self, model: Any, bound: int) -> bool:
+        """Make ``model`` ask for any world of cost at most ``bound``; False when no world
+        can be that cheap."""
+        limit = bound - self.instance.offset - self._constant
+        if isinstance(self._objective, int):
+            return limit >= 0
+        model.clear_objective()  # any world within the bound will do
+        model.add(self._objective <= limit)
+        return True
 
     @contextmanager
     def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
@@ -149,11 +177,7 @@ class CPSATBackend(Backend):
             yield lambda clause: None
             return
         model, variables = self._model(constraints)
-        limit = bound - self.instance.offset - self._constant
-        if not isinstance(self._objective, int):
-            model.clear_objective()  # any world within the bound will do
-            model.add(self._objective <= limit)
-        elif limit < 0:
+        if not self._bound(model, bound):
             yield lambda clause: None
             return
 

@@ -22,7 +22,6 @@ from ..ground_mln import GroundMLN
 from ..logic.formula import (
     Formula,
     atoms_of,
-    compile_ground,
     evaluate,
     is_literal,
     literal_of,
@@ -31,6 +30,7 @@ from ..logic.formula import (
 from ..weights import INF
 from .backbone import backbone, kept
 from .backend import Backend
+from .flips import SingleFlips
 from .instance import fixed_atoms
 from .world import Optimum, World
 
@@ -57,9 +57,7 @@ class MapEngine:
         # atoms fixed by hard unit formulas (usually .db evidence), and the reason the
         # hard part is unsatisfiable when that shows before solving
         self.fixed, self._unsat_reason = fixed_atoms(mln)
-        self._occurrences: dict[int, list[int]] | None = None
-        self._compiled: list[Callable[[list[bool]], bool]] | None = None
-        self._weights: list[int | float] | None = None
+        self._flips = SingleFlips(mln)
 
     @property
     def name(self) -> str:
@@ -202,8 +200,14 @@ class MapEngine:
                     self.calls += 1
                     model = view.model if view.model is not None else list(first.world.literals())
                     candidates = _filtered(candidates, view.known, units)
+                    keep = _formula_atoms(formulas)
+                    self._flips.drop(first.world, candidates, keep)
+
+                    def refine(found: list[int], left: set[int]) -> None:
+                        self._flips.drop(self._world_of(found, first.world), left, keep)
+
                     candidates, calls = backbone(view.oracle, view.assumptions, candidates, model, view.fresh,
-                                                 _keeper(view.known, self.mln.n_atoms))
+                                                 _keeper(view.known, self.mln.n_atoms), refine)
                     self.calls += calls
         if view is None:
             self._test_candidates(first.world, units, formulas, best, candidates, entailed)
@@ -244,13 +248,22 @@ class MapEngine:
                          candidates: set[int], entailed: frozenset[int]) -> None:
         """Reduce ``candidates`` (literals of ``world``, an optimum) to the backbone with
         the backend's calls: a session that must flip one more candidate each call
-        (worlds one atom away from those found tried first), or tests of one literal at
-        a time (toulbar2: a learned model's weights rarely tie, so worlds one atom away
-        are rarely optimal)."""
+        (worlds one atom away from those found tried first), or, for backends that cannot
+        add clauses (toulbar2), the optimal worlds it lists and then tests of one literal
+        at a time for what they leave."""
         if not self.backend.clause_sessions:
+            self._drop_single_flips(world, candidates, formulas)
+            listed = self.backend.enumerate_optima(units, formulas, world, best) if candidates else None
+            if listed is not None:
+                self.calls += 1
+                worlds, complete = listed
+                for other in worlds:
+                    candidates -= {c for c in candidates if not other.satisfies(c)}
+                if complete:
+                    return
             self._test_each(units, formulas, best, candidates, entailed)
             return
-        self._drop_single_flips(world, best, candidates, units, formulas)
+        self._drop_single_flips(world, candidates, formulas)
         with self._counted(self.backend.session(units, formulas, best)) as solve:
             while candidates:
                 # candidates only shrink, so each clause implies the ones added before
@@ -258,7 +271,7 @@ class MapEngine:
                 if found is None or found.cost > best:
                     break
                 candidates -= {c for c in candidates if not found.world.satisfies(c)}
-                self._drop_single_flips(found.world, best, candidates, units, formulas)
+                self._drop_single_flips(found.world, candidates, formulas)
 
     def _test_each(self, units: tuple[int, ...], formulas: tuple[Formula, ...], best: int,
                    candidates: set[int], entailed: frozenset[int]) -> None:
@@ -279,7 +292,7 @@ class MapEngine:
                 found = check((-c,))
                 if found is not None:
                     candidates -= {x for x in candidates if not found.world.satisfies(x)}
-                    self._drop_single_flips(found.world, best, candidates, units, formulas)
+                    self._drop_single_flips(found.world, candidates, formulas)
                     continue
                 proven.add(c)
                 if instance is not None:
@@ -291,66 +304,25 @@ class MapEngine:
         parts = [self.mln.literal_name(u) for u in units] + [self.mln.format(f) for f in formulas]
         return "{" + ", ".join(parts) + "}"
 
-    def _occurs(self) -> dict[int, list[int]]:
-        """Atom -> indices into ``soft + hard`` of the formulas it occurs in."""
-        if self._occurrences is None:
-            occ: dict[int, list[int]] = {}
-            for i, wf in enumerate(self.mln.soft + self.mln.hard):
-                for a in atoms_of(wf.formula):
-                    occ.setdefault(a, []).append(i)
-            self._occurrences = occ
-        return self._occurrences
+    def _world_of(self, model: list[int], fallback: World) -> World:
+        """The world of a SAT model of an optimal-worlds problem (``model[v - 1]`` is ``v``
+        or ``-v``): atoms beyond it are in no clause, so they keep ``fallback``'s values;
+        the fixed atoms are put back."""
+        values = list(fallback.values)
+        for a in range(1, min(len(model), self.mln.n_atoms) + 1):
+            values[a] = model[a - 1] > 0
+        for a, v in self.fixed.items():
+            values[a] = v
+        return World(tuple(values))
 
-    def _soft_weights(self) -> list[int | float]:
-        """The weights of the soft formulas, in order."""
-        if self._weights is None:
-            self._weights = [wf.weight for wf in self.mln.soft]
-        return self._weights
-
-    def _checks(self) -> list[Callable[[list[bool]], bool]]:
-        """The formulas of ``soft + hard`` compiled (:func:`compile_ground`)."""
-        if self._compiled is None:
-            self._compiled = [compile_ground(wf.formula) for wf in self.mln.soft + self.mln.hard]
-        return self._compiled
-
-    def _drop_single_flips(
-        self,
-        world: World,
-        best: int,
-        candidates: set[int],
-        units: tuple[int, ...],
-        formulas: tuple[Formula, ...],
-    ) -> None:
+    def _drop_single_flips(self, world: World, candidates: set[int], formulas: tuple[Formula, ...]) -> None:
         """Remove candidates whose atom can be flipped alone in ``world`` at no extra cost."""
-        formulas_atoms = set().union(*(atoms_of(f) for f in formulas)) if formulas else set()
-        weights = self._soft_weights()
-        checks = self._checks()
-        n_soft = len(weights)
-        occ = self._occurs()
-        values = list(world.values)
-        truth: dict[int, bool] = {}  # soft formula -> its value in ``world`` (hard ones hold)
-        for lit in sorted(candidates, key=abs):
-            a = abs(lit)
-            if a in formulas_atoms:
-                continue  # would need re-checking the evidence formulas
-            delta: int | float = 0
-            feasible = True
-            mentioned = occ.get(a, ())
-            for i in mentioned:
-                if i < n_soft and i not in truth:
-                    truth[i] = checks[i](values)
-            values[a] = not values[a]
-            for i in mentioned:
-                now = checks[i](values)
-                if i >= n_soft:
-                    if not now:
-                        feasible = False
-                        break
-                elif truth[i] != now:
-                    delta += weights[i] if truth[i] else -weights[i]
-            values[a] = not values[a]
-            if feasible and delta == 0:
-                candidates.discard(lit)
+        self._flips.drop(world, candidates, _formula_atoms(formulas))
+
+
+def _formula_atoms(formulas: tuple[Formula, ...]) -> set[int]:
+    """The atoms of evidence formulas (a flip of one would need them re-checked)."""
+    return set().union(*(atoms_of(f) for f in formulas)) if formulas else set()
 
 
 KNOWN = 16

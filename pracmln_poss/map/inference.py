@@ -64,10 +64,14 @@ class MapInference:
 
     def answer(self, evidence: Evidence = ()) -> MapAnswer:
         """Penalty, a MAP world and the atoms every MAP world agrees on, at once."""
-        world = self.map_world(evidence)
-        steps = self.engine.penalty(evidence)
-        entailed = sorted(self.engine.consequences(evidence), key=abs)
-        return MapAnswer(self._units(steps), steps, world, {self.mln.name(abs(lit)): lit > 0 for lit in entailed})
+        engine = self.engine
+        evidence = list(evidence)
+        base = engine.base()
+        found = engine.optimum(evidence) if evidence else base  # (one optimum serves all three)
+        steps = found.cost - base.cost
+        entailed = sorted(engine.consequences(evidence, known=found), key=abs)
+        return MapAnswer(self._units(steps), steps, self.mln.named(found.world),
+                         {self.mln.name(abs(lit)): lit > 0 for lit in entailed})
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(M, E) |-MAP query``."""

@@ -6,20 +6,36 @@ one cost function), built once.  Every call then only assigns (or removes values
 the evidence on top of a stored state, searches depth first under an upper bound (the
 known optimum, in a backbone) and restores the state: nothing is rebuilt, so a call on
 a learned model of a hundred atoms takes about a millisecond, and pracmln's
-object-recognition over three clusters (280 atoms, 12,000 formulas) a few dozen.
+object-recognition over three clusters (280 atoms, 9,000 cost functions) a few.
+
+**No fixed budget decides.**  A search runs with a budget of backtracks; when it is
+spent, the question goes to CP-SAT (:mod:`.cpsat`) with a budget of its deterministic
+time, then back to toulbar2 with twice its budget, and so on until one of them answers.
+Both are exact, so the first answer is the answer, and the work spent on a question is
+within a small factor of what the better of the two needs for it (the budgets grow
+geometrically, so the rounds that failed cost at most about as much as the one that
+answers).  Budgets count work, not seconds: the same question is answered by the same
+solver with the same world on every run, whatever the machine's load.  Evidence that is
+not a set of literals (a formula) goes to CP-SAT directly.
+
+**Backbones by enumeration.**  toulbar2 can list every assignment below an upper bound
+(its ``allSolutions`` option): under the bound ``optimum + 1`` that is every optimal
+world, and the backbone is what they share, in one search where testing one literal at
+a time took one search per literal (:meth:`Toulbar2Backend.enumerate_optima`).  A
+learned model's optimal worlds are few (its weights rarely tie); when they are more
+than :data:`ENUMERATED`, the engine tests the candidates they leave one at a time.
 
 Costs are integers below 2**53 (toulbar2 reports them as doubles, exact there); larger
-instances are refused, and ``auto`` does not pick this backend for them.  Evidence
-that is not a set of literals (a formula) goes to a CP-SAT backend on the clausal
-instance (:mod:`.instance`), as does a search over its budget of backtracks
-(deterministic, unlike a time limit); after a few such searches CP-SAT answers all
-calls.  Either way the answers are exact.
+instances are refused, and ``auto`` does not pick this backend for them.
 """
 
 from __future__ import annotations
 
-__all__ = ["Toulbar2Backend", "MAX_TOTAL_WEIGHT", "BACKTRACK_BUDGET", "GIVE_UP_AFTER"]
+__all__ = ["Toulbar2Backend", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED"]
 
+import os
+import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -27,32 +43,44 @@ from typing import Any
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
-from .backend import Backend, Check, Solve
+from .backend import Backend, Check, OverBudget
 from .cost_network import HARD, CostNetwork, build_network
+from .cpsat import CPSATBackend
 from .instance import MaxSatInstance, build_instance
-from .world import Optimum
+from .world import Optimum, World
 
 MAX_TOTAL_WEIGHT = 2**53 - 2
 """The largest total soft weight (in resolution steps) toulbar2's double costs hold exactly."""
 
-BACKTRACK_BUDGET = 500
-"""Backtracks a toulbar2 search may make before the call goes to CP-SAT instead.  No
-call of a conversion of pracmln's object-recognition needs a tenth of it."""
+FIRST_BACKTRACKS = 20_000
+"""toulbar2's budget in the first round of a question: a few seconds (pracmln's
+object-recognition over six clusters needs 4,233 backtracks for its optimum, a
+conversion's questions a few dozen each)."""
 
-GIVE_UP_AFTER = 3
-"""After this many calls over budget, every later call goes to CP-SAT."""
+FIRST_WORK = 2.0
+"""CP-SAT's budget in the first round, in its deterministic seconds (about as long)."""
 
-_OVER_BUDGET = object()
+GROWTH = 2
+"""Each round's budgets are the last round's times this."""
+
+ENUMERATED = 1_000
+"""Optimal worlds listed at most for one backbone (beyond, its candidates are tested
+one at a time)."""
+
+ENUMERATION_BACKTRACKS = 200_000
+"""toulbar2's budget for listing the optimal worlds of one backbone (beyond, the worlds
+listed so far filter the candidates, and the rest are tested one at a time)."""
 
 Evidence = tuple[dict[int, int], set[tuple[int, int]]]
 """Evidence on the network: values assigned to variables, (variable, value) removed."""
 
 
 class Toulbar2Backend(Backend):
-    """Exact MAP inference with toulbar2, one network for all calls."""
+    """Exact MAP inference with toulbar2, one network for all calls, CP-SAT beside it."""
 
     name = "toulbar2"
     instance: MaxSatInstance  # always set: the clausal instance, for CP-SAT's answers
+    clause_sessions = False  # clauses over many variables cannot be added to a stored toulbar2 problem
 
     def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None) -> None:
         try:
@@ -66,8 +94,10 @@ class Toulbar2Backend(Backend):
         self.unsat_reason = self.instance.unsat_reason or self.network.unsat_reason
         self._contradiction = pytb2.Contradiction
         self._option = pytb2.option
-        self._other: Backend | None = None
-        self.over_budget = 0  # calls answered by CP-SAT for lack of budget
+        self._other: CPSATBackend | None = None
+        self._listing: str | None = None  # the file toulbar2 lists enumerated worlds in
+        self.answered: Counter[str] = Counter()  # questions answered, by solver
+        self._lead = "toulbar2"  # the solver a question goes to first
         total = self.network.total_weight
         if total > MAX_TOTAL_WEIGHT:
             raise BackendError(
@@ -88,26 +118,19 @@ class Toulbar2Backend(Backend):
     def _cost(self, cost: int) -> int:
         return self._hard if cost == HARD else cost
 
-    @property
-    def clause_sessions(self) -> bool:  # type: ignore[override]
-        # clauses over many variables cannot be added to a stored toulbar2 problem
-        return self._gave_up
-
-    @property
-    def _gave_up(self) -> bool:
-        return self.over_budget >= GIVE_UP_AFTER
-
-    def _fallback(self) -> Backend:
-        """CP-SAT on the clausal instance, for evidence formulas and searches over budget."""
+    def _fallback(self) -> CPSATBackend:
+        """CP-SAT on the clausal instance, for evidence formulas and the portfolio."""
         if self._other is None:
-            from .cpsat import CPSATBackend
-
             self._other = CPSATBackend(self.mln, self.instance)
         return self._other
 
     def close(self) -> None:
         if self._other is not None:
             self._other.close()
+        if self._listing is not None:
+            os.unlink(self._listing)
+            os.rmdir(os.path.dirname(self._listing))
+            self._listing = None
 
     def _evidence(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Evidence | None:
         """The evidence on the network; None when it is impossible.
@@ -137,11 +160,10 @@ class Toulbar2Backend(Backend):
             return None
         return assigned, {(var, x) for var, x in removed if var not in assigned}
 
-    def _search(self, evidence: Evidence, limit: int) -> Any:
-        """The best world with the evidence of cost (without the offset) below ``limit``,
-        None, or ``_OVER_BUDGET``."""
-        if self._gave_up:
-            return _OVER_BUDGET
+    @contextmanager
+    def _stored(self, evidence: Evidence, limit: int, backtracks: int) -> Iterator[Any]:
+        """The network with the evidence applied and costs below ``limit`` asked for,
+        for one search of at most ``backtracks`` backtracks (state restored after)."""
         cfn = self._cfn
         option = self._option
         # (options are global to pytoulbar2: set at every search)
@@ -158,52 +180,154 @@ class Toulbar2Backend(Backend):
                 cfn.Remove(var, x)
             if assigned:
                 cfn.MultipleAssign(list(assigned), list(assigned.values()))
-            option.backtrackLimit = cfn.GetNbBacktracks() + BACKTRACK_BUDGET
-            found = cfn.SolveNext()
-        except self._contradiction:
-            found = None
+            option.backtrackLimit = cfn.GetNbBacktracks() + backtracks
+            yield cfn
         finally:
             cfn.Restore(depth)
+
+    def _search(self, evidence: Evidence, limit: int, backtracks: int) -> Optimum | None:
+        """The best world with the evidence of cost (without the offset) below ``limit``,
+        or None.
+
+        :raises OverBudget: past ``backtracks``.
+        """
+        cfn = self._cfn
+        found = None
+        try:
+            with self._stored(evidence, limit, backtracks):
+                found = cfn.SolveNext()
+        except self._contradiction:
+            found = None
         if cfn.Limit is not None:
             cfn.Limit = None
-            self.over_budget += 1
-            return _OVER_BUDGET
+            raise OverBudget(f"toulbar2 after {backtracks} backtracks")
         if found is None:
             return None
         # exact: integers below 2**53 are exact in the double toulbar2 reports
         return Optimum(self.network.offset + round(found[1]), self.network.world(found[0]))
 
-    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+    def _answer(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int | None = None) -> Optimum | None:
+        """The optimum of the evidence (``bound``: a world of cost at most ``bound``), from
+        toulbar2 and CP-SAT in turns, each round with budgets :data:`GROWTH` times the
+        last; the solver that answered the last question goes first."""
         try:
             evidence = self._evidence(units, extra)
         except LookupError:
-            return self._fallback().optimum(units, extra)
+            self.answered["cpsat"] += 1
+            return self._fallback().within(units, extra, bound)
         if evidence is None:
             return None
-        found = self._search(evidence, self._hard)
-        return self._fallback().optimum(units, extra) if found is _OVER_BUDGET else found
+        limit = self._hard if bound is None else min(bound - self.network.offset + 1, self._hard)
+        if limit <= 0:
+            return None
+        budgets = {"toulbar2": float(FIRST_BACKTRACKS), "cpsat": FIRST_WORK}
+        order = ("toulbar2", "cpsat") if self._lead == "toulbar2" else ("cpsat", "toulbar2")
+        while True:
+            for solver in order:
+                try:
+                    if solver == "toulbar2":
+                        found = self._search(evidence, limit, int(budgets[solver]))
+                    else:
+                        found = self._fallback().within(units, extra, bound, budgets[solver])
+                except OverBudget:
+                    continue
+                self._lead = solver
+                self.answered[solver] += 1
+                return found
+            budgets = {solver: budget * GROWTH for solver, budget in budgets.items()}
 
-    @contextmanager
-    def session(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Solve]:
-        with self._fallback().session(units, extra, bound) as solve:
-            yield solve
+    def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        return self._answer(units, extra)
 
     @contextmanager
     def bounded(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int) -> Iterator[Check]:
-        limit = min(bound - self.network.offset + 1, self._hard)
-
-        def by_cpsat(more: tuple[int, ...]) -> Optimum | None:
-            found = self._fallback().optimum(units + more, extra)
-            return found if found is not None and found.cost <= bound else None
-
         def check(more: tuple[int, ...]) -> Optimum | None:
-            try:
-                evidence = self._evidence(units + more, extra)
-            except LookupError:
-                return by_cpsat(more)
-            if evidence is None or limit <= 0:
-                return None
-            found = self._search(evidence, limit)
-            return by_cpsat(more) if found is _OVER_BUDGET else found
+            return self._answer(units + more, extra, bound)
 
         yield check
+
+    def enumerate_optima(self, units: tuple[int, ...], extra: tuple[Formula, ...], known: World, cost: int,
+                         limit: int | None = None) -> tuple[list[World], bool] | None:
+        """The optimal worlds of the evidence (``known`` is one, ``cost`` the optimum): up
+        to about ``limit`` of them (default :data:`ENUMERATED`), and whether they are all.
+
+        toulbar2 lists the assignments below ``cost + 1`` with the variables in no cost
+        function fixed to their values in ``known`` (their values are independent of
+        everything else: listing them would multiply the worlds); each other value of
+        such a variable gives one more world, ``known`` with that value."""
+        try:
+            evidence = self._evidence(units, extra)
+        except LookupError:
+            return None
+        if evidence is None:
+            return [], True
+        network = self.network
+        assigned, removed = evidence
+        worlds: list[World] = []
+        fixed = dict(assigned)
+        for v in sorted(network.free - set(assigned)):
+            fixed[v] = value = network.value_in(v, known)
+            worlds.extend(network.with_value(known, v, x) for x in range(network.variables[v].size)
+                          if x != value and (v, x) not in removed)
+        listed, complete = self._list((fixed, removed), cost - network.offset + 1,
+                                      ENUMERATED if limit is None else limit)
+        worlds.extend(network.world(values) for values in listed)
+        return worlds, complete
+
+    def _list(self, evidence: Evidence, limit: int, most: int) -> tuple[list[list[int]], bool]:
+        """The assignments with the evidence of cost (without the offset) below ``limit``,
+        at most ``most`` of them, and whether that is all (toulbar2 writes them to a file
+        of ours as it finds them: its list in memory only grows)."""
+        if self._listing is None:
+            self._listing = os.path.join(tempfile.mkdtemp(prefix="pracmln-poss-"), "optima")
+        cfn, option = self._cfn, self._option
+        over = False
+        with _solutions_written_to(option, self._listing):
+            option.allSolutions = most + 1
+            try:
+                with self._stored(evidence, limit, ENUMERATION_BACKTRACKS):
+                    cfn.SolveNext()
+            except self._contradiction:
+                pass
+            finally:
+                option.allSolutions = 0
+                if cfn.Limit is not None:
+                    cfn.Limit = None
+                    over = True
+        size = len(self.network.variables)
+        listed: list[list[int]] = []
+        with open(self._listing) as lines:
+            for line in lines:
+                values = [int(x) for x in line.split()]
+                if values and len(values) != size:
+                    raise BackendError(f"toulbar2 listed an assignment of {len(values)} variables, not {size}")
+                if values:
+                    listed.append(values)
+        return listed, not over and len(listed) <= most
+
+
+_sink_open = False
+"""Whether toulbar2 (whose options are global to the process) writes its solutions to
+the null device (:func:`_solutions_written_to`)."""
+
+
+@contextmanager
+def _solutions_written_to(option: Any, path: str) -> Iterator[None]:
+    """toulbar2 writes every solution it finds to ``path`` inside the block.
+
+    Its ``closeSolution`` closes the file but keeps writing to it (a freed ``FILE``: the
+    heap is corrupted at the next solution found), and ``writeSolution`` opens a file
+    without closing the last one.  So: the null device's file, if open, is closed, ours
+    opened; after the block, ours is closed (its lines flushed) and the null device's
+    opened again, for every later search of any toulbar2 network of the process."""
+    global _sink_open
+    if _sink_open:
+        option.closeSolution()
+    option.writeSolution("1")  # (the format: value indices)
+    option.writeSolution(path)
+    try:
+        yield
+    finally:
+        option.closeSolution()
+        option.writeSolution(os.devnull)
+        _sink_open = True
