@@ -1,12 +1,14 @@
 """The ``pracmln-poss`` command line.
 
 ``pracmln-poss map MODEL.mln [--db FILE] [--evidence LIT ...] [--json]`` prints a MAP
-world and, per atom, whether it is true in all, some or no MAP worlds.
+world and, per atom, whether it is true in all, some or no MAP worlds (``--time-limit
+SECONDS``: give up with status 3, or with ``--anytime`` print the best world found).
 ``pracmln-poss query THEORY --evidence LIT ... --query FORMULA [--json]`` answers a
 possibilistic query: entailed or not, at which consistency level, how many formulas
 drowned.  Errors go
 to stderr as ``pracmln-poss: error: ...`` with exit status 2; an interrupt exits
-with 130.
+with 130, SIGTERM and SIGHUP with 143 and 129, whatever solver is running
+(:mod:`pracmln_poss.stopping`).
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import PossError, PossWarning, SourcePosition, closest
+from .errors import PossError, PossWarning, SourcePosition, TimeLimitReached, closest
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
-from .map.interrupt import INTERRUPTS, interrupted
 from .possibilistic.filtering import FILTER_MODES
+from .stopping import INTERRUPTS, expire, interrupted, stoppable
 from .transformations import METHODS
 from .version import __version__
 from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_number
@@ -40,6 +42,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .console import ProgressDisplay
     from .first_order import FirstOrderMLN
     from .ground_mln import GroundMLN
+    from .map.world import Optimum
     from .possibilistic.protocol import Theory
     from .possibilistic.theory import PossibilisticFormula
 
@@ -92,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
     m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
+    m.add_argument("--time-limit", metavar="SECONDS", type=_seconds, default=None,
+                   help="give up after SECONDS, with exit status 3 (default: no limit)")
+    m.add_argument("--anytime", action="store_true",
+                   help="with --time-limit: print the best world found when the limit passes, marked as not "
+                   "proven optimal (and nothing said of all MAP worlds)")
     m.set_defaults(run=_run_map)
 
     c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
@@ -302,26 +310,51 @@ def _check_against_database(args: argparse.Namespace, loaded: LoadedModel, gmln:
                 f"evidence {'!' if e.value else ''}{name} contradicts {database}, which has {'' if e.value else '!'}{name}")
 
 
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse's ``type``)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    return seconds
+
+
 def _run_map(args: argparse.Namespace) -> int:
     from .atoms import predicate_of
+    from .errors import TimeLimitReached
     from .grounding import ground
     from .map import open_engine
     from .map.inference import MapInference
+    from .stopping import deadline
 
-    loaded = _load(args)
-    model, source = _closed(args, loaded)
-    gmln = ground(model, force=args.force)
-    with MapInference(open_engine(gmln, args.backend)) as inference:
-        evidence = [gmln.literal(text) for text in args.evidence]
-        _check_against_database(args, loaded, gmln, evidence)
-        answer = inference.answer(evidence)
-    wanted = _focus_options(args, loaded).get("query_preds")
-    if wanted is not None:
-        unknown = sorted(set(wanted) - set(model.predicate_map))
-        if unknown:
-            raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
-                             f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
+    if args.anytime and args.time_limit is None:
+        raise UsageError("--anytime goes with --time-limit SECONDS (the best world found when the limit passes)")
+    anytime: Optimum | None = None
+    with deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
+        loaded = _load(args)
+        model, source = _closed(args, loaded)
+        wanted = _focus_options(args, loaded).get("query_preds")
+        if wanted is not None:
+            unknown = sorted(set(wanted) - set(model.predicate_map))
+            if unknown:
+                raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
+                                 f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
+        gmln = ground(model, force=args.force)
+        with MapInference(open_engine(gmln, args.backend)) as inference:
+            evidence = [gmln.literal(text) for text in args.evidence]
+            _check_against_database(args, loaded, gmln, evidence)
+            try:
+                answer = inference.answer(evidence)
+            except TimeLimitReached:
+                anytime = inference.engine.backend.incumbent
+                if not args.anytime or anytime is None:
+                    raise
     shown = [name for name in gmln.atoms if wanted is None or predicate_of(name) in wanted]
+    if anytime is not None:
+        _print_anytime(args, gmln, anytime, shown)
+        return 0
     shown_set = set(shown)
     if args.json:
         out = {
@@ -344,6 +377,22 @@ def _run_map(args: argparse.Namespace) -> int:
         status = "some" if value is None else "all" if value else "none"
         print(f"{name:<{width}}  {'true' if answer.world[name] else 'false':<5}  {status}")
     return 0
+
+
+def _print_anytime(args: argparse.Namespace, gmln: GroundMLN, found: Optimum, shown: list[str]) -> None:
+    """The best world found before the time limit, marked as not proven optimal."""
+    world = gmln.named(found.world)
+    if args.json:
+        out = {"optimal": False, "cost": weight_number(found.cost, gmln.resolution),
+               "world": {name: world[name] for name in shown}}
+        print(json.dumps(out, indent=2))
+        return
+    print(f"not proven optimal: the time limit of {args.time_limit:g} s passed first; the best world found "
+          f"by then costs {format_weight(found.cost, gmln.resolution)} (nothing is said of all MAP worlds)")
+    width = max([len(name) for name in shown] + [4])
+    print(f"{'atom':<{width}}  world")
+    for name in shown:
+        print(f"{name:<{width}}  {'true' if world[name] else 'false'}")
 
 
 def _run_convert(args: argparse.Namespace) -> int:
@@ -629,7 +678,7 @@ class _Terminated(KeyboardInterrupt):
 
 
 def _terminate(signum: int, frame: object) -> None:
-    raise _Terminated(signum)
+    raise expire(_Terminated(signum))  # (kept: a solve started after a swallowed one raises it again)
 
 
 def _positional_back(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -668,8 +717,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     shown(message, category, *rest, **kwargs)
 
             warnings.showwarning = show
-            status: int = args.run(args)
+            with stoppable():
+                status: int = args.run(args)
         return status
+    except TimeLimitReached as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 3
     except PossError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -20,6 +20,7 @@ __all__ = [
     "BackendError",
     "DependencyError",
     "OutputError",
+    "TimeLimitReached",
     "ArgumentError",
     "ArgumentTypeError",
     "PossWarning",
@@ -113,6 +114,11 @@ class ArgumentTypeError(PossError, TypeError):
 
 class OutputError(PossError, OSError):
     """An output file that cannot be written (missing or unwritable directory, not a regular file)."""
+
+
+class TimeLimitReached(PossError, TimeoutError):
+    """A time limit (``--time-limit``, :func:`~pracmln_poss.stopping.deadline`) passed
+    before the answer was proven."""
 
 
 class PossWarning(UserWarning):

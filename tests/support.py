@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import random
 import re
 import subprocess
 import sys
@@ -134,3 +135,18 @@ def table_rows(text: str) -> list[list[str]]:
     rows included: callers pick theirs by content)."""
     return [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()
             if line.lstrip().startswith("|")]
+
+
+def frustrated(atoms: int = 80, clauses: int = 560, seed: int = 1) -> tuple[str, list[tuple[int, list[int]]]]:
+    """A model no MAP backend solves in a minute: random 3-clauses over ``p(N0) ...``
+    with distinct weights (the text of its ``.mln``, and its clauses as (weight, DIMACS
+    literals over atoms ``1..atoms``))."""
+    rng = random.Random(seed)
+    lines = ["p(num)", "num = {" + ", ".join(f"N{i}" for i in range(atoms)) + "}", ""]
+    out = []
+    for i in range(clauses):
+        chosen = rng.sample(range(atoms), 3)
+        signs = [rng.random() < 0.5 for _ in chosen]
+        lines.append(f"{1 + i} " + " v ".join(("!" if neg else "") + f"p(N{a})" for a, neg in zip(chosen, signs)))
+        out.append((1 + i, [-(a + 1) if neg else a + 1 for a, neg in zip(chosen, signs)]))
+    return "\n".join(lines) + "\n", out

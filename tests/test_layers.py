@@ -19,7 +19,7 @@ PACKAGE = ROOT / "pracmln_poss"
 # makes the third-party pracmln importable: it uses nothing of ours but errors)
 LAYERS = [
     {"errors", "version"},
-    {"logic", "weights", "compat"},
+    {"logic", "weights", "compat", "stopping"},
     {"sources", "atoms", "first_order", "arguments"},
     {"ground_mln"},
     {"grounding"},

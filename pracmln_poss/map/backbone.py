@@ -27,6 +27,8 @@ __all__ = ["backbone", "kept"]
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import stopping
+
 
 def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], model: list[int],
              fresh: Callable[[], int], seen: Callable[[list[int]], None] | None = None,
@@ -57,7 +59,7 @@ def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], mod
             oracle.set_phases([-l for l in left])
             oracle.add_clause([-switch, *(-l for l in left)])
             calls += 1
-            new = oracle.get_model() if oracle.solve(assumptions=[*assumptions, switch]) else None
+            new = oracle.get_model() if stopping.sat(oracle, [*assumptions, switch]) else None
             if new is None:
                 break
             if seen is not None:

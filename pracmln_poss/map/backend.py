@@ -76,6 +76,9 @@ class Backend(ABC):
     def __init__(self, mln: GroundMLN) -> None:
         self.mln = mln
         self.unsat_reason: str | None = None  # set when the hard part is seen unsatisfiable
+        self.incumbent: Optimum | None = None
+        """The best world a search stopped by a signal or a time limit had found (its
+        cost exact, but not proven optimal), for ``map --anytime``; None: none found."""
 
     def __enter__(self) -> Backend:
         return self

@@ -43,7 +43,14 @@ from typing import Any
 from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
+from .. import stopping
+from ..stopping import SAT_SOLVER
+
 Clause = Sequence[int]
+
+SEEN = 8
+"""Models of a question's strata kept (the best is a world to show when the question
+is stopped before its optimum is proven)."""
 
 MAX_RECORDED = 200_000
 """Cores found under evidence kept for replay at most (a few hundred bytes each)."""
@@ -91,7 +98,7 @@ class CoreGuided:
     """
 
     def __init__(self, hard: Iterable[Clause], soft: Iterable[tuple[Clause, int]], top: int,
-                 solver: str = "g3") -> None:
+                 solver: str = SAT_SOLVER) -> None:
         self.top = top
         self.oracle: Any = Solver(name=solver, bootstrap_with=[list(c) for c in hard])
         self.calls = 0  # SAT calls made
@@ -115,6 +122,7 @@ class CoreGuided:
         self._recorded: set[tuple[frozenset[int], tuple[int, ...]]] = set()
         self._by_literal: dict[int, list[int]] = {}
         self.base_top = top  # the variables in use once the search without evidence is done
+        self.seen: list[list[int]] = []  # models the strata of the question under way found (--anytime)
 
     # -- resources ------------------------------------------------------------------
 
@@ -144,6 +152,7 @@ class CoreGuided:
     def solve(self, evidence: Sequence[int] = ()) -> Solution | None:
         """An optimum under the evidence literals (hard for this call only); None when
         the hard clauses and the evidence have no model."""
+        self.seen.clear()
         base = self._base_solution()
         if base is None or not evidence:
             return base
@@ -164,7 +173,7 @@ class CoreGuided:
     def sat(self, assumptions: list[int]) -> bool:
         """Whether the clauses have a model under ``assumptions`` (the oracle keeps it)."""
         self.calls += 1
-        return bool(self.oracle.solve(assumptions=assumptions))
+        return stopping.sat(self.oracle, assumptions)
 
     def _optimise(self, state: _State, evidence: list[int], shared: bool = False
                   ) -> tuple[list[int], list[int]] | None:
@@ -186,6 +195,8 @@ class CoreGuided:
             active = list(weights) if threshold == 0 else [a for a, w in weights.items() if w >= threshold]
             assumptions = evidence + active
             if self.sat(assumptions):
+                if stopping.under_deadline() and len(self.seen) < SEEN:
+                    self.seen.append(self.oracle.get_model())
                 lower = _next_level(weights, threshold)
                 if lower is None:  # (every assumption was active)
                     return self.oracle.get_model(), assumptions

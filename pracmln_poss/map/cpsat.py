@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .. import stopping
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause
@@ -29,6 +30,26 @@ from ..logic.formula import Formula
 from .backend import Backend, OverBudget, Solve
 from .instance import MaxSatInstance, build_instance
 from .world import Optimum
+
+_RECORDER: Any = None
+
+
+def _recorder(cp_model: Any) -> Any:
+    """A CP-SAT solution callback class that keeps the last solution found (CP-SAT
+    finds better ones as it goes)."""
+    global _RECORDER
+    if _RECORDER is None:
+
+        class Recorder(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+            def __init__(self) -> None:
+                super().__init__()
+                self.solution: Any = None
+
+            def on_solution_callback(self) -> None:
+                self.solution = self.Response().solution
+
+        _RECORDER = Recorder
+    return _RECORDER
 
 
 class CPSATBackend(Backend):
@@ -118,17 +139,33 @@ class CPSATBackend(Backend):
             seconds); past it, :class:`.OverBudget`.
         """
         cp_model = self.cp_model
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.random_seed = self.seed
-        # the conversions solve thousands of small, similar instances: one presolve pass
-        # saves about a quarter of each call (measured on pracmln's object-recognition)
-        solver.parameters.max_presolve_iterations = 1
-        # Ctrl-C must reach Python (KeyboardInterrupt, exit 130), not just stop the search
-        solver.parameters.catch_sigint_signal = False
-        if work is not None:
-            solver.parameters.max_deterministic_time = work
-        status = solver.solve(model)
+        while True:
+            stopping.check()
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = 1
+            solver.parameters.random_seed = self.seed
+            # the conversions solve thousands of small, similar instances: one presolve pass
+            # saves about a quarter of each call (measured on pracmln's object-recognition)
+            solver.parameters.max_presolve_iterations = 1
+            # Ctrl-C must reach Python (KeyboardInterrupt, exit 130), not just stop the search
+            solver.parameters.catch_sigint_signal = False
+            if work is not None:
+                solver.parameters.max_deterministic_time = work
+            # under a time limit, every solution found is kept as it comes (CP-SAT runs the
+            # Python handlers itself: the limit's exception leaves from inside solve())
+            recorder = _recorder(cp_model)() if stopping.under_deadline() else None
+            try:
+                with stopping.solving(solver.stop_search) as run:
+                    status = solver.solve(model, recorder)
+            except BaseException:
+                if recorder is not None and recorder.solution is not None:
+                    self.incumbent = self._optimum(self._values(list(recorder.solution)))
+                raise
+            if not run.stopped:
+                break
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                self.incumbent = self._found(solver)
+            stopping.run_handlers()  # (Ctrl-C, SIGTERM, the time limit raise here; else ask again)
         if status == cp_model.INFEASIBLE:
             return None
         proven = status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not model.has_objective())
@@ -136,10 +173,20 @@ class CPSATBackend(Backend):
             if work is not None:
                 raise OverBudget(f"CP-SAT after {work:g} deterministic seconds")
             raise BackendError(f"CP-SAT stopped without an answer (status {solver.status_name(status)})")
-        solution = solver.response_proto.solution  # variable v is proto index v - 1
-        values = [False] + [bool(x) for x in list(solution)[: self._top]]
-        self._hint = values
-        # the exact cost, recomputed from the clauses, not the solver's float
+        return self._found(solver)
+
+    def _found(self, solver: Any) -> Optimum:
+        """The world of the solver's solution (hinted to the next call)."""
+        self._hint = values = self._values(list(solver.response_proto.solution))
+        return self._optimum(values)
+
+    def _values(self, solution: list[int]) -> list[bool]:
+        """A solution's values of variables ``1..top`` (variable ``v`` at proto index ``v - 1``)."""
+        return [False] + [bool(x) for x in solution[: self._top]]
+
+    def _optimum(self, values: list[bool]) -> Optimum:
+        """The world of the values, with its exact cost (recomputed from the clauses, not
+        the solver's float)."""
         return Optimum(self.instance.cost(values), self.instance.world(values))
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:

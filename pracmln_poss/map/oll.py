@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool
-from ..logic.formula import Formula
+from ..logic.formula import Formula, evaluate
+from ..stopping import SAT_SOLVER
 from .backend import Backend, OptimalWorlds
 from .core_guided import CoreGuided, Solution
 from .instance import MaxSatInstance, build_instance
@@ -51,7 +52,7 @@ class OLLBackend(Backend):
     instance: MaxSatInstance  # always set: this backend solves the weighted CNF
     sat_backbones = True
 
-    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = "g3") -> None:
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = SAT_SOLVER) -> None:
         """:param solver: PySAT SAT solver name."""
         super().__init__(mln)
         self.instance = instance if instance is not None else build_instance(mln)
@@ -61,6 +62,7 @@ class OLLBackend(Backend):
         self._recent: OrderedDict[tuple[int, ...], Solution] = OrderedDict()  # the last evidence sets' optima
         self._known: dict[tuple[int, ...], list[list[int]]] = {}  # optimal worlds found of those sets
         self._views = 0  # views of the solver handed out and still held (optimal_worlds)
+        self._spoiled = False  # a question was stopped: the solver is replaced at the next one
 
     GROWTH = 1.0
     """A solver whose calls under evidence added more variables than it had after the
@@ -75,10 +77,13 @@ class OLLBackend(Backend):
         return self._core
 
     def _renewed(self) -> CoreGuided:
-        """The solver at the start of a question: a fresh one when it has grown too much,
-        unless a view of it is still held (whose oracle must stay open until released)."""
+        """The solver at the start of a question: a fresh one when it has grown too much or
+        a question was stopped, unless a view of it is still held (whose oracle must stay
+        open until released)."""
         core = self._core
-        if core is not None and not self._views and core.top - core.base_top > self.GROWTH * core.base_top:
+        if core is not None and not self._views and (
+                self._spoiled or core.top - core.base_top > self.GROWTH * core.base_top):
+            self._spoiled = False
             core.close()
             self._core = None
             self._recent.clear()
@@ -151,9 +156,36 @@ class OLLBackend(Backend):
             values[v] = model[v - 1] > 0
         return Optimum(solution.cost + self.instance.offset, self.instance.world(values))
 
+    @contextmanager
+    def _question(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Iterator[None]:
+        """One question; when it is stopped (a signal's exception, a time limit), the best
+        world its strata found is kept, and the solver is replaced at the next question:
+        the exception may have come between two steps of a core's relaxation."""
+        try:
+            yield
+        except BaseException:
+            self.incumbent = self._best_seen(units, extra)
+            self._spoiled = True
+            raise
+
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
-        with self._solved(units, extra) as (_, solution):
+        with self._question(units, extra), self._solved(units, extra) as (_, solution):
             return None if solution is None else self._optimum_of(solution)
+
+    def _best_seen(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
+        """The cheapest of the models the question's strata found that satisfy the
+        evidence (those of the search without evidence may not)."""
+        best = None
+        for model in self._core.seen if self._core is not None else ():
+            if all(abs(u) > len(model) or model[abs(u) - 1] == u for u in units):
+                values = [False] * (self.instance.top + 1)
+                for v in range(1, min(len(model), self.instance.top) + 1):
+                    values[v] = model[v - 1] > 0
+                found = Optimum(self.instance.cost(values), self.instance.world(values))
+                if not all(evaluate(f, found.world) for f in extra):
+                    continue
+                best = found if best is None or found.cost < best.cost else best
+        return best
 
     def optimum_within(self, units: tuple[int, ...], parent: tuple[int, ...], cost: int) -> Optimum | None:
         """One SAT call on the parent's final assumptions and the other literals, when
@@ -161,6 +193,10 @@ class OLLBackend(Backend):
         first costs about what solving the evidence does)."""
         if self.instance.unsat_reason is not None:
             return None
+        with self._question(units, ()):
+            return self._within(units, parent, cost)
+
+    def _within(self, units: tuple[int, ...], parent: tuple[int, ...], cost: int) -> Optimum | None:
         core = self._renewed()
         found = self._recent.get(parent) if parent else core.solve(())
         if found is None or found.cost + self.instance.offset != cost:
@@ -178,6 +214,12 @@ class OLLBackend(Backend):
         final assumptions and the other literals: its optimal worlds that satisfy them
         are those of the evidence, and its solution serves every set it is a subset of
         (the sets one literal larger come one after the other in a conversion)."""
+        with self._question(units, extra), self._worlds(units, extra, cost, parent) as view:
+            yield view
+
+    @contextmanager
+    def _worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int,
+                parent: tuple[int, ...] | None) -> Iterator[OptimalWorlds | None]:
         if parent is not None and not extra:
             core = self._renewed()
             found = self._of_literals(core, parent)

@@ -17,9 +17,11 @@ from contextlib import contextmanager
 from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
+from .. import stopping
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
+from ..stopping import SAT_SOLVER
 from .backend import Backend, OptimalWorlds
 from .instance import MaxSatInstance, build_instance
 from .world import Optimum
@@ -32,7 +34,7 @@ class RC2Backend(Backend):
     instance: MaxSatInstance  # always set: these backends solve the weighted CNF
     sat_backbones = True
 
-    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = "g3",
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = SAT_SOLVER,
                  **rc2_options: bool) -> None:
         """:param solver: PySAT SAT solver name for RC2.
         :param rc2_options: RC2's ``adapt``/``exhaust``/``minz``/``trim`` options.  Off by
@@ -75,9 +77,14 @@ class RC2Backend(Backend):
         return wcnf
 
     def _rc2(self, wcnf: WCNF) -> RC2:
-        if self.instance.distinct_weights <= 1:
-            return RC2(wcnf, solver=self.solver, **self.rc2_options)
-        return RC2Stratified(wcnf, solver=self.solver, **self.rc2_options)
+        kind = RC2 if self.instance.distinct_weights <= 1 else RC2Stratified
+        rc2 = kind(wcnf, solver=self.solver, **self.rc2_options)
+        if not self.rc2_options.get("minz"):  # (minz gives its calls a budget: None means "unknown" there)
+            # RC2 asks its SAT solver itself, through this method: make its calls stoppable too
+            # (with PySAT's own Ctrl-C, an interrupted call returns None, which RC2 takes for a core)
+            setattr(rc2, "_call_oracle",  # noqa: B010 (an instance's method replaced)
+                    lambda assumptions=(), expect_interrupt=False: stopping.sat(rc2.oracle, list(assumptions)))
+        return rc2
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         wcnf = self._wcnf(units, extra)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 __all__ = ["Toulbar2Backend", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED"]
 
+import ctypes
 import os
 import tempfile
 from collections import Counter
@@ -40,6 +41,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .. import stopping
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
@@ -187,24 +189,41 @@ class Toulbar2Backend(Backend):
 
     def _search(self, evidence: Evidence, limit: int, backtracks: int) -> Optimum | None:
         """The best world with the evidence of cost (without the offset) below ``limit``,
-        or None.
+        or None.  A signal stops the search (:func:`.stopping.native`).
 
         :raises OverBudget: past ``backtracks``.
         """
         cfn = self._cfn
-        found = None
-        try:
-            with self._stored(evidence, limit, backtracks):
-                found = cfn.SolveNext()
-        except self._contradiction:
-            found = None
-        if cfn.Limit is not None:
-            cfn.Limit = None
+        while True:
+            with stopping.native(_stop_handler()) as run:
+                try:
+                    with self._stored(evidence, limit, backtracks):
+                        found = cfn.SolveNext()
+                except self._contradiction:
+                    found = None
+                limited = self._limited()
+                if limited and found is not None:  # (what a stopped search had found: --anytime)
+                    self.incumbent = self._optimum(found)
+            if not run.signals:
+                break
+            # (a signal whose handler did not raise: ask again)
+        if limited:
             raise OverBudget(f"toulbar2 after {backtracks} backtracks")
-        if found is None:
-            return None
+        return None if found is None else self._optimum(found)
+
+    def _optimum(self, found: Any) -> Optimum:
         # exact: integers below 2**53 are exact in the double toulbar2 reports
         return Optimum(self.network.offset + round(found[1]), self.network.world(found[0]))
+
+    def _limited(self) -> bool:
+        """Whether the last search stopped at a limit (its budget, or a signal), which is
+        then cleared."""
+        cfn = self._cfn
+        if cfn.Limit is None:
+            return False
+        cfn.Limit = None
+        cfn.CFN.timerStop()  # (clears the flag a signal's handler set: the next search would stop at once)
+        return True
 
     def _answer(self, units: tuple[int, ...], extra: tuple[Formula, ...], bound: int | None = None) -> Optimum | None:
         """The optimum of the evidence (``bound``: a world of cost at most ``bound``), from
@@ -281,19 +300,19 @@ class Toulbar2Backend(Backend):
         if self._listing is None:
             self._listing = os.path.join(tempfile.mkdtemp(prefix="pracmln-poss-"), "optima")
         cfn, option = self._cfn, self._option
-        over = False
-        with _solutions_written_to(option, self._listing):
-            option.allSolutions = most + 1
-            try:
-                with self._stored(evidence, limit, ENUMERATION_BACKTRACKS):
-                    cfn.SolveNext()
-            except self._contradiction:
-                pass
-            finally:
-                option.allSolutions = 0
-                if cfn.Limit is not None:
-                    cfn.Limit = None
-                    over = True
+        while True:
+            with stopping.native(_stop_handler()) as run, _solutions_written_to(option, self._listing):
+                option.allSolutions = most + 1
+                try:
+                    with self._stored(evidence, limit, ENUMERATION_BACKTRACKS):
+                        cfn.SolveNext()
+                except self._contradiction:
+                    pass
+                finally:
+                    option.allSolutions = 0
+                    over = self._limited()
+            if not run.signals:
+                break
         size = len(self.network.variables)
         listed: list[list[int]] = []
         with open(self._listing) as lines:
@@ -305,6 +324,23 @@ class Toulbar2Backend(Backend):
                     listed.append(values)
         return listed, not over and len(listed) <= most
 
+
+def _stop_handler() -> int | None:
+    """The address of toulbar2's own time-out handler, the C function its time limit
+    calls (it makes the search stop at its next choice point; pytoulbar2 installs it for
+    Ctrl-C too when given a time limit); None when the library does not export it."""
+    global _HANDLER
+    if _HANDLER is None:
+        from pytoulbar2 import pytb2
+
+        try:
+            _HANDLER = ctypes.cast(ctypes.CDLL(pytb2.__file__)._Z7timeOuti, ctypes.c_void_p).value or 0
+        except (OSError, AttributeError):  # pragma: no cover - another toulbar2 build
+            _HANDLER = 0
+    return _HANDLER or None
+
+
+_HANDLER: int | None = None
 
 _sink_open = False
 """Whether toulbar2 (whose options are global to the process) writes its solutions to

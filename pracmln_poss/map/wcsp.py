@@ -19,6 +19,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from pysat.solvers import Solver
 
+from .. import stopping
 from ..compat import import_pracmln
 from ..errors import BackendError
 from ..ground_mln import GroundMLN
@@ -114,13 +115,13 @@ class WCSPBackend(Backend):
 
     def _satisfiable(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> bool:
         pool = VarPool(self.mln.n_atoms)
-        with Solver(name="g3") as sat:
+        with Solver(name=stopping.SAT_SOLVER) as sat:
             for f in [wf.formula for wf in self.mln.hard] + list(extra):
                 for clause in clausify(f, pool):
                     if not clause:
                         return False
                     sat.add_clause(list(clause))
-            return bool(sat.solve(assumptions=list(units)))
+            return stopping.sat(sat, list(units))
 
 
 def _for_pracmln(f: Formula) -> Formula | None:

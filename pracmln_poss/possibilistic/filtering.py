@@ -21,6 +21,7 @@ from typing import Generic, TypeVar, overload
 
 from ..errors import UnknownNameError
 from ..logic.formula import Atom, Formula, PredAtom, conjunction, negate, walk
+from ..stopping import SAT_SOLVER
 from ..weights import INF
 from .lifted_theory import LiftedTheory
 from .selectors import SelectorSolver
@@ -50,7 +51,7 @@ def filter_redundant(theory: PossibilisticTheory, mode: str = ..., solver: str =
                      ) -> FilterResult[PossibilisticTheory]: ...
 @overload
 def filter_redundant(theory: LiftedTheory, mode: str = ..., solver: str = ...) -> FilterResult[LiftedTheory]: ...
-def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "aggressive", solver: str = "g3"
+def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "aggressive", solver: str = SAT_SOLVER
                      ) -> FilterResult[PossibilisticTheory] | FilterResult[LiftedTheory]:
     """Remove redundant formulas; every cut of the result has the same models as before.
 
@@ -103,7 +104,7 @@ def keep_flags(
     contents: Sequence[Formula],
     tests: Sequence[Formula],
     mode: str,
-    solver: str = "g3",
+    solver: str = SAT_SOLVER,
 ) -> list[bool]:
     """Which items to keep: item ``i`` (whose ground content is ``contents[i]``) is dropped
     when ``tests[i]`` follows from the remaining items of level ``>= levels[i]`` (in

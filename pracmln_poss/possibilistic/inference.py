@@ -16,6 +16,7 @@ __all__ = ["PossibilisticInference", "possibilistic_inference"]
 
 from ..atoms import Evidence
 from ..logic.formula import Formula
+from ..stopping import SAT_SOLVER
 from .protocol import Theory
 from .reasoner import Reasoner
 from .theory import Answer, Level, PossibilisticFormula, RuleText
@@ -28,7 +29,7 @@ class PossibilisticInference:
     :ivar reasoner: the exact reasoner over the ground theory (int steps).
     """
 
-    def __init__(self, theory: Theory, solver: str = "g3") -> None:
+    def __init__(self, theory: Theory, solver: str = SAT_SOLVER) -> None:
         self.theory = theory
         self.reasoner = Reasoner(theory.ground(), solver)
         self._ground = self.reasoner.theory
@@ -80,7 +81,7 @@ class PossibilisticInference:
         return self.reasoner.necessity(self.theory.ground_formula(query))
 
 
-def possibilistic_inference(theory: Theory, solver: str = "g3") -> PossibilisticInference:
+def possibilistic_inference(theory: Theory, solver: str = SAT_SOLVER) -> PossibilisticInference:
     """Inference on ``theory`` by name and in weight units (see :class:`.Reasoner` for the
     exact int layer); use it as a context manager:
 

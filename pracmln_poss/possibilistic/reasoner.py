@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..atoms import Evidence, EvidenceItem
 from ..errors import InconsistentEvidenceError
 from ..logic.formula import Formula, is_literal, literal_of, negate
+from ..stopping import SAT_SOLVER
 from ..weights import INF
 from .selectors import SelectorSolver
 from .theory import Level, PossibilisticFormula, PossibilisticTheory
@@ -38,7 +39,7 @@ class Reasoner:
     resolution (``INF``: certain); :class:`~.inference.PossibilisticInference` answers
     in weight units, for ground and lifted theories."""
 
-    def __init__(self, theory: PossibilisticTheory, solver: str = "g3") -> None:
+    def __init__(self, theory: PossibilisticTheory, solver: str = SAT_SOLVER) -> None:
         self.theory = theory
         self.levels: tuple[Level, ...] = tuple(sorted({pf.level for pf in theory.formulas} | {INF}))
         finite = [pf for pf in theory.formulas if pf.level != INF]

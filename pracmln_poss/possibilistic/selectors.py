@@ -15,8 +15,10 @@ from typing import Any
 
 from pysat.solvers import Solver
 
+from .. import stopping
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import Formula
+from ..stopping import SAT_SOLVER
 
 
 class SelectorSolver:
@@ -30,7 +32,7 @@ class SelectorSolver:
     :param always: formulas that are always on (no selector).
     """
 
-    def __init__(self, n_atoms: int, formulas: Sequence[Formula], solver: str = "g3",
+    def __init__(self, n_atoms: int, formulas: Sequence[Formula], solver: str = SAT_SOLVER,
                  groups: Sequence[Any] | None = None, always: Iterable[Formula] = ()) -> None:
         self.pool = VarPool(n_atoms)
         self.sat = Solver(name=solver)
@@ -62,7 +64,7 @@ class SelectorSolver:
 
     def satisfiable(self, assumptions: Iterable[int]) -> bool:
         self.calls += 1
-        return bool(self.sat.solve(assumptions=list(assumptions)))
+        return stopping.sat(self.sat, list(assumptions))
 
     def core(self) -> set[int]:
         """The assumptions of the last unsatisfiable call that were needed."""

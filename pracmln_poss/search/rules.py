@@ -43,8 +43,8 @@ from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
-from ..map.interrupt import INTERRUPTS, interrupted
 from ..possibilistic.theory import Level
+from ..stopping import INTERRUPTS, interrupted
 from ..weights import INF
 from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
 from .evidence import EvidenceSet

@@ -37,6 +37,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from multiprocessing.context import BaseContext
 from typing import Any, Protocol, TypeVar
 
+from .. import stopping
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..map import open_engine
@@ -267,11 +268,13 @@ class _LocalPool(ProcessPoolExecutor):
 
 def _threads() -> int:
     """Threads of this process (the OS's count where there is one: libraries start
-    threads Python does not know of)."""
+    threads Python does not know of), but for the watcher of :mod:`~pracmln_poss.stopping`
+    (it holds no lock a forked child could need, and the child forgets it)."""
     try:
-        return len(os.listdir("/proc/self/task"))
+        count = len(os.listdir("/proc/self/task"))
     except OSError:
-        return threading.active_count()
+        count = threading.active_count()
+    return count - stopping.helper_threads()
 
 
 def _start_method() -> BaseContext | None:

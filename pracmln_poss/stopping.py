@@ -1,0 +1,352 @@
+"""Stopping a solve: Ctrl-C, SIGTERM, SIGHUP and a time limit reach every solver within a second.
+
+Python runs a signal's handler in the main thread, between two bytecodes; a solver's C
+code that runs for minutes never gets there, so a handler alone cannot stop it.  Inside
+:func:`stoppable` (the command line runs every command inside it):
+
+- solvers that release the GIL while they search (CP-SAT; PySAT's ``solve_limited``)
+  are stopped from a watcher thread: Python's own C-level handler writes the signal's
+  number to a pipe (:func:`signal.set_wakeup_fd`), the thread reads it and calls the stop
+  function of the solve under way (CP-SAT's ``stop_search``, PySAT's ``interrupt``),
+  registered by :func:`solving`;
+- toulbar2 holds the GIL: during each of its searches, :func:`native` installs the
+  solver's own time-out handler (what its time limit calls: it makes the search stop at
+  its next choice point) for these signals, once each; afterwards Python's handlers are
+  put back and the signal that came is raised again for them.
+
+After a stopped solve, the Python handlers run at once (:func:`run_handlers`): Ctrl-C
+raises ``KeyboardInterrupt``, the command line's SIGTERM handler its own interrupt, a
+:func:`deadline` :class:`~pracmln_poss.errors.TimeLimitReached`; when none raises (a
+handler that ignores the signal), the solve is asked again: a stopped solve never
+passes for an answer.
+
+Outside :func:`stoppable` nothing is installed: PySAT catches Ctrl-C itself during a
+solve and raises its own error (:data:`INTERRUPTS`, :func:`interrupted`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "INTERRUPTS", "SAT_SOLVER", "SIGNALS", "Run", "NativeRun", "check", "deadline", "expire", "interrupted", "native", "run_handlers", "sat",
+    "helper_threads", "solving", "stoppable", "under_deadline", "watching",
+]
+
+import ctypes
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysolvers import error as _SolverError
+
+from .errors import TimeLimitReached
+
+INTERRUPTS: tuple[type[BaseException], ...] = (KeyboardInterrupt, _SolverError)
+"""What an interrupt may arrive as: Python's, or PySAT's (among its other errors)."""
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
+"""The signals that stop a solve (SIGALRM: a :func:`deadline`)."""
+
+SAT_SOLVER = "m22"
+"""The PySAT solver every SAT call of the package uses by default: MiniSat 2.2 notices an
+``interrupt`` at every decision, Glucose only between restarts (measured: up to 2.8 s
+late); as fast as Glucose on the conversions and MAP questions measured."""
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's error for a SIGINT
+    caught during a solve."""
+    return isinstance(exc, KeyboardInterrupt) or (
+        isinstance(exc, _SolverError) and "keyboard interrupt" in str(exc).lower())
+
+
+@dataclass
+class Run:
+    """One solve that can be stopped: ``stopped`` is set when a signal stopped it."""
+
+    stop: Callable[[], None]
+    stopped: bool = False
+
+
+@dataclass
+class _Watcher:
+    """The watcher thread's state while :func:`stoppable` is active."""
+
+    read: int
+    write: int
+    previous: int
+    thread: threading.Thread | None = None
+    current: Run | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_watcher: _Watcher | None = None
+
+
+def watching() -> bool:
+    """Whether solves are stopped by signals here (inside :func:`stoppable`, main thread)."""
+    return _watcher is not None and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def stoppable() -> Iterator[None]:
+    """Inside the block, every solve stops within a second of a signal of :data:`SIGNALS`
+    (in the main thread; elsewhere, and nested, it does nothing)."""
+    global _watcher, _hooked, _pending
+    if _watcher is not None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if not _hooked:
+        os.register_at_fork(after_in_child=_forget)
+        _hooked = True
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    watcher = _Watcher(read, write, previous)
+    watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
+    watcher.thread.start()
+    _watcher = watcher
+    interrupt = signal.getsignal(signal.SIGINT)
+    if interrupt is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
+    try:
+        yield
+    finally:
+        _watcher = None
+        _pending = None
+        if interrupt is signal.default_int_handler:
+            signal.signal(signal.SIGINT, interrupt)
+        signal.set_wakeup_fd(previous)
+        os.close(write)  # (the watcher reads the end of the pipe and stops)
+        watcher.thread.join()
+        os.close(read)
+
+
+def helper_threads() -> int:
+    """Threads of this module running (the watcher: 1 inside :func:`stoppable`)."""
+    watcher = _watcher
+    return int(watcher is not None and watcher.thread is not None and watcher.thread.is_alive())
+
+
+def _forget() -> None:
+    """In a forked child: the watcher is the parent's (its thread is not here, its pipe
+    is the parent's), so this process has none, and its signals write to no pipe."""
+    global _watcher
+    watcher = _watcher
+    if watcher is None:
+        return
+    _watcher = None
+    signal.set_wakeup_fd(-1)
+    os.close(watcher.read)
+    os.close(watcher.write)
+
+
+_hooked = False  # whether _forget runs in every forked child (registered at the first stoppable())
+
+
+def _watch(watcher: _Watcher) -> None:
+    """Read the signals' numbers as Python's handler writes them; stop the solve under way
+    for those of :data:`SIGNALS`."""
+    wanted = {int(s) for s in SIGNALS}
+    while True:
+        try:
+            data = os.read(watcher.read, 64)
+        except OSError:  # pragma: no cover - the pipe closed under us
+            return
+        if not data:
+            return
+        if wanted.isdisjoint(data):
+            continue
+        with watcher.lock:
+            run = watcher.current
+            if run is not None and not run.stopped:
+                run.stopped = True
+                run.stop()
+
+
+@contextmanager
+def solving(stop: Callable[[], None]) -> Iterator[Run]:
+    """The block runs one solve that releases the GIL; a signal calls ``stop`` (from
+    another thread) and sets the run's ``stopped``."""
+    run = Run(stop)
+    watcher = _watcher
+    if watcher is None or not watching():
+        yield run
+        return
+    with watcher.lock:
+        watcher.current = run
+    try:
+        yield run
+    finally:
+        with watcher.lock:
+            watcher.current = None
+
+
+def run_handlers() -> None:
+    """Run the Python handlers of the signals that came, now (they raise: Ctrl-C, the
+    command line's SIGTERM, a deadline), rather than at some later bytecode."""
+    if ctypes.pythonapi.PyErr_CheckSignals() != 0:  # pragma: no cover - ctypes raises the error itself
+        raise KeyboardInterrupt
+
+
+def sat(oracle: Any, assumptions: list[int]) -> bool:
+    """``oracle.solve(assumptions)`` of a PySAT solver, stopped by the signals inside
+    :func:`stoppable` (``solve_limited``, which releases the GIL, and ``interrupt``);
+    outside, PySAT catches Ctrl-C during the solve, and it ends in ``KeyboardInterrupt``."""
+    if not watching():
+        check()
+        found = oracle.solve_limited(assumptions=assumptions)
+        if found is None:  # (no budget is ever set: only Ctrl-C stops it)
+            raise KeyboardInterrupt
+        return bool(found)
+    while True:
+        check()
+        oracle.clear_interrupt()
+        with solving(oracle.interrupt) as run:
+            found = oracle.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if found is not None:
+            return bool(found)
+        if run.stopped:
+            run_handlers()
+        # (a signal whose handler did not raise, or none at all: ask again)
+
+
+# -- native solvers that hold the GIL ------------------------------------------------------
+
+_SIG_DFL = 0
+_SIGACTION_SIZE = 512  # more than any libc's struct sigaction (glibc's is 152 bytes)
+
+
+def _libc() -> Any:
+    """The C library's ``sysv_signal`` and ``sigaction``, or None where it lacks them."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        install = libc.sysv_signal
+        query = libc.sigaction
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return None
+    install.restype = ctypes.c_void_p
+    install.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    query.restype = ctypes.c_int
+    query.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+    return libc
+
+
+_LIBC: Any = None
+
+
+@dataclass
+class NativeRun:
+    """What :func:`native` saw: the signals that stopped the search (empty: none)."""
+
+    signals: list[int] = field(default_factory=list)
+
+
+@contextmanager
+def native(handler: int | None) -> Iterator[NativeRun]:
+    """During the block (a native search that holds the GIL), the signals of
+    :data:`SIGNALS` call ``handler``, the address of the solver's own C function that
+    stops its search; each only once (System V semantics: the handler resets to the
+    default as it runs, which tells which signals came).  Afterwards Python's handlers
+    are put back, and the signals that came raised again for them and run
+    (:func:`run_handlers`); the run lists them (the caller asks again when none raised).
+    Does nothing outside :func:`stoppable`, without a handler, or without glibc."""
+    global _LIBC
+    check()
+    run = NativeRun()
+    if handler is None or not watching():
+        yield run
+        return
+    if _LIBC is None:
+        _LIBC = _libc() or False
+    libc = _LIBC
+    if not libc:  # pragma: no cover - not glibc
+        yield run
+        return
+    saved = {}
+    for signum in SIGNALS:
+        action = ctypes.create_string_buffer(_SIGACTION_SIZE)
+        libc.sigaction(int(signum), None, action)
+        saved[signum] = action
+    try:
+        for signum in SIGNALS:
+            libc.sysv_signal(int(signum), handler)
+        yield run
+    finally:
+        for signum, action in saved.items():
+            now = ctypes.create_string_buffer(_SIGACTION_SIZE)
+            libc.sigaction(int(signum), None, now)
+            if (ctypes.c_void_p.from_buffer(now).value or _SIG_DFL) == _SIG_DFL:
+                run.signals.append(int(signum))  # it came: its handler ran and reset itself
+            libc.sigaction(int(signum), action, None)
+    for came in run.signals:
+        signal.raise_signal(came)
+    if run.signals:
+        run_handlers()
+
+
+# -- a time limit --------------------------------------------------------------------------
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Inside the block, :class:`~pracmln_poss.errors.TimeLimitReached` is raised
+    ``seconds`` after it starts (None: no limit), whatever solver is running (with
+    :func:`stoppable`)."""
+    global _deadlines, _pending
+    if seconds is None:
+        yield
+        return
+
+    def reached(signum: int, frame: object) -> None:
+        raise expire(TimeLimitReached(f"no answer within the time limit of {seconds:g} s"))
+
+    previous = signal.signal(signal.SIGALRM, reached)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _deadlines += 1
+    try:
+        yield
+    finally:
+        _deadlines -= 1
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if isinstance(_pending, TimeLimitReached):
+            _pending = None
+
+
+_deadlines = 0
+
+_pending: BaseException | None = None
+"""What a signal's handler raised to stop the work (:func:`expire`), kept until the
+:func:`stoppable` block (or the :func:`deadline`) ends."""
+
+
+def expire(exc: BaseException) -> BaseException:
+    """Keep ``exc``, the exception a signal's handler raises to stop the work, so that
+    every later solve raises it too before it starts (:func:`check`); returns it.
+
+    Python runs a handler at whatever bytecode comes next, which may be inside a
+    ``__del__``: that prints the exception and goes on, and the signal would be lost."""
+    global _pending
+    _pending = exc
+    return exc
+
+
+def check() -> None:
+    """Raise the exception a signal's handler raised to stop the work, if one did (every
+    solve asks before it starts)."""
+    if _pending is not None:
+        raise _pending
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C inside :func:`stoppable`: Python's ``KeyboardInterrupt``, kept (:func:`expire`)."""
+    raise expire(KeyboardInterrupt())
+
+
+def under_deadline() -> bool:
+    """Whether a :func:`deadline` is running (solvers then keep the best world they find
+    as they go, for ``map --anytime``)."""
+    return _deadlines > 0

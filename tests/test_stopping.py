@@ -1,0 +1,236 @@
+"""Every solve stops within a second of Ctrl-C, SIGTERM, SIGHUP or a time limit, whatever
+backend is solving, and a stopped solve never passes for an answer (pracmln_poss.stopping)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+
+import pytest
+
+from pracmln_poss import stopping
+from pracmln_poss.ground_mln import GroundMLN
+from pracmln_poss.map import open_engine
+
+from .support import ROOT, frustrated, run_cli
+
+BACKENDS = ["oll", "rc2", "toulbar2", "cpsat"]
+
+
+class Stopped(Exception):
+    """What this module's SIGTERM handler raises (pytest takes KeyboardInterrupt for its own)."""
+
+
+def _guarded() -> GroundMLN:
+    """:func:`frustrated`'s clauses, each only where ``g`` holds, and ``!g`` heavier than
+    all of them: easy without evidence (``g`` false), hard under ``g``."""
+    _, clauses = frustrated()
+    pairs: list[tuple[str, object]] = [("!g", 1 + sum(w for w, _ in clauses))]
+    pairs += [("!g v " + " v ".join(("!" if l < 0 else "") + f"x{abs(l)}" for l in lits), weight)
+              for weight, lits in clauses]
+    return GroundMLN.from_pairs(pairs)
+
+
+@contextmanager
+def _signal_after(seconds: float, signum: int, handler=None):
+    """``signum`` sent to this process ``seconds`` into the block, from another process (a
+    thread of ours could not: a solver that holds the GIL would keep it waiting)."""
+
+    def stop(number, frame):
+        raise Stopped
+
+    previous = signal.signal(signum, handler or stop)
+    killer = subprocess.Popen(["sh", "-c", f"sleep {seconds}; kill -{int(signum)} {os.getpid()}"])
+    try:
+        yield
+    finally:
+        killer.wait()
+        signal.signal(signum, previous)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_signal_stops_a_long_solve_and_the_engine_still_answers_exactly(backend, monkeypatch):
+    """SIGTERM one second into a solve that takes minutes: its handler's exception leaves
+    the solve within a second (toulbar2 kept on its own search, so that its time-out
+    handler is what stops it); the same engine then answers a small question as a fresh
+    one of another backend does (nothing of the stopped solve is left: toulbar2's stop
+    flag, PySAT's interrupt, a half-stored problem, a half-relaxed core)."""
+    from pracmln_poss.map import toulbar2
+
+    monkeypatch.setattr(toulbar2, "FIRST_BACKTRACKS", 10**12)
+    mln = _guarded()
+    g = mln.literal("g")
+    # 70 atoms fixed: 10 left, answered in milliseconds
+    evidence = [g] + [mln.literal(f"x{a}") * (1 if a % 3 else -1) for a in range(1, 71)]
+    with stopping.stoppable(), open_engine(mln, backend) as engine:
+        assert engine.penalty([]) == 0
+        start = time.monotonic()
+        with pytest.raises(Stopped), _signal_after(1.0, signal.SIGTERM):
+            engine.optimum([g])
+        assert time.monotonic() - start < 2.0
+        stopped_core = getattr(engine.backend, "_core", None)
+        with open_engine(mln, "cpsat" if backend != "cpsat" else "toulbar2") as fresh:
+            assert engine.optimum(evidence).cost == fresh.optimum(evidence).cost
+            assert engine.consequences(evidence) == fresh.consequences(evidence)
+        if backend == "oll":  # (the core-guided solver a stop may have left half-relaxed is replaced)
+            assert stopped_core is not None and engine.backend._core is not stopped_core
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_signal_whose_handler_does_not_raise_changes_no_answer(backend):
+    """A handler that only notes the signal: the stopped solve is asked again, and the
+    answer is the one without signals."""
+    mln = _guarded()
+    # 20 atoms left: a solve of some tenths of a second
+    evidence = [mln.literal("g")] + [mln.literal(f"x{a}") * (1 if a % 3 else -1) for a in range(1, 61)]
+    seen = []
+    with stopping.stoppable(), open_engine(mln, backend) as engine:
+        with _signal_after(0.05, signal.SIGHUP, lambda number, frame: seen.append(number)):
+            found = engine.optimum(evidence)
+            time.sleep(0.2)  # (the signal has come by now, whether or not the solve was still running)
+    with open_engine(mln, "toulbar2") as fresh:
+        assert found.cost == fresh.optimum(evidence).cost
+    assert seen == [signal.SIGHUP]
+
+
+def test_a_stopped_sat_call_is_asked_again_when_no_handler_raises():
+    """The protocol of :func:`stopping.sat`: a call the signal stopped (None) is asked
+    again after the handlers ran, and only its answer counts."""
+
+    class Oracle:
+        def __init__(self):
+            self.calls = 0
+            self.interrupted = 0
+
+        def clear_interrupt(self):
+            pass
+
+        def interrupt(self):
+            self.interrupted += 1
+
+        def solve_limited(self, assumptions, expect_interrupt):
+            self.calls += 1
+            if self.calls == 1:  # the first call is under way when the signal comes
+                os.kill(os.getpid(), signal.SIGHUP)
+                deadline = time.monotonic() + 5
+                while not self.interrupted and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                return None
+            return True
+
+    oracle = Oracle()
+    previous = signal.signal(signal.SIGHUP, lambda number, frame: None)
+    try:
+        with stopping.stoppable():
+            assert stopping.sat(oracle, [1]) is True
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert oracle.calls == 2 and oracle.interrupted == 1
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_time_limit_whose_exception_was_swallowed_still_stops_the_next_solve():
+    """Python may run the time limit's handler inside a ``__del__``, which prints its
+    exception and goes on: the next solve still raises it (before it starts)."""
+    from pracmln_poss.errors import TimeLimitReached
+
+    class Slow:
+        def __del__(self):
+            time.sleep(0.5)  # the limit passes here; its exception goes nowhere
+
+    mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
+    with stopping.stoppable(), open_engine(mln, "oll") as engine:
+        with pytest.raises(TimeLimitReached), stopping.deadline(0.1):
+            Slow()
+            engine.optimum()
+        assert engine.optimum().cost == 0  # (the limit ends with its block)
+
+
+def _command(model, *options):
+    return [sys.executable, "-m", "pracmln_poss", "map", str(model), *options]
+
+
+@pytest.fixture(scope="module")
+def hard_model(tmp_path_factory):
+    path = tmp_path_factory.mktemp("hard") / "hard.mln"
+    path.write_text(frustrated()[0])
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("stop, status, line", [("SIGINT", 130, "pracmln-poss: interrupted"),
+                                                ("SIGTERM", 143, "pracmln-poss: terminated by SIGTERM")])
+def test_the_command_line_stops_within_a_second(hard_model, backend, stop, status, line):
+    """``map`` on a model that takes minutes, stopped 1.5 s in: the status and the one
+    line of any interrupt, within a second, whatever backend is solving."""
+    # SIGINT as a terminal sends it, even where this test runs with it ignored
+    run = subprocess.Popen(_command(hard_model, "--backend", backend), cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(1.5)
+    assert run.poll() is None, "the solve ended before it could be stopped"
+    run.send_signal(getattr(signal, stop))
+    start = time.monotonic()
+    _, err = run.communicate(timeout=30)
+    assert time.monotonic() - start < 1.0
+    assert (run.returncode, err) == (status, line + "\n")
+
+
+@pytest.mark.slow
+def test_timeout_ends_a_long_map_with_its_own_status(hard_model):
+    """``timeout 3 pracmln-poss map ...``: over by 4 s, status 124 (timeout's: it sent
+    SIGTERM), no traceback."""
+    start = time.monotonic()
+    run = subprocess.run(["timeout", "3", *_command(hard_model)], cwd=ROOT, capture_output=True, text=True)
+    assert time.monotonic() - start < 4.0
+    assert run.returncode == 124 and run.stderr == "pracmln-poss: terminated by SIGTERM\n", run.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_time_limit_gives_up_with_status_3_or_the_best_world_found(hard_model, backend):
+    """``--time-limit 1.5``: status 3 and one line by 2.5 s; with ``--anytime --json`` a
+    world marked as not proven optimal whose cost is the weight of the clauses it
+    violates, and nothing said of all MAP worlds."""
+    start = time.monotonic()
+    code, out, err = run_cli("map", hard_model, "--backend", backend, "--time-limit", "1.5")
+    assert time.monotonic() - start < 2.5
+    assert (code, out, err) == (3, "", "pracmln-poss: no answer within the time limit of 1.5 s\n")
+    code, out, err = run_cli("map", hard_model, "--backend", backend, "--time-limit", "1.5", "--anytime", "--json")
+    if backend == "rc2":  # (RC2 is a fresh solver per question: it keeps no world of its strata)
+        assert code == 3
+        return
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["optimal"] is False and "entailed" not in answer and "penalty" not in answer
+    world = {int(name[3:-1]) + 1: value for name, value in answer["world"].items()}
+    _, clauses = frustrated()
+    violated = sum(w for w, lits in clauses if not any(world[abs(l)] == (l > 0) for l in lits))
+    assert answer["cost"] == violated
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--anytime"], "--anytime goes with --time-limit SECONDS"),
+    (["--time-limit", "0"], "expected a positive, finite number of seconds, got '0'"),
+    (["--time-limit", "nan"], "expected a positive, finite number of seconds, got 'nan'"),
+    (["--time-limit", "ten"], "expected a number of seconds, got 'ten'"),
+])
+def test_time_limit_options_are_checked(options, message):
+    from .support import ANTARCTIC
+
+    code, out, err = run_cli("map", ANTARCTIC, *options)
+    assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_a_time_limit_that_is_not_reached_changes_nothing():
+    from .support import ANTARCTIC
+
+    assert run_cli("map", ANTARCTIC, "--time-limit", "60", "--anytime") == run_cli("map", ANTARCTIC)
