@@ -7,10 +7,10 @@ with a time limit; the table gives milliseconds per call (the loop only: model l
 and the backend's construction are reported apart), whether all backends found the
 same optimal costs, and what ``auto`` picks.
 
-Instances: pracmln's object-recognition (learned, 1,719 distinct weights) with one
-cluster and with its test database; meals with ``query1.db`` (19,591 formulas); the
-paper's CORA (11 distinct weights) and smokers.  pracmln's examples are found in its
-installed data directory.
+Instances: pracmln's object-recognition (learned, 1,719 distinct weights) over 1 to 6
+clusters and with its test database; meals with either database (19,591 formulas); the
+dense and sparse smokers of ``benchmarks/workloads.py``; the paper's CORA (11 distinct
+weights) and smokers.  pracmln's examples are found in its installed data directory.
 
     python benchmarks/backends.py [--calls N] [--timeout S] [--only NAME ...]
 """
@@ -21,7 +21,10 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+import workloads
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -61,23 +64,27 @@ print(json.dumps({"atoms": gmln.n_atoms, "variables": instance.top, "soft": len(
 """
 
 
-def instances() -> dict[str, tuple[str, str, dict[str, int]]]:
-    """name -> (model, database or '', domain sizes)."""
-    from pracmln_poss.compat import import_pracmln
-
-    examples = Path(import_pracmln().utils.locs.examples)
+def instances(directory: Path) -> dict[str, tuple[str, str, dict[str, int]]]:
+    """name -> (model, database or '', domain sizes); generated files go to ``directory``."""
+    examples = workloads.pracmln_examples()
     orec = examples / "object-recognition" / "object-recognition.pracmln"
+    model = f"{orec}:learnt.cll.scenes-new-object-detection.mln"
     meals = examples / "meals" / "meals.pracmln"
     paper = ROOT / "examples" / "paper"
-    return {
-        "object-recognition, 1 cluster": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", "", {"cluster": 1}),
-        "object-recognition, 2 clusters": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", "", {"cluster": 2}),
-        "object-recognition, 3 clusters": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", "", {"cluster": 3}),
-        "object-recognition, test.db": (f"{orec}:learnt.cll.scenes-new-object-detection.mln", f"{orec}:test.db", {}),
-        "meals, query1.db": (f"{meals}:meals_any_for.mln", f"{meals}:query1.db", {}),
-        "CORA (paper)": (str(paper / "cora.mln"), "", {}),
-        "smokers (paper)": (str(paper / "smokers.mln"), "", {}),
-    }
+    out: dict[str, tuple[str, str, dict[str, int]]] = {
+        f"object-recognition, {n} cluster{'s' if n > 1 else ''}": (model, "", {"cluster": n}) for n in range(1, 7)}
+    out["object-recognition, test.db"] = (model, f"{orec}:test.db", {})
+    for db in ("query1.db", "query2.db"):
+        out[f"meals, {db}"] = (f"{meals}:meals_any_for.mln", f"{meals}:{db}", {})
+    for n in (80, 160):
+        dense, dense_db = workloads.write_dense_smokers(directory, n)
+        out[f"dense smokers, n = {n}"] = (str(dense), str(dense_db), {})
+    for n in (64, 128):
+        sparse, sparse_db = workloads.write_sparse_smokers(directory, n)
+        out[f"sparse smokers, n = {n}"] = (str(sparse), str(sparse_db), {})
+    out["CORA (paper)"] = (str(paper / "cora.mln"), "", {})
+    out["smokers (paper)"] = (str(paper / "smokers.mln"), "", {})
+    return out
 
 
 def run(model: str, db: str, sizes: dict[str, int], backend: str, calls: int, timeout: float) -> dict | str:
@@ -102,7 +109,14 @@ def main(argv: list[str]) -> int:
     print("| instance | atoms | vars | soft clauses | distinct weights | auto | "
           + " | ".join(f"{b} ms/call" for b in BACKENDS) + " | same costs |")
     print("|---|---|---|---|---|---|" + "---|" * len(BACKENDS) + "---|")
-    for name, (model, db, sizes) in instances().items():
+    with tempfile.TemporaryDirectory(prefix="pracmln-poss-backends-") as directory:
+        rows(args, instances(Path(directory)))
+    return 0
+
+
+def rows(args: argparse.Namespace, table: dict[str, tuple[str, str, dict[str, int]]]) -> None:
+    """One row per instance."""
+    for name, (model, db, sizes) in table.items():
         if args.only and not any(name.startswith(o) for o in args.only):
             continue
         results = {b: run(model, db, sizes, b, args.calls, args.timeout) for b in BACKENDS}
@@ -115,7 +129,6 @@ def main(argv: list[str]) -> int:
         same = "yes" if all(r["costs"] == info["costs"] for r in done) else "NO"
         print(f"| {name} | {info['atoms']} | {info['variables']} | {info['soft']} | {info['weights']} | "
               f"{info['auto']} | " + " | ".join(cells) + f" | {same} |", flush=True)
-    return 0
 
 
 if __name__ == "__main__":

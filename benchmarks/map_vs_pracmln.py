@@ -1,113 +1,122 @@
 #!/usr/bin/env python3
-"""End-to-end MAP inference: pracmln_poss (RC2) against pracmln's WCSPInference.
+"""``map`` beside pracmln's own MAP, whole process, on the workloads of ``benchmarks/workloads.py``.
 
-A smokers MLN (``Smokes(x) => Cancer(x)``, ``Friends(x,y) => (Smokes(x) <=> Smokes(y))``)
-over n persons, with random evidence: every Friends atom (each pair friends with
-probability 0.1) and Smokes of a third of the persons.  Both sides parse the same
-.mln/.db files, ground and solve; the pracmln world's cost is computed with our
-exact arithmetic and must equal our optimum.  Times are wall-clock seconds for
-the whole pipeline (pracmln's import excluded on both sides: it is shared).
+For each workload (dense and sparse smokers as the domain grows, pracmln's
+object-recognition over 1 to 6 clusters and on its ``test.db``, meals on both its
+databases): ``pracmln-poss map ... --json`` (a MAP world *and* the literals true in all
+MAP worlds) and pracmln's ``MLN.load`` + ``Database.load`` + ``WCSPInference`` on the
+same files, each in a fresh process (start-up and imports included): user CPU seconds
+(what the machine's other load does not change), wall seconds and peak MB of each; the
+worlds of both are priced with our exact arithmetic on our grounding and must cost the
+same.
 
-    python benchmarks/map_vs_pracmln.py [--sizes 20 40 80 160] [--seed 0] [--pracmln-max 160]
+    python benchmarks/map_vs_pracmln.py [--only PREFIX ...] [--pracmln-timeout S] [--no-pracmln]
 """
 
 from __future__ import annotations
 
 import argparse
-import io
-import random
+import json
+import resource
+import subprocess
 import sys
 import tempfile
 import time
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import support
+import workloads
+from support import ROOT
 
-from pracmln_poss.bridge.loader import load_model  # noqa: E402
-from pracmln_poss.compat import import_pracmln  # noqa: E402
-from pracmln_poss.grounding import ground  # noqa: E402
-from pracmln_poss.map import open_engine  # noqa: E402
-from pracmln_poss.map.engine import (
-    World,  # noqa: E402
-    world_cost,  # noqa: E402
-)
-from pracmln_poss.weights import format_weight  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
-MLN = """\
-Smokes(person)
-Cancer(person)
-Friends(person, person)
+THEIRS = r"""
+import io, json, sys
+from contextlib import redirect_stderr, redirect_stdout
+import pracmln
+from pracmln.mln.inference.wcspinfer import WCSPInference
 
-1.126769 Smokes(x) => Cancer(x)
-1.577776 Friends(x, y) => (Smokes(x) <=> Smokes(y))
+with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+    mln = pracmln.MLN.load(sys.argv[1], grammar=sys.argv[3], logic="FirstOrderLogic")
+    db = pracmln.Database.load(mln, sys.argv[2])[0]
+    mrf = mln.ground(db)
+    results = WCSPInference(mrf, queries=[str(a) for a in mrf.gndatoms]).run().results
+print(json.dumps({str(atom): value >= 0.5 for atom, value in results.items()}))
 """
+"""pracmln's WCSPInference on a model and database: the world it finds, as JSON."""
 
 
-def write_problem(directory: Path, n: int, rng: random.Random) -> tuple[Path, Path]:
-    people = [f"P{i}" for i in range(n)]
-    lines = []
-    for a in people:
-        for b in people:
-            lines.append(("" if rng.random() < 0.1 else "!") + f"Friends({a},{b})")
-    for a in rng.sample(people, n // 3):
-        lines.append(("" if rng.random() < 0.5 else "!") + f"Smokes({a})")
-    mln, db = directory / f"smokers{n}.mln", directory / f"smokers{n}.db"
-    mln.write_text(MLN)
-    db.write_text("\n".join(lines) + "\n")
-    return mln, db
-
-
-def ours(mln: Path, db: Path):
+def run(cmd: list[str], timeout: float | None) -> tuple[float, float, float, str] | str:
+    """User CPU seconds, wall seconds, peak MB and standard output of ``cmd`` in a fresh
+    process; or why there is none (its failure, or the time limit)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     start = time.perf_counter()
-    g = ground(load_model(mln, db).model)
-    with open_engine(g) as engine:
-        optimum = engine.optimum()
-    return time.perf_counter() - start, g, optimum
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err, text=True)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, support.tree_rss(process.pid))
+            if timeout is not None and time.perf_counter() - start > timeout:
+                process.kill()
+                process.wait()
+                return f"> {timeout:.0f} s"
+            time.sleep(0.05)
+        wall = time.perf_counter() - start
+        if process.returncode != 0:
+            err.seek(0)
+            return "error: " + (err.read().strip().splitlines() or ["?"])[-1][:80]
+        out.seek(0)
+        user = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+        return user, wall, peak / 2**20, out.read()
 
 
-def theirs(mln_path: Path, db_path: Path, g, engine_cost):
-    pracmln = import_pracmln()
-    from pracmln.mln.inference.wcspinfer import WCSPInference
+def cost(model: str, db: str, world: dict[str, bool]) -> int | float:
+    """The exact cost of a world (by atom name) in our ground model of the files (open world)."""
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.grounding import ground
+    from pracmln_poss.map.engine import World, world_cost
 
-    start = time.perf_counter()
-    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-        mln = pracmln.MLN.load(str(mln_path), grammar="StandardGrammar", logic="FirstOrderLogic")
-        db = pracmln.Database.load(mln, str(db_path))[0]
-        mrf = mln.ground(db)
-        queries = [str(a) for a in mrf.gndatoms]
-        result = WCSPInference(mrf, queries=queries).run().results
-    elapsed = time.perf_counter() - start
-    values = [False] * (g.n_atoms + 1)
-    for i, name in enumerate(g.atoms, 1):
-        values[i] = bool(result.get(name, 0) >= 0.5)
-    return elapsed, engine_cost(World(tuple(values)))
+    g = ground(load_model(model, db).model)
+    values = [False] + [world.get(name, False) for name in g.atoms]
+    return world_cost(g, World(tuple(values)))
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[20, 40, 80, 160])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pracmln-max", type=int, default=160, help="largest n to run pracmln on")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="+", help="workloads whose name starts with one of these")
+    parser.add_argument("--pracmln-timeout", type=float, default=600, help="seconds pracmln may take (default 600)")
+    parser.add_argument("--no-pracmln", action="store_true", help="ours only")
     args = parser.parse_args(argv)
-    import_pracmln()
-    print("| n | atoms | soft groundings | pracmln_poss (s) | pracmln WCSPInference (s) | speed-up | MAP cost | same cost |")
-    print("|---:|---:|---:|---:|---:|---:|---:|:---:|", flush=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        for n in args.sizes:
-            mln, db = write_problem(Path(tmp), n, random.Random(args.seed + n))
-            t_ours, g, optimum = ours(mln, db)
-            cost_text = format_weight(optimum.cost, g.resolution)
-            if n <= args.pracmln_max:
-                t_theirs, cost = theirs(mln, db, g, lambda world: world_cost(g, world))  # noqa: B023 (called here)
-                same = "yes" if cost == optimum.cost else f"NO ({format_weight(cost, g.resolution)})"
-                theirs_text, ratio = f"{t_theirs:.2f}", f"{t_theirs / t_ours:.1f}x"
-            else:
-                theirs_text, ratio, same = "not run", "-", "-"
-            print(
-                f"| {n} | {g.n_atoms} | {len(g.soft)} | {t_ours:.2f} | {theirs_text} | {ratio} | {cost_text} | {same} |",
-                flush=True,
-            )
+    print("| workload | atoms | ours user s | ours wall s | ours MB | pracmln WCSP user s | wall s | MB "
+          "| pracmln / ours (user) | same MAP cost |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|", flush=True)
+    with tempfile.TemporaryDirectory() as name:
+        directory = Path(name)
+        for workload, make in workloads.MAP_WORKLOADS.items():
+            if args.only and not any(workload.startswith(o) for o in args.only):
+                continue
+            command = make(directory)
+            model, db = command[1], command[3]
+            ours = run([str(support.EXE), *command], None)
+            if isinstance(ours, str):
+                print(f"| {workload} | - | {ours} | | | | | | | |", flush=True)
+                continue
+            user, wall, peak, out = ours
+            world = json.loads(out)["world"]
+            cells = [f"{user:.2f}", f"{wall:.2f}", f"{peak:.0f}"]
+            theirs_cells, ratio, same = ["not run", "", ""], "-", "-"
+            if not args.no_pracmln:
+                grammar = "PRACGrammar" if ".pracmln" in model else "StandardGrammar"
+                theirs = run([sys.executable, "-c", THEIRS, model, db, grammar], args.pracmln_timeout)
+                if isinstance(theirs, str):
+                    theirs_cells = [theirs, "", ""]
+                else:
+                    t_user, t_wall, t_peak, t_out = theirs
+                    theirs_cells = [f"{t_user:.2f}", f"{t_wall:.2f}", f"{t_peak:.0f}"]
+                    ratio = f"{t_user / user:.1f}x"
+                    same = "yes" if cost(model, db, json.loads(t_out)) == cost(model, db, world) else "NO"
+            print(f"| {workload} | {len(world):,} | " + " | ".join(cells + theirs_cells) + f" | {ratio} | {same} |",
+                  flush=True)
     return 0
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ROOT", "EXE", "measure", "pracmln_examples"]
+__all__ = ["ROOT", "EXE", "measure", "pracmln_examples", "tree_rss"]
 
 import os
 import subprocess
@@ -28,7 +28,7 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def _tree_rss(pid: int) -> int:
+def tree_rss(pid: int) -> int:
     """Resident bytes of ``pid`` and all its descendants (from /proc; cheap enough to
     sample often: only the tree is read)."""
     page = os.sysconf("SC_PAGE_SIZE")
@@ -55,7 +55,7 @@ def measure(cmd: list[str], capture: bool = False) -> tuple[float, float, str]:
                                    text=True)
         peak = 0
         while process.poll() is None:
-            peak = max(peak, _tree_rss(process.pid))
+            peak = max(peak, tree_rss(process.pid))
             time.sleep(0.05)
         seconds = time.perf_counter() - start
         if process.returncode != 0:

@@ -18,7 +18,10 @@ After a stopped solve, the Python handlers run at once (:func:`run_handlers`): C
 raises ``KeyboardInterrupt``, the command line's SIGTERM handler its own interrupt, a
 :func:`deadline` :class:`~pracmln_poss.errors.TimeLimitReached`; when none raises (a
 handler that ignores the signal), the solve is asked again: a stopped solve never
-passes for an answer.
+passes for an answer.  Python may run a handler inside a ``__del__``, which prints its
+exception and goes on; so a handler that raises to stop the work raises
+``expire(exc)``, which keeps ``exc``: every later solve of the :func:`stoppable` block
+raises it before it starts (:func:`check`).
 
 Outside :func:`stoppable` nothing is installed: PySAT catches Ctrl-C itself during a
 solve and raises its own error (:data:`INTERRUPTS`, :func:`interrupted`).
