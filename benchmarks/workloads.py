@@ -26,6 +26,7 @@ import re
 import resource
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -86,11 +87,17 @@ def write_clusters(directory: Path, n: int) -> Path:
 
 @functools.cache
 def pracmln_examples() -> Path:
-    """pracmln's installed example projects (asked of pracmln in a fresh process of this
-    Python, the import hook of ``tools/install_pracmln.py`` making it importable)."""
-    out = subprocess.run([sys.executable, "-c", "import pracmln.utils.locs as l; print(l.examples)"],
-                         capture_output=True, text=True, check=True)
-    return Path(out.stdout.strip().splitlines()[-1])
+    """pracmln's installed example projects, where ``pracmln.utils.locs`` puts them (its
+    setup copies them to the site data directory, else the user's), found without
+    importing pracmln (which needs the import hook of the package as it is today: an
+    older commit in the benchmark history cannot)."""
+    import appdirs  # (pracmln's own dependency)
+
+    for data in (appdirs.site_data_dir("pracmln"), appdirs.user_data_dir("pracmln")):
+        examples = Path(data) / "examples"
+        if examples.is_dir():
+            return examples
+    raise FileNotFoundError("pracmln's example projects are not installed (python tools/install_pracmln.py)")
 
 
 Workload = Callable[[Path], list[str]]
@@ -162,13 +169,15 @@ CONVERT_WORKLOADS: dict[str, Workload] = {
 
 def user_seconds(argv: list[str], python: str = sys.executable, timeout: float | None = None) -> float:
     """User CPU seconds of ``python -m pracmln_poss argv`` in a fresh process, start-up
-    included (CPU time, not wall time: other load on the machine does not count).
+    included (CPU time, not wall time: other load on the machine does not count).  It
+    runs in the system's temporary directory: ``-m`` imports from the working directory
+    first, and in the repository that is the code checked out, not the commit installed.
 
     :raises RuntimeError: when the command fails.
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    run = subprocess.run([python, "-m", "pracmln_poss", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True, timeout=timeout)
+    run = subprocess.run([python, "-m", "pracmln_poss", *argv], cwd=tempfile.gettempdir(),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=timeout)
     if run.returncode != 0:
         raise RuntimeError(f"pracmln-poss {' '.join(argv)} failed ({run.returncode}): {run.stderr[-500:]}")
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before

@@ -124,8 +124,9 @@ def stoppable() -> Iterator[None]:
             signal.signal(signal.SIGINT, interrupt)
         signal.set_wakeup_fd(previous)
         os.close(write)  # (the watcher reads the end of the pipe and stops)
-        watcher.thread.join()
-        os.close(read)
+        watcher.thread.join(timeout=1.0)
+        if not watcher.thread.is_alive():
+            os.close(read)
 
 
 def helper_threads() -> int:

@@ -1,9 +1,10 @@
 import itertools
 
 from hypothesis import given
+from hypothesis import strategies as st
 
-from pracmln_poss.logic.cnf import VarPool, clausify
-from pracmln_poss.logic.formula import evaluate
+from pracmln_poss.logic.cnf import VarPool, clausify, clausify_under
+from pracmln_poss.logic.formula import Truth, evaluate, substitute_atoms
 
 from .strategies import formulas
 
@@ -23,3 +24,20 @@ def test_clauses_are_equisatisfiable_projections(f):
         ]
         sat = [w for w in extended if all(any(w[abs(l)] == (l > 0) for l in c) for c in clauses)]
         assert bool(sat) == evaluate(f, base)
+
+
+@given(st.lists(st.tuples(formulas(N), st.lists(st.sampled_from([None, None, True, False]), min_size=N,
+                                                 max_size=N)), min_size=1, max_size=8))
+def test_clause_forms_by_shape_are_those_of_each_formula(cases):
+    """``clausify_under`` (one clause form per shape and known values, instantiated) gives
+    what substituting the known atoms and clausifying each formula gives, variable for
+    variable, fresh variables included, over a run of formulas sharing one pool."""
+    direct, shared = VarPool(N), VarPool(N)
+    for f, known in cases:
+        def value(a, known=known):
+            return known[a - 1]
+
+        g = substitute_atoms(f, value)
+        expected = (g, []) if isinstance(g, Truth) else (None, clausify(g, direct))
+        assert clausify_under(f, value, shared) == expected
+        assert shared.top == direct.top

@@ -185,6 +185,29 @@ def test_the_command_line_stops_within_a_second(hard_model, backend, stop, statu
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("command", ["convert", "verify", "explain"])
+def test_every_command_stops_within_a_second(hard_model, tmp_path, command):
+    """``convert``, ``verify`` and ``explain --mln`` of a model whose optimum takes minutes,
+    SIGTERM 1.5 s in: status 143 and one line, within a second."""
+    atoms = " ".join(f"p(N{i})" for i in range(80))
+    theory = tmp_path / "one.theory"
+    theory.write_text("// pracmln_poss 0.1.0 possibilistic theory: 1 formulas in 1 levels\n#resolution 0.000001\n"
+                      f"#atoms {atoms}\n\n// level lambda_0\n0  p(N0)\n")
+    argv = {"convert": ["convert", str(hard_model), "-k", "1", "--quiet"],
+            "verify": ["verify", "--mln", str(hard_model), "-k", "0", "--quiet", str(theory)],
+            "explain": ["explain", "--mln", str(hard_model), "--query", "p(N1)", str(theory)]}[command]
+    run = subprocess.Popen([sys.executable, "-m", "pracmln_poss", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    assert run.poll() is None, "the command ended before it could be stopped"
+    run.send_signal(signal.SIGTERM)
+    start = time.monotonic()
+    _, err = run.communicate(timeout=30)
+    assert time.monotonic() - start < 1.0
+    assert (run.returncode, err) == (143, "pracmln-poss: terminated by SIGTERM\n")
+
+
+@pytest.mark.slow
 def test_timeout_ends_a_long_map_with_its_own_status(hard_model):
     """``timeout 3 pracmln-poss map ...``: over by 4 s, status 124 (timeout's: it sent
     SIGTERM), no traceback."""

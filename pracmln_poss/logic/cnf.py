@@ -8,11 +8,12 @@ it keeps the encoding linear (no distribution).
 
 from __future__ import annotations
 
-__all__ = ["VarPool", "clausify", "Clause"]
+__all__ = ["VarPool", "clausify", "clausify_under", "Clause"]
 
+from collections.abc import Callable
 from typing import cast
 
-from .formula import And, Atom, Formula, Not, Or, Truth, nnf, substitute_atoms
+from .formula import And, Atom, Formula, Not, Or, Truth, nnf, shape, substitute_atoms
 
 Clause = tuple[int, ...]
 
@@ -42,6 +43,44 @@ def clausify(f: Formula, pool: VarPool) -> list[Clause]:
     for part in g.args if isinstance(g, And) else (g,):
         _emit(_clause(part, pool, out), out)
     return out
+
+
+def clausify_under(f: Formula, value: Callable[[int], bool | None], pool: VarPool) -> tuple[Truth | None, list[Clause]]:
+    """``substitute_atoms(f, value)`` and, unless that is a constant, its
+    :func:`clausify`: (the constant, ``[]``) or (None, the clauses).
+
+    Computed once per shape of ``f`` and values of its atoms (a model's groundings of one
+    template share them) and instantiated with ``f``'s atoms; fresh variables are taken
+    from ``pool`` in the order :func:`clausify` takes them, so the clauses are the same,
+    variable for variable."""
+    key, atoms = shape(f)
+    known = tuple(value(a) for a in atoms)
+    template = _TEMPLATES.get((key, known))
+    if template is None:
+        g = substitute_atoms(f, value)
+        if isinstance(g, Truth):
+            template = (g, [])
+        else:  # (clausified here, then written over positions: atom i is i + 1, fresh variables follow)
+            top = max(atoms)
+            position = {a: i + 1 for i, a in enumerate(atoms)}
+            template = (None, [tuple((1 if l > 0 else -1) * (position[abs(l)] if abs(l) <= top else
+                                                              len(atoms) + abs(l) - top) for l in c)
+                               for c in clausify(g, VarPool(top))])
+        if len(_TEMPLATES) < MAX_TEMPLATES:
+            _TEMPLATES[(key, known)] = template
+    constant, clauses = template
+    if constant is not None:
+        return constant, []
+    m = len(atoms)
+    fresh = max((abs(l) for c in clauses for l in c), default=m) - m
+    names = [0, *atoms, *(pool.new() for _ in range(fresh))]
+    return None, [tuple(names[l] if l > 0 else -names[-l] for l in c) for c in clauses]
+
+
+MAX_TEMPLATES = 10_000
+"""Clause forms of formula shapes kept (a model has a few per template)."""
+
+_TEMPLATES: dict[tuple[str, tuple[bool | None, ...]], tuple[Truth | None, list[Clause]]] = {}
 
 
 def _emit(lits: list[int], out: list[Clause]) -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "evaluate",
     "nnf",
     "substitute_atoms",
+    "shape",
     "children",
     "walk",
     "is_literal",
@@ -212,6 +213,40 @@ def evaluate(f: Formula, world: Valuation | Sequence[bool] | Mapping[int, bool])
     if isinstance(f, Truth):
         return f.value
     raise TypeError(f"cannot evaluate non-ground formula {f!r}")
+
+
+def shape(f: Formula) -> tuple[str, tuple[int, ...]]:
+    """The tree of ``f`` with its atoms numbered by first occurrence (a key two formulas
+    share exactly when they are the same tree over other atoms), and those atoms in
+    that order: the groundings of one template have one shape."""
+    atoms: dict[int, int] = {}
+    parts: list[str] = []
+
+    def walk(g: Formula) -> None:
+        if isinstance(g, Atom):
+            parts.append(f"a{atoms.setdefault(g.index, len(atoms))}")
+        elif isinstance(g, Truth):
+            parts.append("T" if g.value else "F")
+        elif isinstance(g, Not):
+            parts.append("!")
+            walk(g.arg)
+        elif isinstance(g, (And, Or)):
+            parts.append("&(" if isinstance(g, And) else "|(")
+            for a in g.args:
+                walk(a)
+                parts.append(",")
+            parts.append(")")
+        elif isinstance(g, (Implies, Iff)):
+            parts.append(">(" if isinstance(g, Implies) else "=(")
+            walk(g.left)
+            parts.append(",")
+            walk(g.right)
+            parts.append(")")
+        else:
+            raise TypeError(f"not a ground formula: {g!r}")
+
+    walk(f)
+    return "".join(parts), tuple(atoms)
 
 
 def compile_ground(f: Formula) -> Callable[[Sequence[bool]], bool]:

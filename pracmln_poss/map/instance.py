@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..ground_mln import GroundMLN
-from ..logic.cnf import Clause, VarPool, clausify
+from ..logic.cnf import Clause, VarPool, clausify, clausify_under
 from ..logic.formula import Formula, Truth, is_literal, literal_of, substitute_atoms
 from ..weights import INF
 from .world import World
@@ -144,17 +144,18 @@ def build_instance(mln: GroundMLN) -> MaxSatInstance:
     soft: list[tuple[Clause, int]] = []
     offset = 0
     for wf in mln.hard + mln.soft:
-        g = substitute_atoms(wf.formula, fixed.get)
-        if g == Truth(True):
+        constant, clauses = clausify_under(wf.formula, fixed.get, pool)
+        if constant == Truth(True):
             continue
-        if g == Truth(False) and wf.hard:
-            if reason is None:
-                reason = (
-                    f"hard formula {mln.format(wf.formula)} ({wf.source or 'no source'}) "
-                    "is false under the hard unit formulas"
-                )
-            continue
-        clauses = clausify(g, pool)
+        if constant == Truth(False):
+            if wf.hard:
+                if reason is None:
+                    reason = (
+                        f"hard formula {mln.format(wf.formula)} ({wf.source or 'no source'}) "
+                        "is false under the hard unit formulas"
+                    )
+                continue
+            clauses = [()]
         if wf.weight == INF:
             hard.extend(clauses)
         elif clauses == [()]:
