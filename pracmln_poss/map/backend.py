@@ -61,9 +61,9 @@ class Backend(ABC):
 
     name = "abstract"
     clause_sessions = True
-    """Whether :meth:`session` keeps its solver between calls, so that a backbone is
-    best found one added clause at a time; else it tests one literal at a time
-    (:meth:`bounded`)."""
+    """Whether :meth:`~pracmln_poss.map.backend.Backend.session` keeps its solver between
+    calls, so that a backbone is best found one added clause at a time; else it tests
+    one literal at a time (:meth:`~pracmln_poss.map.backend.Backend.bounded`)."""
 
     sat_backbones = False
     """Whether :meth:`optimal_worlds` gives a SAT problem (a backbone then takes a few
@@ -76,9 +76,9 @@ class Backend(ABC):
     def __init__(self, mln: GroundMLN) -> None:
         self.mln = mln
         self.unsat_reason: str | None = None  # set when the hard part is seen unsatisfiable
+        # the best world a search stopped by a signal or a time limit had found (its cost
+        # exact, but not proven optimal), for ``map --anytime``; None: none found
         self.incumbent: Optimum | None = None
-        """The best world a search stopped by a signal or a time limit had found (its
-        cost exact, but not proven optimal), for ``map --anytime``; None: none found."""
 
     def __enter__(self) -> Backend:
         return self

@@ -28,7 +28,7 @@ __all__ = ["CostNetwork", "Variable", "CostFunction", "HARD", "MAX_TABLE", "buil
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..atoms import map_leaves
@@ -243,7 +243,7 @@ class _Builder:
         self.offset = 0
         self.channels: dict[int, int] = {}  # a group's atom -> the number of its channelled Boolean
         self._aux: dict[int, int] = {}  # a Tseitin or indicator variable number -> its variable
-        self._compiled: dict[object, Callable[[Sequence[bool]], bool]] = {}
+        self._tables: dict[object, tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
         self._pool = VarPool(n_atoms)
 
     def formula(self, g: Formula, cost: int) -> None:
@@ -268,48 +268,56 @@ class _Builder:
             self._clause(clause, cost)
 
     def _table(self, g: Formula, atoms: list[int], scope: tuple[int, ...], cost: int) -> None:
-        # the formula with its atoms numbered 1.. in order: formulas of one template share it
+        # the formula with its atoms numbered 1.. in order, and where they sit in the
+        # scope's variables: formulas of one template share both, hence their table
         position = {a: i + 1 for i, a in enumerate(atoms)}
         shape = _shape(g, position)
-        check = self._compiled.get(shape)
-        if check is None:
-            check = self._compiled[shape] = compile_ground(shape)
-        # a group's values that make none of the formula's atoms true act alike: one
-        # class of values each, evaluated once
-        classes: list[list[tuple[list[tuple[int, bool]], list[int]]]] = []
-        for v in scope:
-            variable = self.variables[v]
-            if not variable.group:
-                at = position[variable.atoms[0]]
-                classes.append([([(at, False)], [0]), ([(at, True)], [1])])
-                continue
-            mentioned = [(i, position[a]) for i, a in enumerate(variable.atoms) if a in position]
-            own = [([(at, j == i) for j, at in mentioned], [i]) for i, _ in mentioned]
-            rest = [x for x in range(variable.size) if x not in {i for i, _ in mentioned}]
-            if rest:
-                own.append(([(at, False) for _, at in mentioned], rest))
-            classes.append(own)
-        values = [False] * (len(atoms) + 1)
-        falsified: list[list[list[int]]] = []
-        satisfied: list[list[list[int]]] = []
-        for choice in itertools.product(*classes):
-            for settings, _ in choice:
-                for at, truth in settings:
-                    values[at] = truth
-            (satisfied if check(values) else falsified).append([members for _, members in choice])
+        places = tuple((self.variables[v].size, self.variables[v].group,
+                        tuple((i, position[a]) for i, a in enumerate(self.variables[v].atoms) if a in position))
+                       for v in scope)
+        table = self._tables.get((shape, places))
+        if table is None:
+            table = self._tables[(shape, places)] = self._truth_table(shape, places, len(atoms))
+        falsified, satisfied = table
         if not falsified:
             return
         if not satisfied and cost != HARD:
             self.offset += cost
             return
-        count_false = sum(math.prod(len(m) for m in c) for c in falsified)
-        count_true = sum(math.prod(len(m) for m in c) for c in satisfied)
-        if count_false <= count_true or cost == HARD:
-            tuples = tuple(t for c in falsified for t in itertools.product(*c))
-            self.functions.append(CostFunction(scope, 0, tuples, (cost,) * len(tuples)))
+        if len(falsified) <= len(satisfied) or cost == HARD:
+            self.functions.append(CostFunction(scope, 0, falsified, (cost,) * len(falsified)))
         else:
-            tuples = tuple(t for c in satisfied for t in itertools.product(*c))
-            self.functions.append(CostFunction(scope, cost, tuples, (0,) * len(tuples)))
+            self.functions.append(CostFunction(scope, cost, satisfied, (0,) * len(satisfied)))
+
+    def _truth_table(self, shape: Formula, places: tuple[tuple[int, bool, tuple[tuple[int, int], ...]], ...],
+                     n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """The assignments of a scope (each variable's size, whether it is a group, and
+        which of its values make which of the formula's atoms ``1..n`` true) that falsify
+        the formula ``shape``, and those that satisfy it."""
+        check = compile_ground(shape)
+        # a group's values that make none of the formula's atoms true act alike: one
+        # class of values each, evaluated once
+        classes: list[list[tuple[list[tuple[int, bool]], list[int]]]] = []
+        for size, group, mentioned in places:
+            if not group:
+                at = mentioned[0][1]
+                classes.append([([(at, False)], [0]), ([(at, True)], [1])])
+                continue
+            own = [([(at, j == i) for j, at in mentioned], [i]) for i, _ in mentioned]
+            rest = [x for x in range(size) if x not in {i for i, _ in mentioned}]
+            if rest:
+                own.append(([(at, False) for _, at in mentioned], rest))
+            classes.append(own)
+        values = [False] * (n + 1)
+        falsified: list[tuple[int, ...]] = []
+        satisfied: list[tuple[int, ...]] = []
+        for choice in itertools.product(*classes):
+            for settings, _ in choice:
+                for at, truth in settings:
+                    values[at] = truth
+            side = satisfied if check(values) else falsified
+            side.extend(itertools.product(*(members for _, members in choice)))
+        return tuple(falsified), tuple(satisfied)
 
     def _var(self, v: int) -> tuple[int, int]:
         """A clause variable's (network variable, value making it true)."""
