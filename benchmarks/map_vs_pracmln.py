@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 import support
@@ -81,6 +82,15 @@ def cost(model: str, db: str, world: dict[str, bool]) -> int | float:
     return world_cost(g, World(tuple(values)))
 
 
+def _grammar(model: str) -> str:
+    """The grammar pracmln reads the model with: its project's (``query.conf``), else
+    StandardGrammar."""
+    if ".pracmln:" not in model:
+        return "StandardGrammar"
+    with zipfile.ZipFile(model.split(":", 1)[0]) as project:
+        return str(json.loads(project.read("query.conf")).get("grammar") or "StandardGrammar")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", nargs="+", help="workloads whose name starts with one of these")
@@ -106,7 +116,7 @@ def main(argv: list[str]) -> int:
             cells = [f"{user:.2f}", f"{wall:.2f}", f"{peak:.0f}"]
             theirs_cells, ratio, same = ["not run", "", ""], "-", "-"
             if not args.no_pracmln:
-                grammar = "PRACGrammar" if ".pracmln" in model else "StandardGrammar"
+                grammar = _grammar(model)
                 theirs = run([sys.executable, "-c", THEIRS, model, db, grammar], args.pracmln_timeout)
                 if isinstance(theirs, str):
                     theirs_cells = [theirs, "", ""]
