@@ -677,8 +677,19 @@ class _Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
+_ending = False  # whether a signal is ending the command: the next ones are let go
+
+
 def _terminate(signum: int, frame: object) -> None:
-    raise expire(_Terminated(signum))  # (kept: a solve started after a swallowed one raises it again)
+    """SIGTERM, SIGHUP (and Ctrl-C: as ``KeyboardInterrupt``): stop the command, once
+    (``timeout`` sends its SIGTERM twice, to the process and to its group, and a second
+    one must not break into the first one's way out)."""
+    global _ending
+    if _ending:
+        return
+    _ending = True
+    # (kept: a solve started after a swallowed one raises it again)
+    raise expire(KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum))
 
 
 def _positional_back(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -697,14 +708,19 @@ def _positional_back(parser: argparse.ArgumentParser, args: argparse.Namespace) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line (``argv``: the words after the program's name; None: the
+    process's own); returns the exit status."""
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     command = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
     if extra:  # (the command's own parser knows its options: it names the closest)
         command.error(f"unrecognized arguments: {' '.join(extra)}")
     _positional_back(command, args)
-    handled = (signal.SIGTERM, signal.SIGHUP) if threading.current_thread() is threading.main_thread() else ()
+    global _ending
+    _ending = False
+    handled = [signal.SIGTERM, signal.SIGHUP] if threading.current_thread() is threading.main_thread() else []
+    if handled and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        handled.append(signal.SIGINT)
     previous = {signum: signal.signal(signum, _terminate) for signum in handled}
     try:
         with warnings.catch_warnings():
@@ -742,7 +758,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            # (the process's own command line ends by a signal: a second one is let go, to
+            # its exit status; the interpreter's shutdown would reset a handler, not this)
+            signal.signal(signum, signal.SIG_IGN if _ending and argv is None else handler)
 
 
 def _resume_hint(args: argparse.Namespace) -> str:

@@ -9,10 +9,11 @@ code that runs for minutes never gets there, so a handler alone cannot stop it. 
   number to a pipe (:func:`signal.set_wakeup_fd`), the thread reads it and calls the stop
   function of the solve under way (CP-SAT's ``stop_search``, PySAT's ``interrupt``),
   registered by :func:`solving`;
-- toulbar2 holds the GIL: during each of its searches, :func:`native` installs the
-  solver's own time-out handler (what its time limit calls: it makes the search stop at
-  its next choice point) for these signals, once each; afterwards Python's handlers are
-  put back and the signal that came is raised again for them.
+- toulbar2 holds the GIL: during each of its searches, :func:`native` makes these
+  signals call the solver's own time-out handler (what its time limit calls: it makes
+  the search stop at its next choice point), through :mod:`faulthandler`, whose handler
+  notes which signal came in a file of its own; afterwards Python's handlers are put
+  back and the signals that came are raised again for them.
 
 After a stopped solve, the Python handlers run at once (:func:`run_handlers`): Ctrl-C
 raises ``KeyboardInterrupt``, the command line's SIGTERM handler its own interrupt, a
@@ -35,8 +36,10 @@ __all__ = [
 ]
 
 import ctypes
+import faulthandler
 import os
 import signal
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -220,17 +223,38 @@ def sat(oracle: Any, assumptions: list[int]) -> bool:
 
 # -- native solvers that hold the GIL ------------------------------------------------------
 
-_SIG_DFL = 0
 _SIGACTION_SIZE = 512  # more than any libc's struct sigaction (glibc's is 152 bytes)
 
 
+@dataclass
+class _Armed:
+    """The handlers a native search runs under, set up once per process and handler.
+
+    For each signal of :data:`SIGNALS`, ``actions`` holds the kernel's action of
+    :mod:`faulthandler`'s handler registered for it with ``chain=True`` over the
+    solver's (installed persistently first, so it is what faulthandler chains to): it
+    writes the threads' tracebacks to the signal's own file of ``records``, which tells
+    which signals came, then calls the solver's handler.  Neither is reset as it runs
+    (a one-shot handler would leave the default action, and a second SIGTERM, which
+    ``timeout`` sends to the process group as well, would kill the process unannounced)."""
+
+    handler: int
+    actions: dict[int, ctypes.Array[ctypes.c_char]]
+    records: dict[int, Any]
+    pid: int
+
+
+_armed: _Armed | None = None
+_LIBC: Any = None
+
+
 def _libc() -> Any:
-    """The C library's ``sysv_signal`` and ``sigaction``, or None where it lacks them."""
+    """The C library's ``signal`` and ``sigaction``, or None where it lacks them."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        install = libc.sysv_signal
+        install = libc.signal
         query = libc.sigaction
-    except (OSError, AttributeError):  # pragma: no cover - not glibc
+    except (OSError, AttributeError):  # pragma: no cover - no C library to call
         return None
     install.restype = ctypes.c_void_p
     install.argtypes = [ctypes.c_int, ctypes.c_void_p]
@@ -239,7 +263,44 @@ def _libc() -> Any:
     return libc
 
 
-_LIBC: Any = None
+def _action(libc: Any, signum: int) -> ctypes.Array[ctypes.c_char]:
+    """The kernel's action for ``signum`` now."""
+    action = ctypes.create_string_buffer(_SIGACTION_SIZE)
+    libc.sigaction(signum, None, action)
+    return action
+
+
+def _records() -> dict[int, Any]:
+    """One empty file per signal, where faulthandler's handler writes when it comes."""
+    return {int(signum): tempfile.TemporaryFile() for signum in SIGNALS}
+
+
+def _arm(libc: Any, handler: int) -> _Armed | None:
+    """The actions of :class:`_Armed` for ``handler`` (set up at the first call of the
+    process; a forked child gets files of its own); None where they cannot be had."""
+    global _armed
+    armed = _armed
+    if armed is not None and armed.handler == handler:
+        if armed.pid != os.getpid():  # (registered already: this only changes the file)
+            armed.records = _records()
+            armed.pid = os.getpid()
+            for signum, record in armed.records.items():
+                faulthandler.register(signum, file=record, all_threads=True, chain=True)
+        return armed
+    if armed is not None:  # pragma: no cover - one solver's handler per process
+        return None
+    records = _records()
+    actions = {}
+    for signum in SIGNALS:
+        python = _action(libc, int(signum))
+        libc.signal(int(signum), handler)
+        try:
+            faulthandler.register(signum, file=records[int(signum)], all_threads=True, chain=True)
+        finally:
+            actions[int(signum)] = _action(libc, int(signum))
+            libc.sigaction(int(signum), python, None)
+    _armed = _Armed(handler, actions, records, os.getpid())
+    return _armed
 
 
 @dataclass
@@ -253,11 +314,11 @@ class NativeRun:
 def native(handler: int | None) -> Iterator[NativeRun]:
     """During the block (a native search that holds the GIL), the signals of
     :data:`SIGNALS` call ``handler``, the address of the solver's own C function that
-    stops its search; each only once (System V semantics: the handler resets to the
-    default as it runs, which tells which signals came).  Afterwards Python's handlers
-    are put back, and the signals that came raised again for them and run
-    (:func:`run_handlers`); the run lists them (the caller asks again when none raised).
-    Does nothing outside :func:`stoppable`, without a handler, or without glibc."""
+    stops its search (through :class:`_Armed`, which tells which came).  Afterwards
+    Python's handlers are back, and the signals that came are raised again for them and
+    run (:func:`run_handlers`); the run lists them (the caller asks again when none
+    raised).  Does nothing outside :func:`stoppable`, without a handler, or without a C
+    library to call."""
     global _LIBC
     check()
     run = NativeRun()
@@ -267,25 +328,25 @@ def native(handler: int | None) -> Iterator[NativeRun]:
     if _LIBC is None:
         _LIBC = _libc() or False
     libc = _LIBC
-    if not libc:  # pragma: no cover - not glibc
+    armed = _arm(libc, handler) if libc else None
+    if armed is None:  # pragma: no cover - no C library to call
         yield run
         return
     saved = {}
-    for signum in SIGNALS:
-        action = ctypes.create_string_buffer(_SIGACTION_SIZE)
-        libc.sigaction(int(signum), None, action)
-        saved[signum] = action
     try:
-        for signum in SIGNALS:
-            libc.sysv_signal(int(signum), handler)
+        for signum, action in armed.actions.items():
+            saved[signum] = _action(libc, signum)
+            libc.sigaction(signum, action, None)  # (swapped at once: no moment without a handler)
+        run_handlers()  # (a signal that came just before)
         yield run
     finally:
         for signum, action in saved.items():
-            now = ctypes.create_string_buffer(_SIGACTION_SIZE)
-            libc.sigaction(int(signum), None, now)
-            if (ctypes.c_void_p.from_buffer(now).value or _SIG_DFL) == _SIG_DFL:
-                run.signals.append(int(signum))  # it came: its handler ran and reset itself
-            libc.sigaction(int(signum), action, None)
+            libc.sigaction(signum, action, None)
+        for signum, record in armed.records.items():
+            if os.lseek(record.fileno(), 0, os.SEEK_END):
+                run.signals.append(signum)
+                os.ftruncate(record.fileno(), 0)
+                os.lseek(record.fileno(), 0, os.SEEK_SET)
     for came in run.signals:
         signal.raise_signal(came)
     if run.signals:

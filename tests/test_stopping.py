@@ -135,6 +135,48 @@ def test_a_stopped_sat_call_is_asked_again_when_no_handler_raises():
     assert oracle.calls == 2 and oracle.interrupted == 1
 
 
+def test_a_signal_that_comes_twice_during_a_native_search_is_noted_once_and_kills_nothing():
+    """``timeout`` sends its SIGTERM to the process and then to its group: during a
+    toulbar2 search, both stop it through its own handler (none resets to the default
+    action, which would kill the process unannounced), and Python's handler runs once
+    after the search.  Run in a child process: a failure kills it."""
+    script = """
+import signal
+from pracmln_poss import stopping
+from pracmln_poss.map.toulbar2 import _stop_handler
+import pytoulbar2
+quiet = pytoulbar2.CFN(1, verbose=-1)  # (else toulbar2's handler says so on stdout)
+seen = []
+signal.signal(signal.SIGTERM, lambda number, frame: seen.append(number))
+with stopping.stoppable():
+    for _ in range(3):  # (the handlers are set up once and serve every search)
+        with stopping.native(_stop_handler()) as run:
+            signal.raise_signal(signal.SIGTERM)
+            signal.raise_signal(signal.SIGTERM)
+        print(run.signals, seen)
+        seen.clear()
+    with stopping.native(_stop_handler()) as run:
+        pass
+    print(run.signals, seen)
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "[15] [15]\n" * 3 + "[] []\n"
+
+
+def test_the_command_lines_signal_handler_stops_once(monkeypatch):
+    """A second SIGTERM (or Ctrl-C) while the first one's exception is on its way out is
+    let go: it would break into the message and the checkpoint's save."""
+    from pracmln_poss import cli
+
+    monkeypatch.setattr(cli, "_ending", False)
+    monkeypatch.setattr(stopping, "_pending", None)  # (what the first one keeps goes with the test)
+    with pytest.raises(cli._Terminated):
+        cli._terminate(signal.SIGTERM, None)
+    assert cli._terminate(signal.SIGTERM, None) is None
+    assert cli._terminate(signal.SIGINT, None) is None
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_time_limit_whose_exception_was_swallowed_still_stops_the_next_solve():
     """Python may run the time limit's handler inside a ``__del__``, which prints its
@@ -215,6 +257,23 @@ def test_timeout_ends_a_long_map_with_its_own_status(hard_model):
     run = subprocess.run(["timeout", "3", *_command(hard_model)], cwd=ROOT, capture_output=True, text=True)
     assert time.monotonic() - start < 4.0
     assert run.returncode == 124 and run.stderr == "pracmln-poss: terminated by SIGTERM\n", run.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["toulbar2", "auto"])
+def test_two_sigterms_at_once_end_the_command_as_one(hard_model, backend):
+    """SIGTERM twice in a row, as ``timeout`` sends it (to the process, then to its
+    group), at moments spread over the solve: each time status 143 and the one line."""
+    for delay in (0.8, 1.1, 1.4, 1.7, 2.0):
+        run = subprocess.Popen(_command(hard_model, "--backend", backend), cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        run.send_signal(signal.SIGTERM)
+        run.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        _, err = run.communicate(timeout=30)
+        assert time.monotonic() - start < 1.0
+        assert (run.returncode, err) == (143, "pracmln-poss: terminated by SIGTERM\n"), delay
 
 
 @pytest.mark.slow
