@@ -44,7 +44,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from pysolvers import error as _SolverError
 
@@ -240,7 +240,7 @@ class _Armed:
 
     handler: int
     actions: dict[int, ctypes.Array[ctypes.c_char]]
-    records: dict[int, Any]
+    records: dict[int, IO[bytes]]
     pid: int
 
 
@@ -270,7 +270,7 @@ def _action(libc: Any, signum: int) -> ctypes.Array[ctypes.c_char]:
     return action
 
 
-def _records() -> dict[int, Any]:
+def _records() -> dict[int, IO[bytes]]:
     """One empty file per signal, where faulthandler's handler writes when it comes."""
     return {int(signum): tempfile.TemporaryFile() for signum in SIGNALS}
 

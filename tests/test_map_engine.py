@@ -269,17 +269,36 @@ def test_toulbar2_answers_alone_within_its_first_budget():
         assert set(engine.backend.answered) == {"toulbar2"} and engine.backend._other is None
 
 
+def test_toulbar2_lists_every_optimal_world_however_many_it_listed_before():
+    """toulbar2 counts the solutions of every listing of its network towards the limit
+    of each (it never resets its count): the fifth listing of the same three worlds
+    under a limit of three is as complete as the first."""
+    mln = GroundMLN.from_pairs([("a v b", 1)])
+    with open_engine(mln, "toulbar2") as engine:
+        best = engine.optimum()
+        for _ in range(5):
+            worlds, complete = engine.backend.enumerate_optima((), (), best.world, best.cost, limit=3)
+            assert complete and sorted(w.values for w in worlds) == sorted(
+                (False, a, b) for a in (False, True) for b in (False, True) if a or b)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("limit", ["listed", "budget"])
+@pytest.mark.parametrize("first", ["checks", "listing"])
+@pytest.mark.parametrize("limit", ["none", "listed", "budget"])
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_toulbar2_backbones_past_its_enumeration_limits(limit, data, monkeypatch):
-    """toulbar2's backbone lists the optimal worlds in one search; past the number it
-    may list (``listed``) or its budget of backtracks (``budget``), the worlds listed
-    so far filter the candidates and the rest are tested one at a time: exact either way."""
-    from pracmln_poss.map import toulbar2
+def test_toulbar2_backbones_past_its_enumeration_limits(first, limit, data, monkeypatch):
+    """toulbar2's backbone lists the optimal worlds in one search (after up to
+    ``FIRST_CHECKS`` tests of one candidate on small questions, or at once); past the
+    number it may list (``listed``) or its budget of backtracks (``budget``), the worlds
+    listed so far filter the candidates and the rest are tested one at a time: exact
+    every way."""
+    from pracmln_poss.map import engine, toulbar2
 
-    monkeypatch.setattr(toulbar2, "ENUMERATED", 1)
+    if first == "listing":
+        monkeypatch.setattr(engine, "SMALL", 0)
+    if limit != "none":
+        monkeypatch.setattr(toulbar2, "ENUMERATED", 1)
     if limit == "budget":
         monkeypatch.setattr(toulbar2, "ENUMERATION_BACKTRACKS", 0)
     mln = data.draw(st.one_of(ground_mlns(), mlns_with_groups()))

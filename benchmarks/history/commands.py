@@ -35,7 +35,8 @@ class _Commands:
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def track_user_seconds(self, name: str) -> float:
-        return workloads.user_seconds(self.argv)
+        # (the command is killed before asv's own time-out, which stops this process only)
+        return workloads.user_seconds(self.argv, timeout=self.timeout - 20)
 
     track_user_seconds.unit = "seconds"  # type: ignore[attr-defined]
 

@@ -98,6 +98,7 @@ class Toulbar2Backend(Backend):
         self._option = pytb2.option
         self._other: CPSATBackend | None = None
         self._listing: str | None = None  # the file toulbar2 lists enumerated worlds in
+        self._solutions = 0  # solutions toulbar2 has listed on this network (its own count)
         self.answered: Counter[str] = Counter()  # questions answered, by solver
         self._lead = "toulbar2"  # the solver a question goes to first
         total = self.network.total_weight
@@ -130,7 +131,8 @@ class Toulbar2Backend(Backend):
         if self._other is not None:
             self._other.close()
         if self._listing is not None:
-            os.unlink(self._listing)
+            if os.path.exists(self._listing):
+                os.unlink(self._listing)
             os.rmdir(os.path.dirname(self._listing))
             self._listing = None
 
@@ -296,33 +298,49 @@ class Toulbar2Backend(Backend):
     def _list(self, evidence: Evidence, limit: int, most: int) -> tuple[list[list[int]], bool]:
         """The assignments with the evidence of cost (without the offset) below ``limit``,
         at most ``most`` of them, and whether that is all (toulbar2 writes them to a file
-        of ours as it finds them: its list in memory only grows)."""
+        of ours as it finds them: its list in memory only grows).
+
+        toulbar2's limit on solutions counts those of every listing since the network
+        was built (it never resets its count): the limit asked for is past the ones
+        already listed, which this backend counts as it reads them."""
         if self._listing is None:
             self._listing = os.path.join(tempfile.mkdtemp(prefix="pracmln-poss-"), "optima")
         cfn, option = self._cfn, self._option
         while True:
-            with stopping.native(_stop_handler()) as run, _solutions_written_to(option, self._listing):
-                option.allSolutions = most + 1
-                try:
-                    with self._stored(evidence, limit, ENUMERATION_BACKTRACKS):
-                        cfn.SolveNext()
-                except self._contradiction:
-                    pass
-                finally:
-                    option.allSolutions = 0
-                    over = self._limited()
+            try:
+                with stopping.native(_stop_handler()) as run, _solutions_written_to(option, self._listing):
+                    option.allSolutions = self._solutions + most + 1
+                    try:
+                        with self._stored(evidence, limit, ENUMERATION_BACKTRACKS):
+                            cfn.SolveNext()
+                    except self._contradiction:
+                        pass
+                    finally:
+                        option.allSolutions = 0
+                        over = self._limited()
+            finally:
+                lines = self._read_listing()  # (a stopped listing's solutions count too)
             if not run.signals:
                 break
         size = len(self.network.variables)
-        listed: list[list[int]] = []
-        with open(self._listing) as lines:
-            for line in lines:
-                values = [int(x) for x in line.split()]
-                if values and len(values) != size:
-                    raise BackendError(f"toulbar2 listed an assignment of {len(values)} variables, not {size}")
-                if values:
-                    listed.append(values)
+        listed = [[int(x) for x in line.split()] for line in lines]
+        wrong = next((values for values in listed if len(values) != size), None)
+        if wrong is not None:
+            raise BackendError(f"toulbar2 listed an assignment of {len(wrong)} variables, not {size}")
         return listed, not over and len(listed) <= most
+
+    def _read_listing(self) -> list[str]:
+        """The lines of the last listing (one per solution), counted; the file removed
+        (a listing that never opened it reads nothing)."""
+        assert self._listing is not None  # (set by _list)
+        try:
+            with open(self._listing) as listing:
+                lines = listing.read().splitlines()
+        except FileNotFoundError:
+            return []
+        os.unlink(self._listing)
+        self._solutions += len(lines)
+        return lines
 
 
 def _stop_handler() -> int | None:
