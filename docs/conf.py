@@ -36,7 +36,7 @@ _FOREIGN = ["int", "float", "str", "bytes", "bool", "object", "None", "list", "d
             "Iterable", "Iterator", "Sequence", "Mapping", "Callable", "Generator", "Hashable", "Collection",
             "Any", "TypeVar", "Protocol", "Generic", "NamedTuple", "Path", "Fraction", "Decimal", "TextIO", "IO",
             "argparse", "collections", "typing", "pathlib", "fractions", "decimal", "concurrent", "multiprocessing",
-            "io", "os", "re", "enum", "types", "abc", "contextlib", "functools", "itertools", "dataclasses", "threading", "signal", "logging",
+            "io", "os", "re", "enum", "faulthandler", "tempfile", "types", "abc", "contextlib", "functools", "itertools", "dataclasses", "threading", "signal", "logging",
             "pysat", "ortools", "pytoulbar2", "pracmln", "distributed", "dask", "tqdm", "pyparsing", "numpy"]
 nitpick_ignore_regex = [
     ("py:.*", rf"({'|'.join(_FOREIGN)})(\..*)?"),

@@ -319,7 +319,7 @@ class Toulbar2Backend(Backend):
                         option.allSolutions = 0
                         over = self._limited()
             finally:
-                lines = self._read_listing()  # (a stopped listing's solutions count too)
+                lines = self._read_listing(self._listing)  # (a stopped listing's solutions count too)
             if not run.signals:
                 break
         size = len(self.network.variables)
@@ -329,16 +329,15 @@ class Toulbar2Backend(Backend):
             raise BackendError(f"toulbar2 listed an assignment of {len(wrong)} variables, not {size}")
         return listed, not over and len(listed) <= most
 
-    def _read_listing(self) -> list[str]:
+    def _read_listing(self, path: str) -> list[str]:
         """The lines of the last listing (one per solution), counted; the file removed
         (a listing that never opened it reads nothing)."""
-        assert self._listing is not None  # (set by _list)
         try:
-            with open(self._listing) as listing:
+            with open(path) as listing:
                 lines = listing.read().splitlines()
         except FileNotFoundError:
             return []
-        os.unlink(self._listing)
+        os.unlink(path)
         self._solutions += len(lines)
         return lines
 
