@@ -37,21 +37,28 @@ class SingleFlips:
 
     def __init__(self, mln: GroundMLN) -> None:
         self.mln = mln
+        self._formulas = mln.soft + mln.hard
         self._occurrences: dict[int, list[int]] | None = None
-        self._checks: list[Callable[[list[bool]], bool]] = []
+        # (compiled as the test first needs them: a test that stops at its sample reads few)
+        self._checks: dict[int, Callable[[list[bool]], bool]] = {}
         self._n_soft = len(mln.soft)
 
     def _prepare(self) -> dict[int, list[int]]:
         """Atom -> indices into ``soft + hard`` of the formulas it occurs in."""
         if self._occurrences is None:
-            formulas = self.mln.soft + self.mln.hard
-            self._checks = [compile_ground(wf.formula) for wf in formulas]
             occurrences: dict[int, list[int]] = {}
-            for i, wf in enumerate(formulas):
+            for i, wf in enumerate(self._formulas):
                 for a in atoms_of(wf.formula):
                     occurrences.setdefault(a, []).append(i)
             self._occurrences = occurrences
         return self._occurrences
+
+    def _check(self, i: int) -> Callable[[list[bool]], bool]:
+        """Formula ``i`` of ``soft + hard``, compiled."""
+        check = self._checks.get(i)
+        if check is None:
+            check = self._checks[i] = compile_ground(self._formulas[i].formula)
+        return check
 
     def drop(self, world: World, candidates: set[int], keep: Iterable[int] = ()) -> bool:
         """Remove from ``candidates`` (literals true in ``world``, an optimal world of
@@ -86,7 +93,7 @@ class SingleFlips:
         """The test of one atom of ``world``: whether flipping it alone changes the truth
         of no formula (the atoms of ``keep`` never are)."""
         occurrences = self._prepare()
-        checks = self._checks
+        checks, compiled = self._checks, self._check
         n_soft = self._n_soft
         kept = set(keep)
         values = list(world.values)
@@ -96,10 +103,11 @@ class SingleFlips:
             if a in kept:
                 return False
             for i in occurrences.get(a, ()):
+                check = checks.get(i) or compiled(i)
                 if i < n_soft and i not in truth:
-                    truth[i] = checks[i](values)
+                    truth[i] = check(values)
                 values[a] = not values[a]
-                now = checks[i](values)
+                now = check(values)
                 values[a] = not values[a]
                 if now != (truth[i] if i < n_soft else True):
                     return False
