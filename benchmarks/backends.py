@@ -121,8 +121,9 @@ def rows(args: argparse.Namespace, table: dict[str, tuple[str, str, dict[str, in
             continue
         results = {b: run(model, db, sizes, b, args.calls, args.timeout) for b in BACKENDS}
         done = [r for r in results.values() if isinstance(r, dict)]
-        if not done:
-            print(f"| {name} | " + " | ".join(str(r) for r in results.values()) + " |")
+        if not done:  # (what the instance is, only a finished child reports)
+            print(f"| {name} | - | - | - | - | - | " + " | ".join(str(r) for r in results.values()) + " | - |",
+                  flush=True)
             continue
         info = done[0]
         cells = [f"{r['per_call'] * 1000:.1f}" if isinstance(r, dict) else r for r in results.values()]
