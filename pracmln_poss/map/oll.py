@@ -149,12 +149,16 @@ class OLLBackend(Backend):
         return solution
 
     def _optimum_of(self, solution: Solution) -> Optimum:
-        n = self.instance.n_atoms
-        model = solution.model
-        values = [False] * (n + 1)
-        for v in range(1, min(n, len(model)) + 1):
-            values[v] = model[v - 1] > 0
-        return Optimum(solution.cost + self.instance.offset, self.instance.world(values))
+        return Optimum(solution.cost + self.instance.offset, self.instance.world(self._values(solution.model)))
+
+    def _values(self, model: list[int]) -> list[bool]:
+        """The values of variables ``1..top`` in a SAT model (``model[v - 1]`` is ``v``
+        or ``-v``; variables past its end are false)."""
+        top = self.instance.top
+        values = [False] * (top + 1)
+        known = min(top, len(model))
+        values[1:known + 1] = [v > 0 for v in model[:known]]
+        return values
 
     @contextmanager
     def _question(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Iterator[None]:
@@ -178,9 +182,7 @@ class OLLBackend(Backend):
         best = None
         for model in self._core.seen if self._core is not None else ():
             if all(abs(u) > len(model) or model[abs(u) - 1] == u for u in units):
-                values = [False] * (self.instance.top + 1)
-                for v in range(1, min(len(model), self.instance.top) + 1):
-                    values[v] = model[v - 1] > 0
+                values = self._values(model)
                 found = Optimum(self.instance.cost(values), self.instance.world(values))
                 if not all(evaluate(f, found.world) for f in extra):
                     continue
