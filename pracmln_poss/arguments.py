@@ -5,11 +5,12 @@ anything deeper sees the value."""
 
 from __future__ import annotations
 
-__all__ = ["integer", "names", "path", "domains", "domain_sizes", "resolution"]
+__all__ = ["integer", "names", "path", "domains", "domain_sizes", "resolution", "instance", "text"]
 
 import os
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from typing import Any
 
 from .errors import ArgumentError, ArgumentTypeError
 from .weights import Resolution
@@ -83,6 +84,18 @@ def resolution(value: object) -> Resolution:
     if isinstance(value, (str, Decimal, int, float)) and not isinstance(value, bool):
         return Resolution(value)
     raise ArgumentTypeError(f"resolution takes a number such as 1e-6 or '1e-6', not {_shown(value)}")
+
+
+def instance(name: str, value: object, kinds: Any, what: str) -> None:
+    """Refuse a ``value`` that is none of ``kinds`` (``what`` says what it takes)."""
+    if not isinstance(value, kinds):
+        raise ArgumentTypeError(f"{name} takes {what}, not {_shown(value)}")
+
+
+def text(name: str, value: object) -> str:
+    """A string (the text of a file, a formula)."""
+    instance(name, value, str, "a string")
+    return value  # type: ignore[return-value]
 
 
 def _shown(value: object) -> str:

@@ -6,13 +6,14 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 
 from __future__ import annotations
 
-__all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range"]
+__all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range",
+           "evidence_items"]
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 
-from .errors import FormulaSyntaxError, ModelError, UnknownNameError
+from .errors import ArgumentTypeError, FormulaSyntaxError, ModelError, UnknownNameError
 from .logic.formula import (
     And,
     Atom,
@@ -30,7 +31,7 @@ from .logic.formula import (
     is_literal,
     literal_of,
 )
-from .logic.syntax import atom_name, format_formula, parse_formula, parse_literal
+from .logic.syntax import atom_name, compact_atom, format_formula, parse_formula, parse_literal, split_atom_name
 
 EvidenceItem = int | str | Formula
 """One piece of evidence: a DIMACS literal (``3``, ``-3``), literal or formula text
@@ -43,10 +44,23 @@ def predicate_of(atom: str) -> str:
     return atom.partition("(")[0]
 
 
-def split_atom(atom: str) -> tuple[str, tuple[str, ...]]:
-    """A ground atom name as its predicate and arguments (``f(A,B)`` -> ``("f", ("A", "B"))``)."""
-    pred, paren, rest = atom.partition("(")
-    return pred, tuple(rest[:-1].split(",")) if paren and rest.endswith(")") else ()
+split_atom = split_atom_name
+
+
+def evidence_items(items: object) -> Evidence:
+    """``items`` as a collection of evidence (None: none); a lone string is refused, as it
+    would be read one character at a time.
+
+    :raises ArgumentTypeError: naming ``evidence``.
+    """
+    if items is None:
+        return ()
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        hint = f"; write [{items!r}]" if isinstance(items, str) else ""
+        shown = repr(items) if len(repr(items)) <= 60 else repr(items)[:57] + "..."
+        raise ArgumentTypeError(f"evidence takes a list of literals or formulas (e.g. ['bird(Tweety)']), not "
+                                f"{type(items).__name__} {shown}{hint}")
+    return items
 
 
 class NamedAtoms:
@@ -63,15 +77,16 @@ class NamedAtoms:
         return len(self.atoms)
 
     def atom(self, name: str) -> int:
-        """The int of an atom name (spaces inside the name are ignored).
+        """The int of an atom name (spaces inside the name are ignored, but for those in
+        quoted constants).
 
         :raises UnknownNameError: saying whether the predicate, its arity or a constant
             is wrong, with the closest atom names.
         """
         try:
-            return self._index[name.replace(" ", "")]
+            return self._index[compact_atom(name)]
         except KeyError:
-            raise UnknownNameError(f"unknown atom {name!r}: {self._why_unknown(name.replace(' ', ''))}") from None
+            raise UnknownNameError(f"unknown atom {name!r}: {self._why_unknown(compact_atom(name))}") from None
 
     def _why_unknown(self, name: str) -> str:
         """What is wrong with an atom name that is not one of ours, and the closest ones."""
@@ -139,7 +154,10 @@ class NamedAtoms:
         :raises FormulaSyntaxError: for text that is not a formula.
         """
         out: dict[int | Formula, None] = {}
-        for item in items:
+        for item in evidence_items(items):
+            if not isinstance(item, (int, str, Formula)) or isinstance(item, bool):
+                raise ArgumentTypeError(f"evidence takes literals (ints, text) or formulas, not "
+                                        f"{type(item).__name__} {item!r}")
             if isinstance(item, str):
                 item = self.literal_or_formula(item)
             if isinstance(item, int):

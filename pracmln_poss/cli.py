@@ -16,6 +16,7 @@ from __future__ import annotations
 __all__ = ["main", "build_parser"]
 
 import argparse
+import errno
 import json
 import os
 import re
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import PossError, PossWarning, SourcePosition, TimeLimitReached, closest
+from .errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached, closest
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS
@@ -41,6 +42,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .bridge.loader import LoadedModel
     from .console import ProgressDisplay
     from .first_order import FirstOrderMLN
+    from .formats.output import Destination
     from .ground_mln import GroundMLN
     from .map.world import Optimum
     from .possibilistic.protocol import Theory
@@ -255,12 +257,13 @@ def _closed(args: argparse.Namespace, loaded: LoadedModel) -> tuple[FirstOrderML
     where its evidence comes from, in words."""
     from .atoms import split_atom
     from .closed_world import close_as_asked
+    from .logic.syntax import compact_atom
 
     model, settings = loaded.model, loaded.settings
     if not hasattr(args, "cw"):  # (a command without closed-world options)
         return model, ""
     cw_preds = None if args.cw_preds is None else [p.strip() for p in args.cw_preds.split(",") if p.strip()]
-    given = [split_atom(e.replace(" ", "").lstrip("!")) for e in getattr(args, "evidence", [])]  # (left open)
+    given = [split_atom(compact_atom(e).lstrip("!")) for e in getattr(args, "evidence", [])]  # (left open)
     closed, preds = close_as_asked(model, args.cw, cw_preds, settings.cw, settings.cw_preds, settings.queries or (),
                                    given, force=args.force)
     parts = []
@@ -402,6 +405,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     from .transformations import convert, default_method
     from .transformations.conversion import METHODS, has_option
 
+    destination = None
     if args.output is not None:
         from .formats import check_writable
 
@@ -411,9 +415,9 @@ def _run_convert(args: argparse.Namespace) -> int:
             inputs["the database"] = _archive(args.db)
         if args.family not in (None, "all", "positive"):
             inputs["the evidence family"] = args.family
-        check_writable(args.output, inputs)
+        destination = check_writable(args.output, inputs)
         if not args.no_checkpoint:
-            _check_checkpoint(args.output + ".checkpoint", inputs)
+            _check_checkpoint(_checkpoint_path(args.output), inputs)
     loaded = _load(args)
     if (loaded.settings.cw or loaded.settings.cw_preds) and not args.quiet:
         print(f"{PROG}: the project's closed world (cw, cw_preds) is not applied to a conversion: "
@@ -443,10 +447,10 @@ def _run_convert(args: argparse.Namespace) -> int:
             print(f"{PROG}: -j {args.jobs}: using {workers_for(args.jobs)} worker processes (one per core)",
                   file=sys.stderr)
     if args.output is not None and not args.no_checkpoint and has_option(method, "checkpoint"):
-        options["checkpoint"] = args.output + ".checkpoint"
+        options["checkpoint"] = _checkpoint_path(args.output)
     done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
     _report_filtering(show, args.filter, done.removed)
-    status = _emit(dumps(done.theory, args.format), args.output)
+    status = _emit(dumps(done.theory, args.format), destination)
     if display is not None:
         display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels"
                        f"{' to ' + args.output if args.output else ''}")
@@ -474,7 +478,6 @@ def _check_checkpoint(path: str, inputs: dict[str, str]) -> None:
     special file, or that is an input of the command."""
     import stat
 
-    from .errors import OutputError
     from .formats import check_writable
 
     try:
@@ -516,15 +519,24 @@ def _report_filtering(show: bool, mode: str, removed: int) -> None:
         print(f"{PROG}: {mode} filtering removed {removed} formula(s)", file=sys.stderr)
 
 
-def _emit(text: str, output: str | None) -> int:
+def _emit(text: str, output: Destination | None) -> int:
     """Write a converted theory to ``output`` (atomically) or to stdout."""
-    from .formats import atomic_write
+    from .formats import atomic_write, write_stdout
 
     if output is not None:
         atomic_write(output, text)
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     return 0
+
+
+def _checkpoint_path(output: str) -> str:
+    """Where ``convert -o OUTPUT`` keeps its finished work: ``OUTPUT.checkpoint`` (shortened
+    with a digest when that name would be too long for the file system)."""
+    from .formats import sibling_name
+
+    head, name = os.path.split(output)
+    return os.path.join(head, sibling_name(name, ".checkpoint"))
 
 
 def _formula_json(pf: PossibilisticFormula, theory: Theory) -> dict[str, object]:
@@ -535,7 +547,7 @@ def _formula_json(pf: PossibilisticFormula, theory: Theory) -> dict[str, object]
 
 
 def _run_explain(args: argparse.Namespace) -> int:
-    from .formats import load_theory
+    from .formats import load_theory, write_stdout
     from .insight.explain import COUNTERMODEL, MAP_COUNTERMODEL, explain, map_countermodel
 
     theory = load_theory(args.theory, force=args.force)
@@ -558,7 +570,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2))
         return 0
-    sys.stdout.write(why.text(world, world_kind))
+    write_stdout(why.text(world, world_kind))
     if world is None and not why.entailed and args.mln:
         print("the MLN entails the query: the theory and the MLN disagree here (see `verify`)")
     return 0
@@ -625,7 +637,7 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    from .formats import load_theory
+    from .formats import load_theory, write_stdout
     from .insight.show import lifted_flags, off_target_rules, overturned_readings, show_text
 
     theory = load_theory(args.theory, ground=False)
@@ -637,7 +649,7 @@ def _run_show(args: argparse.Namespace) -> int:
     if args.query_preds:
         flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
     flags = lifted_flags(flags, ground, sources, theory)
-    sys.stdout.write(show_text(theory, flags))
+    write_stdout(show_text(theory, flags))
     return 0
 
 
@@ -733,8 +745,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     shown(message, category, *rest, **kwargs)
 
             warnings.showwarning = show
+            if sys.stdout is None and not (args.run is _run_convert and args.output is not None):
+                raise OutputError("standard output is closed; give -o FILE or redirect it",
+                                  SourcePosition("<stdout>"))
             with stoppable():
                 status: int = args.run(args)
+            _flush_stdout()
         return status
     except TimeLimitReached as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
@@ -756,6 +772,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRNOS:
+            raise
+        print(f"{PROG}: error: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     finally:
         for signum, handler in previous.items():
             # (the process's own command line ends by a signal: a second one is let go, to
@@ -763,11 +784,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signum, signal.SIG_IGN if _ending and argv is None else handler)
 
 
+_OUTPUT_ERRNOS = {errno.EFBIG, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT}
+"""What a print to a cut standard output raises (a size limit, a full disk, a closed
+descriptor): an error of the output, not a traceback."""
+
+
+def _flush_stdout() -> None:
+    """Flush what the command printed; a failure is an error, not exit 0 with less."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
 def _resume_hint(args: argparse.Namespace) -> str:
     """Where a stopped conversion's finished work is, when it is kept."""
     if getattr(args, "run", None) is _run_convert and args.output is not None and not args.no_checkpoint \
-            and os.path.isfile(args.output + ".checkpoint"):
-        return f"; the finished work is in {args.output}.checkpoint: run the same command again to resume"
+            and os.path.isfile(_checkpoint_path(args.output)):
+        return f"; the finished work is in {_checkpoint_path(args.output)}: run the same command again to resume"
     return ""
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "BackendError",
     "DependencyError",
     "OutputError",
+    "ClosedError",
     "TimeLimitReached",
     "ArgumentError",
     "ArgumentTypeError",
@@ -110,6 +111,10 @@ class ArgumentError(PossError, ValueError):
 
 class ArgumentTypeError(PossError, TypeError):
     """A Python argument of the wrong type (naming the parameter and what it takes)."""
+
+
+class ClosedError(PossError, RuntimeError):
+    """An object used after it was closed (a reasoner after its ``with`` block)."""
 
 
 class OutputError(PossError, OSError):

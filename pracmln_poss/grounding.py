@@ -17,6 +17,7 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import prod
 
+from . import arguments
 from .errors import InconsistentModelError, ModelError
 from .first_order import FirstOrderMLN, FormulaTemplate, Predicate
 from .ground_mln import GroundMLN, WeightedFormula
@@ -206,6 +207,7 @@ def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
         limits (saying how large it would be), unless ``force``.
     :raises InconsistentModelError: when a hard formula grounds to false.
     """
+    arguments.instance("model", model, FirstOrderMLN, "a FirstOrderMLN (load_first_order gives one)")
     preds = model.predicate_map
     typed = [infer_variable_domains(template, preds) for template in model.formulas]
     if not force:

@@ -7,14 +7,16 @@ errors; this is that shared part.
 
 from __future__ import annotations
 
-__all__ = ["read_source", "numbered_lines", "load_json", "MAX_INPUT_BYTES", "MAX_JSON_DEPTH"]
+__all__ = ["read_source", "read_bytes", "open_regular", "decode_text", "numbered_lines", "load_json", "MAX_INPUT_BYTES",
+           "MAX_JSON_DEPTH"]
 
 import itertools
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import ModelError, SourcePosition
 from .logic.syntax import strip_comments
@@ -46,28 +48,97 @@ def load_json(text: str | bytes, **options: Any) -> Any:
     return json.loads(text, **options)
 
 
-def read_source(path: str | os.PathLike[str], what: str) -> str:
-    """The text of a file (UTF-8, a leading byte-order mark ignored).
+_CHUNK = 1 << 20
 
-    :raises ModelError: naming the file when it cannot be read, is too large, or is
-        not UTF-8 (with the line and byte offset of the first bad byte).
+
+def open_regular(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_BYTES) -> BinaryIO:
+    """The regular file at ``path``, opened for reading (unbuffered; the caller closes it).
+
+    Only a regular file is opened: a FIFO would block for ever and a device (``/dev/zero``)
+    never end, so both are refused before a byte is read (the file is opened without
+    blocking and looked at first), as is a file larger than ``limit``.
+
+    :raises ModelError: naming the file when it cannot be opened, is not a regular file,
+        or is larger than ``limit``.
     """
     where = SourcePosition(os.fspath(path))
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_INPUT_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as exc:
         raise ModelError(f"cannot read {what}: {exc.strerror}", where) from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise ModelError(f"{what} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB; refusing to read it", where)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"cannot read {what}: {exc}", where) from None
+    fh = os.fdopen(fd, "rb", buffering=0)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        fh.close()
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else \
+            "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file"
+        raise ModelError(f"{what} is {kind}; only a regular file is read (a FIFO or a device would block or "
+                         "never end: save it to a file first)", where)
+    if info.st_size > limit:
+        raise ModelError(f"{what} is larger than {_size(limit)}; refusing to read it", where)
+    return fh
+
+
+def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the regular file at ``path`` (see :func:`open_regular`), at most
+    ``limit`` of them, read in pieces up to its size: no more memory is asked for than
+    the file holds.
+
+    :raises ModelError: naming the file when it cannot be read, is not a regular file,
+        or is larger than ``limit``.
+    """
+    where = SourcePosition(os.fspath(path))
+    with open_regular(path, what, limit) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        pieces: list[bytes] = []
+        total = 0
+        try:
+            while True:  # (a file that grows while it is read stops at the limit too)
+                want = size - total + 1 if total < size else _CHUNK
+                piece = fh.read(min(_CHUNK, want, limit + 1 - total))
+                if not piece:
+                    break
+                pieces.append(piece)
+                total += len(piece)
+                if total > limit:
+                    raise ModelError(f"{what} is larger than {_size(limit)}; refusing to read it", where)
+        except OSError as exc:
+            raise ModelError(f"cannot read {what}: {exc.strerror}", where) from None
+    return b"".join(pieces)
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
+
+
+def decode_text(data: bytes, what: str, where: SourcePosition) -> str:
+    """UTF-8 text (a leading byte-order mark ignored) with every line ending (``\\r\\n``,
+    a lone ``\\r``) made ``\\n``, as Python's and pracmln's text files read them.
+
+    :raises ModelError: at the line and byte offset of the first byte that is not UTF-8.
+    """
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ModelError(
             f"{what} is not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, byte offset {exc.start}",
-            SourcePosition(os.fspath(path), line),
+            SourcePosition(where.file, line),
         ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def read_source(path: str | os.PathLike[str], what: str) -> str:
+    """The text of a regular file (UTF-8, a leading byte-order mark ignored, line
+    endings made ``\\n``), read within :data:`MAX_INPUT_BYTES`.
+
+    :raises ModelError: naming the file when it cannot be read, is not a regular file,
+        is too large, or is not UTF-8 (with the line and byte offset of the first bad byte).
+    """
+    return decode_text(read_bytes(path, what), what, SourcePosition(os.fspath(path)))
 
 
 def numbered_lines(text: str, source: str | None) -> Iterator[tuple[SourcePosition, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 
@@ -61,8 +62,17 @@ FILES["wide.theory"] = (b"#resolution 0.000001\n#atoms " + b" ".join(f"r(C{i})".
 FILES["deep.json"] = b'{"formulas": ' + b"[" * 5000 + b"]" * 5000 + b"}"
 FILES["null-atoms.json"] = b'{"atoms": null, "formulas": []}'
 FILES["big-level.json"] = b'{"atoms": ["a"], "formulas": [{"formula": "a", "level": 1' + b"0" * 400 + b"}]}"
-LINKS = {"link.theory": "m.mln"}
+FILES["empty-domain.mln"] = b"o = {}\na(o)\n1 a(o)\n"
+FILES["brace.mln"] = b'n = {"a}b", Bob, Carl}\np(n)\n1 p(x)\n'
+FILES["variable.db"] = b"a(x)\n"
+FILES["complex-weight.mln"] = b"obj = {T}\na(obj)\n(-8)**0.5 a(o)\n"
+FILES["negative.theory"] = b"#resolution 0.000001\n#atoms a\n-5  a\n"
+FILES["negative.json"] = b'{"atoms": ["a"], "formulas": [{"formula": "a", "level": -5}]}'
+FILES["includes-zero.mln"] = b'#include "/dev/zero"\n' + FILES["m.mln"]
+FILES["angled.mln"] = b"#include <m.mln>\n"
+LINKS = {"link.theory": "m.mln", "zero.pracmln": "/dev/zero"}
 DIRECTORIES = ["d.theory.checkpoint"]
+FIFOS = ["fifo.mln", "fifo.pracmln", "fifo.theory"]
 
 
 def rows() -> list[tuple[str, str]]:
@@ -79,6 +89,8 @@ def workdir(tmp_path, monkeypatch, capsys):
         (tmp_path / name).symlink_to(tmp_path / target)
     for name in DIRECTORIES:
         (tmp_path / name).mkdir()
+    for name in FIFOS:
+        os.mkfifo(tmp_path / name)
     monkeypatch.chdir(tmp_path)
     assert main(["convert", str(PAPER / "smokers.mln"), "--domain", "person=Alice,Bob", "-k", "1",
                  "-o", "smokers-ab.theory"]) == 0

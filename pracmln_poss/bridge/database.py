@@ -15,8 +15,9 @@ from pathlib import Path
 
 from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
 from ..first_order import EvidenceLiteral
-from ..logic.syntax import parse_literal
+from ..logic.syntax import is_variable_name, parse_literal
 from ..sources import numbered_lines, read_source
+from .mln_file import domain_constants
 
 _DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
 
@@ -49,8 +50,7 @@ def read_database(
             )
         m = _DOMAIN.match(text)
         if m:
-            consts = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
-            domains.append((m.group(1), consts, pos))
+            domains.append((m.group(1), tuple(domain_constants(m.group(2), pos)), pos))
             continue
         if re.match(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s", text):
             raise UnsupportedInputError(
@@ -60,5 +60,16 @@ def read_database(
             positive, atom = parse_literal(text, grammar)
         except FormulaSyntaxError:
             raise FormulaSyntaxError(f"expected a ground literal such as Pred(A) or !Pred(A, B), got {text!r}", pos) from None
-        evidence.append(EvidenceLiteral(atom.pred, tuple(t.name for t in atom.args), positive, pos))
+        names = tuple(t.name for t in atom.args)
+        variable = next((n for n in names if is_variable_name(n, grammar)), None)
+        if variable is not None:  # (pracmln refuses it too: a database names constants)
+            start = "'?'" if grammar == "PRACGrammar" else "a lower-case letter"
+            raise ModelError(f"{variable} is a variable in {grammar} (it starts with {start}); a database names "
+                             f"constants only (write it as a constant, e.g. {_as_constant(variable)})", pos)
+        evidence.append(EvidenceLiteral(atom.pred, names, positive, pos))
     return domains, evidence
+
+
+def _as_constant(name: str) -> str:
+    bare = name.lstrip("?")
+    return bare[:1].upper() + bare[1:] if bare else '"?"'

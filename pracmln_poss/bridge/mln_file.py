@@ -19,16 +19,16 @@ the same model on every bundled and random model.
 
 from __future__ import annotations
 
-__all__ = ["ParsedModel", "ParsedFormula", "read_mln"]
+__all__ = ["ParsedModel", "ParsedFormula", "read_mln", "domain_constants"]
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..errors import FormulaSyntaxError, SourcePosition
+from ..errors import FormulaSyntaxError, ModelError, SourcePosition
 from ..first_order import Predicate
 from ..logic.formula import Constant, Formula, PredAtom, walk
-from ..logic.syntax import parse_formula, strip_comments
+from ..logic.syntax import parse_formula, split_constants, strip_comments
 from ..weights import INF
 
 
@@ -53,7 +53,8 @@ class ParsedModel:
     variables: dict[str, str] = field(default_factory=dict)
 
 
-_DOMAIN = re.compile(r"^(\w+)\s*=\s*\{([^{}]*)\}$")
+_DOMAIN = re.compile(r'^(\w+)\s*=\s*\{((?:"[^"]*"|[^{}"])*)\}$')
+_QUOTED_DOMAIN = re.compile(r"^\w+\s*=\s*\{.*\}$")
 _PREDICATE = re.compile(r"^([A-Za-z_][\w'-]*)\s*\(([^()]*)\)$")
 _ARGUMENT = re.compile(r"^(\w+)([!?]?)$")
 _VARIABLE = re.compile(r"^(\$\w+)\s*=(.+)$")
@@ -61,7 +62,30 @@ _SKIPPED = ("#group", "#fixweight")
 
 
 def _constant(text: str) -> bool:
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return True
     return bool(text) and all(ch.isalnum() or ch in "_-'" for ch in text)
+
+
+def domain_constants(body: str, position: SourcePosition) -> list[str]:
+    """The constants of a domain declaration's braces, checked: pracmln splits the braces
+    at every comma and stops at the first ``}``, quoted or not, so a quoted constant
+    holding one would be read as other constants than written; and an empty ``{}``
+    would make a constant of the empty string.
+
+    :raises ModelError: naming the line, for those.
+    """
+    constants = split_constants(body)
+    if constants is None:
+        raise ModelError("a quoted constant is not closed", position)
+    for constant in constants:
+        if constant.startswith('"') and any(ch in constant for ch in ",{}"):
+            raise ModelError(f"the constant {constant} holds a comma or a brace, which pracmln reads as the end of "
+                             "the constant; rename it", position)
+    if not constants:
+        raise ModelError("the domain is declared with no constants ({}); pracmln would make a constant of the "
+                         "empty string: name its constants or leave the declaration out", position)
+    return constants
 
 
 def read_mln(raw: str, name: str, grammar: str,
@@ -83,8 +107,10 @@ def read_mln(raw: str, name: str, grammar: str,
         position = positions[index] if positions is not None else SourcePosition(name, index + 1, originals[index])
         if "=" in line:
             m = _DOMAIN.match(line)
+            if m is None and _QUOTED_DOMAIN.match(line) and '"' in line:
+                domain_constants(line.partition("{")[2].rpartition("}")[0], position)  # (says what is wrong)
             if m:
-                constants = [c.strip() for c in m.group(2).split(",")]
+                constants = domain_constants(m.group(2), position)
                 if not all(_constant(c) for c in constants):
                     return None
                 domain = out.domains.setdefault(m.group(1), [])

@@ -10,12 +10,14 @@ folder: ``PROJECT.pracmln:mlns/NAME.mln``).  Reading needs no pracmln.
 from __future__ import annotations
 
 __all__ = ["Project", "ProjectSettings", "Sources", "is_project_reference", "open_sources", "read_project", "read_member",
-           "expand_includes"]
+           "expand_includes", "expand_file_includes"]
 
 import os
 import re
 import zipfile
 import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..errors import ModelError, SourcePosition
@@ -24,6 +26,7 @@ from ..sources import load_json
 
 _MAX_MEMBER = 256 * 1024 * 1024  # a member larger than this is not a model or database
 _MAX_CONF = 1024 * 1024  # nor is a query.conf larger than this one
+_MAX_PROJECT = 1024 * 1024 * 1024  # a project larger than this (compressed) is not one of models
 _MAX_RATIO = 100  # a member compressed more than this (and larger than _RATIO_FROM) is a zip bomb
 _RATIO_FROM = 8 * 1024 * 1024
 
@@ -99,6 +102,26 @@ def split_reference(path: str | os.PathLike[str]) -> tuple[str, str | None]:
     return text, None
 
 
+@contextmanager
+def _archive(path: str | os.PathLike[str]) -> Iterator[zipfile.ZipFile]:
+    """The project's zip archive, open (a regular file only: see :func:`open_regular`).
+
+    :raises ModelError: naming the file when it cannot be read or is not a zip archive.
+    """
+    from ..sources import open_regular
+
+    where = SourcePosition(os.fspath(path))
+    if not os.path.lexists(path):
+        raise ModelError("no such project file", where)
+    with open_regular(path, "the project file", _MAX_PROJECT) as fh:
+        try:
+            archive = zipfile.ZipFile(fh)
+        except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
+            raise ModelError(f"cannot read the project (a .pracmln file is a zip archive): {exc}", where) from None
+        with archive:
+            yield archive
+
+
 def read_project(path: str | os.PathLike[str]) -> Project:
     """The project archive at ``path`` with its ``query.conf`` settings.
 
@@ -106,13 +129,11 @@ def read_project(path: str | os.PathLike[str]) -> Project:
     """
     where = SourcePosition(os.fspath(path))
     try:
-        with zipfile.ZipFile(path) as archive:
+        with _archive(path) as archive:
             members = tuple(archive.namelist())
             conf = (_read_bounded(archive, "query.conf", _MAX_CONF, SourcePosition(f"{where.file}:query.conf"))
                     if "query.conf" in members else None)
-    except FileNotFoundError:
-        raise ModelError("no such project file", where) from None
-    except (OSError, zipfile.BadZipFile) as exc:
+    except OSError as exc:
         raise ModelError(f"cannot read the project (a .pracmln file is a zip archive): {exc}", where) from None
     settings = ProjectSettings()
     if conf is not None:
@@ -140,38 +161,43 @@ def _names(value: object) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(x).strip() for x in items if str(x).strip()))
 
 
-def read_member(project: Project, member: str) -> str:
-    """The text of one file of the project.
+def read_member(project: Project, member: str, archive: zipfile.ZipFile | None = None) -> str:
+    """The text of one file of the project (as :func:`~pracmln_poss.sources.read_source`
+    reads a file: UTF-8, a byte-order mark ignored, line endings made ``\\n``), from
+    ``archive`` when the caller has it open.
 
     :raises ModelError: naming ``PROJECT.pracmln:member`` when it cannot be read.
     """
+    from ..sources import decode_text
+
     where = SourcePosition(f"{project.path}:{member}")
     try:
-        with zipfile.ZipFile(project.path) as archive:
+        if archive is None:
+            with _archive(project.path) as opened:
+                data = _read_bounded(opened, member, _MAX_MEMBER, where)
+        else:
             data = _read_bounded(archive, member, _MAX_MEMBER, where)
     except (OSError, KeyError, zipfile.BadZipFile) as exc:
         raise ModelError(f"cannot read it from the project: {exc}", where) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ModelError(f"not UTF-8 text (line {line}, byte offset {exc.start})", where) from None
+    return decode_text(data, "it", where)
 
 
 _INCLUDE = re.compile(r'^#include\s*(?:"(?P<quoted>[^"]+)"|<(?P<angled>[^<>]+)>)\s*$')
 MAX_INCLUDE_DEPTH = 16
 
+Resolve = Callable[[str, bool, str, SourcePosition], tuple[str, str]]
+"""``(target, angled, current key, where)`` -> the key of the file an ``#include`` names
+and the name to show for it; raises :class:`ModelError` for one it may not name."""
 
-def expand_includes(project: Project, member: str, text: str) -> tuple[str, tuple[SourcePosition, ...] | None]:
-    """The text of a project's model with its ``#include`` lines replaced by the members
-    they name, and the position of every line (None: the text has no ``#include``).
 
-    Inside a project, ``#include "NAME"`` and ``#include <NAME>`` name members of that
-    project only (``NAME.mln`` or ``mlns/NAME.mln``): nothing outside the archive is read.
-    The expansion is bounded in depth and size, like any input.
+def _expand(name: str, key: str, text: str, resolve: Resolve,
+            read: Callable[[str, str], str]) -> tuple[str, tuple[SourcePosition, ...] | None]:
+    """A model's text with its ``#include`` lines replaced by the files they name (each
+    file read once, however often it is included), and the position of every line
+    (None: the text has no ``#include``).  Bounded in depth and size like any input.
 
-    :raises ModelError: at the ``#include`` line, for a name that is not a member of the
-        project, an include cycle, or an expansion too deep or too large.
+    :raises ModelError: at the ``#include`` line, for a file it may not name, an include
+        cycle, or an expansion too deep or too large.
     """
     from ..sources import MAX_INPUT_BYTES
 
@@ -179,14 +205,14 @@ def expand_includes(project: Project, member: str, text: str) -> tuple[str, tupl
         return text, None
     lines: list[str] = []
     positions: list[SourcePosition] = []
+    texts: dict[str, str] = {}
     size = 0
 
-    def expand(inner: str, body: str, chain: tuple[str, ...]) -> None:
+    def expand(shown: str, current: str, body: str, chain: tuple[str, ...]) -> None:
         nonlocal size
-        name = f"{project.path}:{inner}"
         originals = body.split("\n")
         for index, line in enumerate(strip_comments(body).split("\n")):
-            where = SourcePosition(name, index + 1, originals[index])
+            where = SourcePosition(shown, index + 1, originals[index])
             stripped = line.strip()
             if not stripped.startswith("#include"):
                 lines.append(originals[index])
@@ -196,21 +222,48 @@ def expand_includes(project: Project, member: str, text: str) -> tuple[str, tupl
             if found is None:
                 raise ModelError('malformed #include; write #include "NAME.mln"', where)
             target = found.group("quoted") or found.group("angled")
-            included = _included_member(project, target, where)
+            included, included_name = resolve(target, found.group("angled") is not None, current, where)
             if included in chain or len(chain) >= MAX_INCLUDE_DEPTH:
                 raise ModelError(f"#include {target!r} makes a cycle or nests deeper than {MAX_INCLUDE_DEPTH}",
                                  where)
-            included_text = read_member(project, included)
-            size += len(included_text)
+            if included not in texts:
+                try:
+                    texts[included] = read(included, included_name)
+                except ModelError as exc:
+                    raise ModelError(f"#include {target!r}: {exc}", where) from None
+            size += len(texts[included])
             if size > MAX_INPUT_BYTES:
                 raise ModelError(f"the model with its #include files is larger than "
                                  f"{MAX_INPUT_BYTES // (1024 * 1024)} MB; refusing to read it", where)
             lines.append("")  # the #include line itself, now empty
             positions.append(where)
-            expand(included, included_text, chain + (included,))
+            expand(included_name, included, texts[included], chain + (included,))
 
-    expand(member, text, (member,))
+    expand(name, key, text, (key,))
     return "\n".join(lines), tuple(positions)
+
+
+def expand_includes(project: Project, member: str, text: str) -> tuple[str, tuple[SourcePosition, ...] | None]:
+    """The text of a project's model with its ``#include`` lines replaced by the members
+    they name, and the position of every line (None: the text has no ``#include``).
+
+    Inside a project, ``#include "NAME"`` and ``#include <NAME>`` name members of that
+    project only (``NAME.mln`` or ``mlns/NAME.mln``): nothing outside the archive is read.
+    The archive is opened once and each member read once.
+
+    :raises ModelError: at the ``#include`` line, for a name that is not a member of the
+        project, an include cycle, or an expansion too deep or too large.
+    """
+    if "#include" not in text:
+        return text, None
+
+    def resolve(target: str, angled: bool, current: str, where: SourcePosition) -> tuple[str, str]:
+        included = _included_member(project, target, where)
+        return included, f"{project.path}:{included}"
+
+    with _archive(project.path) as archive:
+        return _expand(f"{project.path}:{member}", member, text, resolve,
+                       lambda key, shown: read_member(project, key, archive))
 
 
 def _included_member(project: Project, target: str, where: SourcePosition) -> str:
@@ -222,6 +275,32 @@ def _included_member(project: Project, target: str, where: SourcePosition) -> st
         return project.member(target, "mlns")
     except ModelError as exc:
         raise ModelError(f"#include {target!r}: {exc.message}", where) from None
+
+
+def expand_file_includes(path: str, text: str) -> tuple[str, tuple[SourcePosition, ...] | None]:
+    """The text of a plain model file with its ``#include "NAME"`` lines replaced by the
+    files they name, and the position of every line (None: the text has no ``#include``).
+
+    ``NAME`` is a path, taken from the folder of the file that includes it when it is
+    relative (pracmln looks in the working directory first; we do not, so that a model
+    means the same wherever it is run from).  Any regular file may be named, as in
+    pracmln: a plain model is the user's own file.  Each is read as a model file is
+    (regular files only, bounded, UTF-8) and once.  ``#include <NAME>`` names a file of a
+    project, and a plain model is in none.
+
+    :raises ModelError: at the ``#include`` line, as :func:`expand_includes` does.
+    """
+    from ..sources import read_source
+
+    def resolve(target: str, angled: bool, current: str, where: SourcePosition) -> tuple[str, str]:
+        if angled:
+            raise ModelError(f"#include <{target}> names a file of a project, and this model is in none; write "
+                             f'#include "{target}" for a file beside it', where)
+        named = target if os.path.isabs(target) else os.path.join(os.path.dirname(current), target)
+        return os.path.realpath(named), os.path.normpath(named)
+
+    return _expand(path, os.path.realpath(path), text, resolve,
+                   lambda key, shown: read_source(key, "included model file"))
 
 
 @dataclass(frozen=True)
@@ -269,6 +348,7 @@ def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | Non
             db_name, db_text = f"{archive}:{inner_db}", read_member(project, inner_db)
     else:
         model_name, model_text = os.fspath(model), read_source(model, "model file")
+        model_text, positions = expand_file_includes(model_name, model_text)
     if db is not None:
         if is_project_reference(db):
             archive, member = split_reference(db)

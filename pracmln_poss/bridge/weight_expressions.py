@@ -63,7 +63,10 @@ def evaluate_weight(
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
             return float(node.value)
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            return _BINARY[type(node.op)](ev(node.left), ev(node.right))
+            result = _BINARY[type(node.op)](ev(node.left), ev(node.right))
+            if not isinstance(result, float):  # (a negative number to a fractional power is complex)
+                raise WeightError(f"weight {text!r} is not a real number", position)
+            return result
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](ev(node.operand))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:

@@ -8,6 +8,7 @@ __all__ = ["FORMATS", "dumps", "loads", "load_theory"]
 import os
 from typing import Literal, overload
 
+from .. import arguments
 from ..errors import PossError, SourcePosition, UnknownNameError
 from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.protocol import Theory
@@ -24,6 +25,7 @@ FORMATS = ("text", "json", "latex")
 
 def dumps(theory: Theory, fmt: str = "text") -> str:
     """The theory, ground or lifted, in one of :data:`FORMATS`."""
+    arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
     if fmt == "text":
         # a ground theory is its own grounding (Theory.ground)
         return write_lifted_text(theory) if isinstance(theory, LiftedTheory) else write_text(theory.ground())
@@ -50,6 +52,7 @@ def loads(
         :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory`.
     :param force: ground it even above :data:`~pracmln_poss.possibilistic.lifted_theory.MAX_GROUNDINGS`.
     """
+    arguments.text("text", text)
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "text"
     theory: PossibilisticTheory | LiftedTheory

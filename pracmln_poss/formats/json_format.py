@@ -36,7 +36,7 @@ from decimal import Decimal
 
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, SourcePosition, UnknownNameError, WeightError
-from ..logic.syntax import parse_formula
+from ..logic.syntax import compact_atom, parse_formula
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
@@ -116,7 +116,7 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
     for name in data.get("atoms", []):
         if not isinstance(name, str):
             raise FormulaSyntaxError(f"atom names must be strings, got {name!r}", where)
-        names.setdefault(name.replace(" ", ""), len(names) + 1)
+        names.setdefault(compact_atom(name), len(names) + 1)
     lifted = "types" in data
     types, prefix_of = _types(data["types"], SourcePosition(source, None, "types")) if lifted else ((), {})
     formulas = []

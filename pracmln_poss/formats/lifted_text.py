@@ -18,7 +18,7 @@ __all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text"]
 import re
 
 from ..errors import FormulaSyntaxError
-from ..logic.syntax import format_formula
+from ..logic.syntax import format_formula, split_constants, split_names
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
@@ -30,7 +30,10 @@ _TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")  # name, variable
 
 
 def is_lifted_text(text: str) -> bool:
-    return any(line.startswith("#type ") for line in text.splitlines())
+    """Whether ``text`` is a lifted theory: it has ``#type`` lines, or says so in its
+    header (a lifted theory over no type, read back as one)."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    return "lifted possibilistic theory" in first or any(line.startswith("#type ") for line in text.splitlines())
 
 
 def write_lifted_text(lt: LiftedTheory) -> str:
@@ -61,7 +64,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
         if body.startswith("#"):
             m = _TYPE.match(body)
             if m:
-                constants = tuple(c.strip() for c in m.group(3).split(",") if c.strip())
+                constants = tuple(split_constants(m.group(3)) or ())
                 if not constants:  # (its rules would ground to nothing, and answer "no" to everything)
                     raise FormulaSyntaxError(f"type {m.group(1)} has no constants", pos)
                 if m.group(2) in prefix_of or any(name == m.group(1) for name, _ in types):
@@ -72,7 +75,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
             elif body.startswith("#resolution "):
                 resolution = Resolution(body.split(None, 1)[1].strip())
             elif body.startswith("#atoms "):
-                atoms.extend(body.split()[1:])
+                atoms.extend(split_names(body.partition(" ")[2]))
             else:
                 raise FormulaSyntaxError("unknown directive (known: #resolution, #atoms, #type)", pos)
             continue

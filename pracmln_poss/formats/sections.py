@@ -55,8 +55,8 @@ def split_formula_line(
         raise FormulaSyntaxError("expected 'LEVEL FORMULA'", pos)
     try:
         level = parse_level(level_text, resolution)
-    except WeightError:
-        raise WeightError(f"level {level_text!r} is not a number or 'inf'", pos) from None
+    except WeightError as exc:
+        raise WeightError(exc.message, pos) from None
     origin = _ORIGIN.search(pos.text or "")
     return level, formula_text, origin.group(1) if origin else None
 

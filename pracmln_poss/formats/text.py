@@ -28,7 +28,7 @@ __all__ = ["write_text", "read_text"]
 
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, UnknownNameError, WeightError
-from ..logic.syntax import parse_formula
+from ..logic.syntax import parse_formula, split_names
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..sources import numbered_lines
 from ..version import __version__
@@ -71,7 +71,7 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
                     raise WeightError(exc.message, pos) from None
             elif directive == "#atoms":
                 declared = True
-                for name in value.split():
+                for name in split_names(value):
                     names.setdefault(name, len(names) + 1)
             else:
                 raise FormulaSyntaxError(f"unknown directive {directive!r} (known: #resolution, #atoms)", pos)

@@ -22,6 +22,12 @@ __all__ = [
     "format_formula",
     "atom_name",
     "strip_comments",
+    "compact_atom",
+    "split_atom_name",
+    "split_names",
+    "split_constants",
+    "is_variable_name",
+    "KEYWORDS",
 ]
 
 import re
@@ -48,6 +54,9 @@ from .formula import (
 
 GRAMMARS = ("StandardGrammar", "PRACGrammar")
 
+KEYWORDS = frozenset(("EXIST", "TRUE", "FALSE"))
+"""Words that are connectives unless ``(`` follows them (then a predicate so named)."""
+
 MAX_DEPTH = 100
 """The deepest nesting of parentheses, negations and connectives a formula may have:
 deeper ones are refused with a clear error instead of exhausting Python's stack."""
@@ -66,7 +75,8 @@ def _token_pattern(word: str) -> re.Pattern[str]:
 # pracmln's identifier characters: StandardGrammar's, and PRACGrammar's wider set
 # (constants such as FLAKES_00.000_ or http://x), which ground formulas accept too
 _TOKEN = _token_pattern(r"[A-Za-z0-9_'?-]+")
-_WIDE_CHARS = r"A-Za-z0-9_'?\-.:;$~\\/ÄÖÜäöü"
+# (\w: letters and digits of every script, as a model's domain declarations take them)
+_WIDE_CHARS = r"\w'?\-.:;$~\\/"
 _WIDE_TOKEN = _token_pattern(rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]|!(?!=))*")  # ja!_ but not a!=b
 _PREDICATE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_'-]*")
 _EQ_OPS = frozenset(("=", "!=", "=/="))
@@ -121,6 +131,11 @@ class _Parser:
     def at_operator(self, op: str) -> bool:
         kind, text, _ = self.peek()
         return text == op and (kind == "op" or (kind == "word" and op == "v"))
+
+    def at_atom_parenthesis(self) -> bool:
+        """Whether the word at hand is followed by ``(`` (a predicate's arguments)."""
+        kind, text, _ = self.peek(1)
+        return kind == "op" and text == "("
 
     def expect(self, op: str) -> None:
         if not self.at_operator(op):
@@ -183,10 +198,12 @@ class _Parser:
             inner = self.formula()
             self.expect(")")
             return inner
-        if kind == "word" and text in ("TRUE", "FALSE"):
+        # (a predicate may be named as a keyword: its "(" tells it apart)
+        keyword = kind == "word" and text in KEYWORDS and not self.at_atom_parenthesis()
+        if keyword and text in ("TRUE", "FALSE"):
             self.i += 1
             return Truth(text == "TRUE")
-        if kind == "word" and text == "EXIST":
+        if keyword and text == "EXIST":
             self.i += 1
             return self.exist()
         if self.peek(1)[0] == "op" and self.peek(1)[1] in _EQ_OPS:
@@ -299,7 +316,7 @@ _SIMPLE_LITERAL = re.compile(r"^\s*(!?)\s*([A-Za-z_][\w'-]*)\s*(?:\(([\w'\s,-]*)
 def parse_literal(text: str, grammar: str = "StandardGrammar") -> tuple[bool, PredAtom]:
     """Parse a ground literal ``[!]pred(C1, ...)``; returns ``(positive, atom)``."""
     m = _SIMPLE_LITERAL.match(text)  # the common case, without the full grammar (fast)
-    if m and m.group(2) not in ("v", "EXIST", "TRUE", "FALSE"):
+    if m and m.group(2) != "v" and not (m.group(2) in KEYWORDS and m.group(3) is None):
         args = m.group(3)
         names = tuple(a.strip() for a in args.split(",")) if args is not None else ()
         if all(names):
@@ -321,6 +338,54 @@ def strip_comments(text: str) -> str:
 
     text = re.sub(r"/\*.*?\*/", blank, text, flags=re.DOTALL)
     return re.sub(r"//[^\n]*", "", text)
+
+
+_OUTSIDE_QUOTES = re.compile(r'("[^"]*")|\s+')
+_NAME = re.compile(r'(?:"[^"]*"|[^\s"])+')
+_CONSTANT = re.compile(r'\s*((?:"[^"]*"|[^\s,"])(?:"[^"]*"|[^,"])*?)\s*(?:,|$)')
+
+
+def compact_atom(name: str) -> str:
+    """An atom name with the white space outside quoted constants removed (``p(A, B)``
+    -> ``p(A,B)``; ``p("Anna Smith")`` keeps its space)."""
+    if '"' not in name:
+        return name.replace(" ", "") if " " in name else name
+    return _OUTSIDE_QUOTES.sub(lambda m: m.group(1) or "", name)
+
+
+def split_atom_name(atom: str) -> tuple[str, tuple[str, ...]]:
+    """A ground atom name as its predicate and arguments (``f(A,B)`` -> ``("f", ("A",
+    "B"))``; a quoted constant may hold a comma)."""
+    pred, paren, rest = atom.partition("(")
+    if not (paren and rest.endswith(")")):
+        return pred, ()
+    inner = rest[:-1]
+    if '"' not in inner:
+        return pred, tuple(inner.split(","))
+    return pred, tuple(m.group(1) for m in _CONSTANT.finditer(inner) if m.group(1))
+
+
+def split_names(text: str) -> list[str]:
+    """Names separated by white space, a quoted part (``p("Anna Smith")``) kept whole."""
+    return _NAME.findall(text)
+
+
+def split_constants(text: str) -> list[str] | None:
+    """Constants separated by commas (``A, "B, C", D`` -> ``A``, ``"B, C"``, ``D``), empty
+    ones dropped; None when a quote is left open."""
+    if text.count('"') % 2:
+        return None
+    if '"' not in text:
+        return [c.strip() for c in text.split(",") if c.strip()]
+    return [m.group(1) for m in _CONSTANT.finditer(text) if m.group(1)]
+
+
+def is_variable_name(name: str, grammar: str = "StandardGrammar") -> bool:
+    """Whether a term so written is a variable in ``grammar`` (lower-case first letter in
+    the standard grammar, ``?`` first in pracmln's PRAC grammar; never a quoted one)."""
+    if not name or name.startswith('"'):
+        return False
+    return name.startswith("?") if grammar == "PRACGrammar" else name[0].islower()
 
 
 def atom_name(pred: str, args: tuple[str, ...]) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar, overload
 
+from .. import arguments
 from ..errors import UnknownNameError
 from ..logic.formula import Atom, Formula, PredAtom, conjunction, negate, walk
 from ..stopping import SAT_SOLVER
@@ -66,6 +67,7 @@ def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "ag
 
     :raises UnknownNameError: for a mode not in :data:`FILTER_MODES`.
     """
+    arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
     _check_mode(mode)
     if isinstance(theory, LiftedTheory):
         if mode == "none":

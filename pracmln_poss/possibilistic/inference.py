@@ -14,12 +14,14 @@ from __future__ import annotations
 
 __all__ = ["PossibilisticInference", "possibilistic_inference"]
 
+from .. import arguments
 from ..atoms import Evidence
 from ..logic.formula import Formula
 from ..stopping import SAT_SOLVER
+from .lifted_theory import LiftedTheory
 from .protocol import Theory
 from .reasoner import Reasoner
-from .theory import Answer, Level, PossibilisticFormula, RuleText
+from .theory import Answer, Level, PossibilisticFormula, PossibilisticTheory, RuleText
 
 
 class PossibilisticInference:
@@ -92,4 +94,5 @@ def possibilistic_inference(theory: Theory, solver: str = SAT_SOLVER) -> Possibi
     ...     ask.entails(["bird(T)"], "flies(T)"), ask.necessity("bird(T) => flies(T)")
     (True, 0.5)
     """
+    arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
     return PossibilisticInference(theory, solver)

@@ -13,8 +13,9 @@ __all__ = ["Reasoner", "QueryResult"]
 
 from dataclasses import dataclass
 
-from ..atoms import Evidence, EvidenceItem
-from ..errors import InconsistentEvidenceError
+from .. import arguments
+from ..atoms import Evidence, EvidenceItem, evidence_items
+from ..errors import ArgumentTypeError, InconsistentEvidenceError
 from ..logic.formula import Formula, is_literal, literal_of, negate
 from ..stopping import SAT_SOLVER
 from ..weights import INF
@@ -115,6 +116,8 @@ class Reasoner:
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(T, E) |-poss query``: the cut at ``con(T, E)`` plus ``E`` entails the query."""
+        if query is None:  # (query(E, None) asks for no query: "not entailed" would be a wrong answer here)
+            raise ArgumentTypeError("query takes a formula (text or a tree), not None")
         return self.query(evidence, query).entailed
 
     def drowned(self, evidence: Evidence = ()) -> tuple[PossibilisticFormula, ...]:
@@ -131,7 +134,9 @@ class Reasoner:
         >>> found.entailed, found.consistency_steps, [theory.format(pf.formula) for pf in found.drowned]
         (True, inf, ['bird(T) => flies(T)'])
         """
-        evidence = list(evidence)
+        evidence = list(evidence_items(evidence))
+        if query is not None:
+            arguments.instance("query", query, str | Formula, "a formula (text or a tree) or None")
         assumptions, guards = self._evidence(evidence)
         formula_evidence = bool(guards)
         try:

@@ -16,6 +16,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from .. import stopping
+from ..errors import ClosedError
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import Formula
 from ..stopping import SAT_SOLVER
@@ -63,6 +64,8 @@ class SelectorSolver:
             self.sat.add_clause([-g])
 
     def satisfiable(self, assumptions: Iterable[int]) -> bool:
+        if self.sat is None:
+            raise ClosedError("this reasoner is closed (used after its `with` block or close()); make a new one")
         self.calls += 1
         return stopping.sat(self.sat, list(assumptions))
 

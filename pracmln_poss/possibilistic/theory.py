@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
-from ..errors import ModelError, WeightError
+from ..errors import ArgumentError, ModelError, WeightError
 from ..logic.formula import Formula, evaluate
 from ..weights import INF, Resolution, format_weight, parse_weight
 
@@ -34,6 +34,8 @@ def parse_level(level: object, resolution: Resolution) -> Level:
     value = parse_weight(level, resolution, what="level")
     if value == -INF:
         raise WeightError(f"level {level!r} is not a number or 'inf'")
+    if value < 0:  # (a level says how certain a formula is: from 0 up, lambda_0 the least)
+        raise WeightError(f"level {level!r} is negative; a level is 0 or more, or 'inf'")
     return value
 
 
@@ -48,6 +50,12 @@ class PossibilisticFormula:
     formula: Formula
     level: Level
     origin: str | None = None
+
+    def __post_init__(self) -> None:
+        # (every way in, Python's included: a level is an int number of steps from 0, or INF)
+        if not ((type(self.level) is int and self.level >= 0) or self.level == INF):
+            raise ArgumentError(f"a formula's level is an int number of steps of 0 or more, or INF; got "
+                                f"{self.level!r} (levels in weight units: PossibilisticTheory.from_pairs)")
 
     @property
     def blocking(self) -> bool:

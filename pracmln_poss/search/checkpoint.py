@@ -111,9 +111,10 @@ class _Decoder:
     """Checks the JSON values of a checkpoint for one search (literals over ``n_atoms``,
     sizes up to ``k``) while turning them back into the search's values."""
 
-    def __init__(self, n_atoms: int, k: int) -> None:
+    def __init__(self, n_atoms: int, k: int, max_level: int | None = None) -> None:
         self.n = n_atoms
         self.k = k
+        self.max_level = max_level
 
     @staticmethod
     def int_(value: object, low: int = 0, high: int | None = None) -> int:
@@ -154,7 +155,8 @@ class _Decoder:
                 self.literals(value[2]) if len(value) == 3 else None)
 
     def level(self, value: object) -> Level:
-        return INF if value == "inf" else self.int_(value)
+        # (a rule's level is a difference of two worlds' costs: never more than all soft weights)
+        return INF if value == "inf" else self.int_(value, 0, self.max_level)
 
     def mapping(self, value: object, key: Callable[[object], int], item: Callable[[object], T]) -> dict[int, T]:
         out: dict[int, T] = {}
@@ -218,11 +220,13 @@ class Checkpoint:
         it was used).
     """
 
-    def __init__(self, path: str | os.PathLike[str], key: str, n_atoms: int, k: int, interval: float = 10.0) -> None:
+    def __init__(self, path: str | os.PathLike[str], key: str, n_atoms: int, k: int, interval: float = 10.0,
+                 max_level: int | None = None) -> None:
         self.path = Path(path)
         self.key = key
         self.n_atoms = n_atoms
         self.k = k
+        self.max_level = max_level
         self.interval = interval
         self.optima: dict[int, list[tuple[tuple[int, ...], Packed | None]]] = {}
         self.partial: dict[int, dict[int, list[Packed | None]]] = {}  # size -> chunk -> its optima
@@ -274,7 +278,9 @@ class Checkpoint:
                 raise ValueError("the file belongs to another user")
             if info.st_size > MAX_BYTES:
                 raise ValueError(f"larger than {MAX_BYTES} bytes")
-            raw = f.read(MAX_BYTES + 1)
+            raw = f.read(info.st_size + 1)  # (never a buffer larger than the file)
+            if len(raw) > info.st_size:
+                raise ValueError("it grew while it was read")
         body, sep, digest = raw.rstrip(b"\n").rpartition(b"\n")
         if not sep or digest != _digest(body).encode():
             raise ValueError("its digest does not match its content (damaged or edited)")
@@ -284,7 +290,7 @@ class Checkpoint:
         if data.get("key") != self.key:
             self.refused = "it belongs to another conversion (another model or other options)"
             return None
-        d = _Decoder(self.n_atoms, self.k)
+        d = _Decoder(self.n_atoms, self.k, self.max_level)
         optima = d.mapping(data["optima"], d.size, lambda v: [(d.evidence(e), d.packed(p))
                                                                for e, p in (d.list_(x, 2) for x in d.list_(v))])
         partial = d.mapping(data["partial"], d.size,
@@ -301,7 +307,7 @@ class Checkpoint:
         body = self._body().encode()
         where = SourcePosition(str(self.path))
         try:
-            fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", dir=self.path.parent)
+            fd, tmp = tempfile.mkstemp(prefix=self.path.name[:200] + ".", dir=self.path.parent)
         except OSError as exc:
             raise OutputError(f"cannot write the checkpoint: {exc.strerror}", where) from None
         try:

@@ -165,7 +165,8 @@ def default_rules(
     runner = ChunkRunner(search, engine, executor)
     if report_optima is not None and report_optima.total is None and sets is not None:
         report_optima.total = len(sets)
-    saved = Checkpoint(checkpoint, search.key(sets), engine.mln.n_atoms, k) if checkpoint is not None else None
+    saved = (Checkpoint(checkpoint, search.key(sets), engine.mln.n_atoms, k,
+                        max_level=sum(int(wf.weight) for wf in engine.mln.soft)) if checkpoint is not None else None)
     if saved is not None and not saved.load() and saved.refused is not None and report_rules is not None:
         report_rules.note(f"not resuming from {saved.path}: {saved.refused}; starting over (the file will be "
                           "replaced)")
