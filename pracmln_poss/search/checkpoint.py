@@ -269,7 +269,8 @@ class Checkpoint:
                              dict[int, dict[int, list[Packed | None]]], dict[int, CheckpointRules]] | None:
         """The file's content, checked; None (with :attr:`refused` set) when it is
         another search's; ValueError (or OSError) when it is not a sound checkpoint."""
-        fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # (not followed if a link, not waited on if a FIFO: looked at first, then refused)
+        fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             info = os.fstat(f.fileno())
             if not stat.S_ISREG(info.st_mode):
