@@ -757,6 +757,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
     except PossError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
+        if isinstance(exc, OutputError) and exc.position is not None and exc.position.file == "<stdout>":
+            _drop_stdout()
         return 2
     except _Terminated as exc:
         print(f"{PROG}: terminated by {signal.Signals(exc.signum).name}{_resume_hint(args)}", file=sys.stderr)
@@ -776,6 +778,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.errno not in _OUTPUT_ERRNOS:
             raise
         print(f"{PROG}: error: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
+        _drop_stdout()
         return 2
     finally:
         for signum, handler in previous.items():
@@ -787,6 +790,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 _OUTPUT_ERRNOS = {errno.EFBIG, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT}
 """What a print to a cut standard output raises (a size limit, a full disk, a closed
 descriptor): an error of the output, not a traceback."""
+
+
+def _drop_stdout() -> None:
+    """After standard output failed: what is still buffered goes nowhere (the interpreter's
+    own flush at exit would fail again, print a traceback and end with status 120)."""
+    try:
+        fd = sys.stdout.fileno() if sys.stdout is not None else -1
+    except (AttributeError, OSError, ValueError):
+        return  # (not a file: a caller's capture)
+    if fd >= 0:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
 
 
 def _flush_stdout() -> None:

@@ -43,7 +43,8 @@ def _read_bounded(archive: zipfile.ZipFile, member: str, limit: int, where: Sour
     try:
         with archive.open(info) as f:  # (the header may lie: never read more than it says)
             data = f.read(limit + 1)
-    except (zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:  # damaged, encrypted, ...
+    except (zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError, zipfile.BadZipFile,
+            OSError) as exc:  # damaged, encrypted, ...
         raise ModelError(f"cannot read it from the project: {str(exc) or type(exc).__name__}", where) from None
     if len(data) > limit:
         raise ModelError(f"file larger than {limit:,} bytes; refusing to read it", where)
@@ -133,7 +134,7 @@ def read_project(path: str | os.PathLike[str]) -> Project:
             members = tuple(archive.namelist())
             conf = (_read_bounded(archive, "query.conf", _MAX_CONF, SourcePosition(f"{where.file}:query.conf"))
                     if "query.conf" in members else None)
-    except OSError as exc:
+    except (OSError, zipfile.BadZipFile) as exc:
         raise ModelError(f"cannot read the project (a .pracmln file is a zip archive): {exc}", where) from None
     settings = ProjectSettings()
     if conf is not None:
