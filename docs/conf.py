@@ -4,6 +4,7 @@ and the README, built nitpicky with warnings as errors (``tox -e docs``)."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 import sys
 from pathlib import Path
@@ -36,7 +37,7 @@ _FOREIGN = ["int", "float", "str", "bytes", "bool", "object", "None", "list", "d
             "Iterable", "Iterator", "Sequence", "Mapping", "Callable", "Generator", "Hashable", "Collection",
             "Any", "TypeVar", "Protocol", "Generic", "NamedTuple", "Path", "Fraction", "Decimal", "TextIO", "IO",
             "argparse", "collections", "typing", "pathlib", "fractions", "decimal", "concurrent", "multiprocessing",
-            "io", "os", "re", "enum", "faulthandler", "tempfile", "types", "abc", "contextlib", "functools", "itertools", "dataclasses", "threading", "signal", "logging",
+            "io", "os", "re", "enum", "faulthandler", "tempfile", "zipfile", "BinaryIO", "types", "abc", "contextlib", "functools", "itertools", "dataclasses", "threading", "signal", "logging",
             "pysat", "ortools", "pytoulbar2", "pracmln", "distributed", "dask", "tqdm", "pyparsing", "numpy"]
 nitpick_ignore_regex = [
     ("py:.*", rf"({'|'.join(_FOREIGN)})(\..*)?"),
@@ -46,6 +47,41 @@ nitpick_ignore_regex = [
     ("py:.*", r"(.*\.)?[TSR]"),
     ("py:class", r"(.*\.)?Level|dict\[str"),
 ]
+
+def _front_doors(name: str, module: object) -> list[str]:
+    """A package's exported names: each defined here documented here, each defined in a
+    module linked to its page (so every name is in the index and the search, once); the
+    root package's page also documents pracmln's ``MLN.to_possibilistic``."""
+    own, linked, values = [], [], []
+    for exported in sorted(getattr(module, "__all__", ())):
+        obj = getattr(module, exported)
+        home = getattr(obj, "__module__", None)
+        if home == name and callable(obj):
+            own.append(f".. auto{'class' if isinstance(obj, type) else 'function'}:: {name}.{exported}")
+        elif home is not None and home.startswith("pracmln_poss") and hasattr(obj, "__qualname__"):
+            linked.append(f":py:obj:`~{home}.{obj.__qualname__}`")
+        else:
+            values.append(f"``{exported}``")
+    lines = []
+    if linked or values:
+        lines += ["", "Its names: " + ", ".join(linked + values) + "."]
+    for directive in own:
+        lines += ["", directive]
+    if name == "pracmln_poss":
+        from pracmln_poss.bridge import plugin
+
+        signature = inspect.signature(plugin.to_possibilistic)
+        shown = signature.replace(parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                              for p in list(signature.parameters.values())[1:]],
+                                  return_annotation=inspect.Signature.empty)
+        doc = inspect.getdoc(plugin.to_possibilistic) or ""
+        lines += ["", "pracmln's ``MLN.to_possibilistic``", "-" * 34, "",
+                  "Importing :mod:`pracmln_poss` gives pracmln's ``MLN`` this method "
+                  "(:func:`pracmln_poss.bridge.plugin.to_possibilistic`).", "",
+                  f".. py:method:: MLN.to_possibilistic{shown}", "   :module: pracmln", ""]
+        lines += [f"   {line}" if line else "" for line in doc.splitlines()]
+    return lines
+
 
 def api_pages() -> None:
     """One page per module of the package under ``api/``, and their index: every
@@ -63,9 +99,7 @@ def api_pages() -> None:
         body = [title, "=" * len(title), "", f".. automodule:: {name}"]
         if package:
             body.append("   :no-members:")
-            exported = sorted(getattr(module, "__all__", ()))
-            if exported:
-                body += ["", "Re-exports: " + ", ".join(f"``{n}``" for n in exported) + "."]
+            body += _front_doors(name, module)
         pages[name] = "\n".join(body) + "\n"
     for stale in set(out.glob("*.rst")) - {out / f"{name}.rst" for name in pages}:
         stale.unlink()  # (a module that moved or went)
