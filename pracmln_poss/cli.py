@@ -36,7 +36,7 @@ from .possibilistic.filtering import FILTER_MODES
 from .stopping import INTERRUPTS, expire, interrupted, stoppable
 from .transformations import METHODS
 from .version import __version__
-from .weights import DEFAULT_RESOLUTION, Resolution, format_weight, weight_number
+from .weights import DEFAULT_RESOLUTION, INF, Resolution, format_weight, weight_number
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from .bridge.loader import LoadedModel
@@ -452,7 +452,10 @@ def _run_convert(args: argparse.Namespace) -> int:
     _report_filtering(show, args.filter, done.removed)
     status = _emit(dumps(done.theory, args.format), destination)
     if display is not None:
-        display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels"
+        # (the search's "rules found" leave out the certain ones: the model's hard formulas, written as they are)
+        certain = sum(1 for pf in done.theory.formulas if pf.level == INF)
+        given = f" ({certain:,} of them certain: the model's hard formulas)" if certain else ""
+        display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{given}"
                        f"{' to ' + args.output if args.output else ''}")
     return status
 
@@ -600,7 +603,7 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.json:
         out: dict[str, object] = {
             "ok": result.ok, "k": result.k, "mode": result.mode, "pairs_checked": result.pairs_checked,
-            "pairs_total": result.pairs_total,
+            "pairs_total": result.pairs_total, "pairs_impossible": result.pairs_impossible,
             "evidence_sets": result.evidence_sets, "seconds": round(result.seconds, 3), "seed": result.seed,
             "evidence_preds": focus_names.get("evidence_preds"), "query_preds": focus_names.get("query_preds"),
         }
@@ -618,14 +621,16 @@ def _run_verify(args: argparse.Namespace) -> int:
             f", {side} over {', '.join(focus_names[key])}"
             for side, key in (("E", "evidence_preds"), ("C", "query_preds")) if key in focus_names
         )
+        of = f"{result.pairs_total:,}" if result.pairs_total is not None else f"more than {COUNT_LIMIT:,}"
         if result.mode == "sample":
-            of = f"{result.pairs_total:,}" if result.pairs_total is not None else f"more than {COUNT_LIMIT:,}"
-            scope = f"on a sample of {result.pairs_checked:,} of {of} pairs with"
+            scope = f"on a sample of {result.pairs_checked:,} of the {of} pairs with"
         else:
-            scope = "for all"
+            scope = f"for all {of} pairs with"
         print(f"verified: (M,E) |-MAP OR C iff (T,E) |-poss OR C {scope} |E| + |C| <= {result.k + 1}{within}")
-        print(f"  {result.mode}: {result.pairs_checked} pairs, {result.evidence_sets} evidence sets, "
-              f"{result.seconds:.2f} s{seed}")
+        skipped = (f", {result.pairs_impossible:,} with evidence the hard formulas rule out (nothing to check)"
+                   if result.pairs_impossible and result.mode == "exhaustive" else "")
+        print(f"  {result.mode}: {result.pairs_checked:,} pairs checked{skipped}, {result.evidence_sets:,} evidence "
+              f"sets, {result.seconds:.2f} s{seed}")
     elif result.counterexample is not None:
         c = result.counterexample
         print("counterexample:")

@@ -39,3 +39,25 @@ def test_docstring_examples_run(name):
 def test_every_front_door_has_an_example(door):
     found = {t.name.split(".", len(FRONT_DOORS[door].split(".")))[-1] for t in _examples(FRONT_DOORS[door])}
     assert door in found, (door, found)
+
+
+def test_every_name_of_the_package_has_a_page_entry():
+    """The reference documents every name in ``pracmln_poss.__all__``: a function or class
+    defined in the package on its page, any other linked to where it is defined (only
+    plain values are named as text); and pracmln's ``MLN.to_possibilistic`` as a method."""
+    import runpy
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    runpy.run_path(str(docs / "conf.py"))  # (it writes the pages, as a build of the docs does)
+    page = (docs / "api" / "pracmln_poss.rst").read_text()
+    for name in pracmln_poss.__all__:
+        obj = getattr(pracmln_poss, name)
+        home = getattr(obj, "__module__", None)
+        if home == "pracmln_poss":
+            assert f".. auto{'class' if isinstance(obj, type) else 'function'}:: pracmln_poss.{name}" in page, name
+        elif home is not None and hasattr(obj, "__qualname__"):
+            assert f":py:obj:`~{home}.{obj.__qualname__}`" in page, name
+        else:
+            assert f"``{name}``" in page, name
+    assert ".. py:method:: MLN.to_possibilistic(db=None, method=None, *, filter='none'" in page

@@ -4,6 +4,7 @@ and `show` flags the paper's unintended consequences."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import assume, given, settings
@@ -244,7 +245,37 @@ def test_verify_sample_sizes(pracmln, capsys, tmp_path):
     assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2",
                  "--sample", "37"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert f"on a sample of 37 of {data['pairs_total']:,} pairs with |E| + |C| <= 3" in first
+    assert f"on a sample of 37 of the {data['pairs_total']:,} pairs with |E| + |C| <= 3" in first
+
+
+def test_verify_counts_add_up(pracmln, capsys, tmp_path):
+    """Pairs whose evidence the hard formulas rule out are counted and said, so that the
+    checked ones and they make the total; a sample that meets every pair is the full
+    check (antarctic, k = 2: 98 pairs, 2 with antarcticBird ^ !bird)."""
+    theory_file = tmp_path / "ant.theory"
+    model = str(ANTARCTIC)
+    assert main(["convert", model, "-k", "2", "-o", str(theory_file)]) == 0
+    capsys.readouterr()
+    for sample in ([], ["--sample", "97"], ["--sample", "98"], ["--sample", "500"]):
+        assert main(["verify", str(theory_file), "--mln", model, "-k", "2", *sample, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert (data["mode"], data["pairs_checked"], data["pairs_impossible"], data["pairs_total"]) == \
+            ("exhaustive", 96, 2, 98), sample
+        assert main(["verify", str(theory_file), "--mln", model, "-k", "2", *sample]) == 0
+        first, second = capsys.readouterr().out.splitlines()[:2]
+        assert "for all 98 pairs with |E| + |C| <= 3" in first
+        assert "96 pairs checked, 2 with evidence the hard formulas rule out" in second
+    assert main(["verify", str(theory_file), "--mln", model, "-k", "2", "--sample", "10"]) == 0
+    assert "on a sample of 10 of the 98 pairs" in capsys.readouterr().out
+
+
+def test_convert_says_what_it_wrote_beyond_the_rules_found(pracmln, capsys, tmp_path):
+    assert main(["convert", str(PAPER / "smokers.mln"), "-k", "1", "--progress", "-o", str(tmp_path / "s")]) == 0
+    err = capsys.readouterr().err
+    found = int(re.findall(r"([\d,]+) rules found", err)[-1].replace(",", ""))
+    wrote, certain = (int(x) for x in re.search(r"wrote ([\d,]+) rules in [\d,]+ levels \(([\d,]+) of them certain",
+                                                 err).groups())
+    assert (found, certain, wrote) == (4, 2, 6)
 
 
 def test_verify_a_focused_theory(pracmln, capsys, tmp_path):

@@ -59,7 +59,13 @@ class Verification:
     seed: int | None
     counterexample: Counterexample | None
     pairs_total: int | None = None
-    """How many pairs there are (None: more than :data:`COUNT_LIMIT`)."""
+    """How many pairs there are (None: more than :data:`COUNT_LIMIT`), those whose
+    evidence is impossible included."""
+    pairs_impossible: int = 0
+    """Pairs met whose evidence the hard formulas rule out (nothing to check: both sides
+    are defined for possible evidence only): in an exhaustive check, all of them, and
+    ``pairs_checked + pairs_impossible == pairs_total``; in a sample, those drawn (and
+    drawn again)."""
 
 
 def _with_atoms(theory: PossibilisticTheory, names: tuple[str, ...]) -> PossibilisticTheory:
@@ -175,7 +181,7 @@ def verify(
     seen_pairs: set[tuple[EvidenceSet, EvidenceSet]] = set()
     seen_evidence: set[EvidenceSet] = set()
     impossible: set[EvidenceSet] = set()
-    mode = "exhaustive" if exhaustive else "sample"
+    impossible_pairs: set[tuple[EvidenceSet, EvidenceSet]] = set()
     with open_engine(mln, backend) as engine, Reasoner(theory) as reasoner:
 
         def pen(lits: tuple[int, ...]) -> int | float:
@@ -186,13 +192,15 @@ def verify(
 
         for drawn, (e, c) in enumerate(pairs):
             if not exhaustive:
-                if (e, c) in seen_pairs or e in impossible:
-                    if drawn > 100 * wanted + 10_000:
-                        break  # nearly every pair is impossible or already checked
+                if (e, c) in seen_pairs or (e, c) in impossible_pairs:
+                    if drawn > 100 * wanted + 10_000 or len(seen_pairs) + len(impossible_pairs) == total:
+                        break  # every pair, or nearly, is impossible or already checked
                     continue
                 seen_pairs.add((e, c))
-            if pen(e) == INF:
+            if e in impossible or pen(e) == INF:
                 impossible.add(e)
+                impossible_pairs.add((e, c))
+                seen_pairs.discard((e, c))
                 continue
             seen_evidence.add(e)
             map_side = pen(e + tuple(-l for l in c)) > pen(e)
@@ -203,11 +211,14 @@ def verify(
                 example = Counterexample(
                     tuple(mln.literal_name(l) for l in e), tuple(mln.literal_name(l) for l in c), map_side, poss_side
                 )
-                return Verification(False, k, mode, checked, len(seen_evidence), time.perf_counter() - start,
-                                    None if exhaustive else seed, example, all_pairs)
+                return Verification(False, k, "exhaustive" if exhaustive else "sample", checked, len(seen_evidence),
+                                    time.perf_counter() - start, None if exhaustive else seed, example, all_pairs,
+                                    len(impossible_pairs))
             if not exhaustive and checked == wanted:
                 break
     if checked == 0:
         raise ModelError("nothing to verify: no evidence set within the focus is possible under the MLN")
-    return Verification(True, k, mode, checked, len(seen_evidence), time.perf_counter() - start,
-                        None if exhaustive else seed, None, all_pairs)
+    # (a sample that met every pair checked them all)
+    every = exhaustive or checked + len(impossible_pairs) == total
+    return Verification(True, k, "exhaustive" if every else "sample", checked, len(seen_evidence),
+                        time.perf_counter() - start, None if every else seed, None, all_pairs, len(impossible_pairs))
