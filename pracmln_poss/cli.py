@@ -454,8 +454,8 @@ def _run_convert(args: argparse.Namespace) -> int:
     if display is not None:
         # (the search's "rules found" leave out the certain ones: the model's hard formulas, written as they are)
         certain = sum(1 for pf in done.theory.formulas if pf.level == INF)
-        given = f" ({certain:,} of them certain: the model's hard formulas)" if certain else ""
-        display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{given}"
+        hard = f" ({certain:,} of them certain: the model's hard formulas)" if certain else ""
+        display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{hard}"
                        f"{' to ' + args.output if args.output else ''}")
     return status
 
