@@ -567,3 +567,24 @@ def test_a_project_model_includes_members_of_its_own_project(tmp_path, reader, p
         load_model(f"{path}:escape.mln", reader=reader)
     with pytest.raises(ModelError, match="makes a cycle"):
         load_model(f"{path}:cycle.mln", reader=reader)
+
+
+def test_variables_read_as_constants_in_the_prac_grammar_are_said_in_one_warning(pracmln, tmp_path):
+    """pracmln's ``MLN.load`` reads in PRACGrammar unless told: ``x`` in ``Smokes(x)`` is
+    then a constant, and the conversion is over it (a theory unlike the command line's)."""
+    import warnings
+
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.errors import PossWarning
+
+    model = tmp_path / "m.mln"
+    model.write_text("person = {Anna, Bob}\nSmokes(person)\nCancer(person)\n1 Smokes(x) => Cancer(x)\n")
+    with pytest.warns(PossWarning, match=r"read in PRACGrammar.* constants x that nothing else does"):
+        load_model(model, grammar="PRACGrammar")
+    with pytest.warns(PossWarning, match="read in PRACGrammar"):
+        pracmln.MLN.load(files=str(model)).to_possibilistic(k=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PossWarning)
+        load_model(model)  # (the standard grammar: x is a variable)
+        model.write_text("person = {Anna, Bob}\nSmokes(person)\nCancer(person)\n1 Smokes(?x) => Cancer(?x)\n")
+        load_model(model, grammar="PRACGrammar")

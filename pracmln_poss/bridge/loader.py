@@ -34,6 +34,7 @@ from ..errors import (
     FormulaSyntaxError,
     ModelError,
     PossError,
+    PossWarning,
     ResolutionWarning,
     SourcePosition,
     UnsupportedInputError,
@@ -53,6 +54,7 @@ from ..logic.formula import (
     PredAtom,
     Truth,
     Variable,
+    walk,
 )
 from ..logic.syntax import GRAMMARS, strip_comments
 from ..weights import INF, Resolution
@@ -274,6 +276,7 @@ def load_model(
     model = _assemble(
         parsed, resolution=resolution, source=name, extra_domains=db_domains, evidence=evidence,
         domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln) if mln is not None else None,
+        prac=grammar == "PRACGrammar",
     )
     settings = sources.settings
     closed, _ = close_as_asked(model, cw, chosen_cw_preds, settings.cw, settings.cw_preds, settings.queries or (),
@@ -366,8 +369,9 @@ def from_pracmln(
     if db is not None:
         extra = [(d, tuple(cs), SourcePosition()) for d, cs in db.domains.items()]
         evidence = _db_evidence(db)
+    prac = type(getattr(getattr(mln, "logic", None), "grammar", None)).__name__ == "PRACGrammar"
     return _assemble(parsed, resolution=resolution, source=source, extra_domains=extra, evidence=evidence,
-                     domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln))
+                     domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln), prac=prac)
 
 
 def _assemble(
@@ -380,6 +384,7 @@ def _assemble(
     domains: Mapping[str, Sequence[str]] | None,
     expand: Callable[[ParsedFormula, Mapping[str, Sequence[str]]], list[ParsedFormula]] | None,
     domain_sizes: Mapping[str, int] | None = None,
+    prac: bool = False,
 ) -> FirstOrderMLN:
     """The model with its domains merged (the model's, then those of the database, then
     the constants its evidence uses, then the caller's replacements) and its weights
@@ -433,6 +438,8 @@ def _assemble(
                 weights[key] = w
         for variant in expand(item, merged) if expand is not None else [item]:
             templates.append(FormulaTemplate(variant.formula, w, variant.text, variant.position))
+    if prac:
+        _warn_variables_read_as_constants(parsed, evidence, source)
     if merges:
         a, b = merges[0]
         warnings.warn(ResolutionWarning(
@@ -447,6 +454,31 @@ def _assemble(
         resolution=res,
         source=source,
     )
+
+
+def _warn_variables_read_as_constants(parsed: ParsedModel, evidence: Sequence[EvidenceLiteral],
+                                     source: str | None) -> None:
+    """One line when a model read in pracmln's PRAC grammar (variables start with ``?``)
+    has one-letter lower-case constants that only its formulas name: ``x`` and ``y`` in
+    ``Friends(x,y)`` were meant as variables (pracmln's ``MLN.load`` takes that grammar
+    unless told; a project's query.conf usually says StandardGrammar)."""
+    named = {c for ev in evidence for c in ev.args}
+    found: dict[str, None] = {}
+    for item in parsed.formulas:
+        if not isinstance(item.formula, Formula):  # (a template: pracmln's own, expanded later)
+            continue
+        for node in walk(item.formula):
+            if isinstance(node, PredAtom):
+                for arg in node.args:
+                    if isinstance(arg, Constant) and len(arg.name) == 1 and arg.name.islower() \
+                            and arg.name not in named:
+                        found[arg.name] = None
+    if found:
+        shown = ", ".join(sorted(found))
+        warnings.warn(PossWarning(
+            f"{source or 'the model'}: read in PRACGrammar, where variables start with '?', its formulas name "
+            f"constants {shown} that nothing else does: if they are variables, load it with "
+            "grammar='StandardGrammar' (MLN.load(..., grammar='StandardGrammar'))"), stacklevel=3)
 
 
 _CONSTANT = re.compile(r"^[A-Za-z0-9_'\-.:;$~\\/ÄÖÜäöü]+$")
