@@ -521,10 +521,9 @@ def test_cora_under_pracmlns_default_grammar_has_constants_in_two_domains(pracml
     apart and still answers exactly (checked on a sample of questions)."""
     import pracmln_poss  # noqa: F401  (the plugin)
     from pracmln_poss.bridge.loader import from_pracmln
+    from pracmln_poss.errors import PossWarning
     from pracmln_poss.grounding import ground
     from pracmln_poss.insight.verify import verify
-
-    from pracmln_poss.errors import PossWarning
 
     mln = pracmln.MLN.load(str(PAPER / "cora.mln"))
     with pytest.warns(PossWarning, match="constants a, b, c, d that nothing else does"):  # (and said so)
