@@ -181,7 +181,8 @@ def test_a_formula_made_in_python_with_a_level_outside_the_range_is_refused(leve
         PossibilisticFormula(Atom(1), level)
 
 
-def test_a_checkpoint_with_a_level_above_every_weight_is_not_resumed(tmp_path):
+@pytest.mark.parametrize("where", ["a rule's level", "an optimum's cost"])
+def test_a_checkpoint_with_a_level_above_every_weight_is_not_resumed(tmp_path, where):
     from pracmln_poss.search.checkpoint import _digest
 
     out = tmp_path / "m.theory"
@@ -194,7 +195,10 @@ def test_a_checkpoint_with_a_level_above_every_weight_is_not_resumed(tmp_path):
     body = _run_until_checkpoint(tmp_path)
     data = json.loads(body)
     assert data["rules"], "the conversion saved no rules"
-    data["rules"][0][1][0][0][3] = 10**300
+    if where == "a rule's level":
+        data["rules"][0][1][0][0][3] = 10**300
+    else:  # (the first optimum of the last size's first chunk: [cost, world, backbone])
+        data["partial"][0][1][0][1][0][0] = 10**300
     text = json.dumps(data, separators=(",", ":"))
     saved.write_text(text + "\n" + _digest(text.encode()) + "\n")
     code, _, err = run_cli("convert", tmp_path / "m.mln", "-k", "1", "-o", out)

@@ -151,7 +151,8 @@ class _Decoder:
         value = self.list_(value)
         if len(value) not in (2, 3):
             raise ValueError("an optimum is not [cost, world] or [cost, world, backbone]")
-        return (self.int_(value[0]), _world_values(value[1], self.n + 1),
+        # (a world's cost is what it violates of the soft weights: never more than all of them)
+        return (self.int_(value[0], 0, self.max_level), _world_values(value[1], self.n + 1),
                 self.literals(value[2]) if len(value) == 3 else None)
 
     def level(self, value: object) -> Level:
