@@ -31,7 +31,7 @@ from .logic.formula import (
     is_literal,
     literal_of,
 )
-from .logic.syntax import atom_name, compact_atom, format_formula, parse_formula, parse_literal, split_atom_name
+from .logic.syntax import atom_name, compact_atom, format_formula, parse_formula, parse_literal, split_atom
 
 EvidenceItem = int | str | Formula
 """One piece of evidence: a DIMACS literal (``3``, ``-3``), literal or formula text
@@ -44,7 +44,6 @@ def predicate_of(atom: str) -> str:
     return atom.partition("(")[0]
 
 
-split_atom = split_atom_name
 
 
 def evidence_items(items: object) -> Evidence:

@@ -70,15 +70,17 @@ def open_regular(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT
         raise ModelError(f"cannot read {what}: {exc}", where) from None
     fh = os.fdopen(fd, "rb", buffering=0)
     info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-        fh.close()
+    refusal = None
     if not stat.S_ISREG(info.st_mode):
         kind = "a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else \
             "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file"
-        raise ModelError(f"{what} is {kind}; only a regular file is read (a FIFO or a device would block or "
-                         "never end: save it to a file first)", where)
-    if info.st_size > limit:
-        raise ModelError(f"{what} is larger than {_size(limit)}; refusing to read it", where)
+        refusal = (f"{what} is {kind}; only a regular file is read (a FIFO or a device would block or never end: "
+                   "save it to a file first)")
+    elif info.st_size > limit:
+        refusal = f"{what} is larger than {_size(limit)}; refusing to read it"
+    if refusal is not None:
+        fh.close()
+        raise ModelError(refusal, where)
     return fh
 
 

@@ -17,9 +17,7 @@ from ..errors import FormulaSyntaxError, ModelError, SourcePosition, Unsupported
 from ..first_order import EvidenceLiteral
 from ..logic.syntax import is_variable_name, parse_literal
 from ..sources import numbered_lines, read_source
-from .mln_file import domain_constants
-
-_DOMAIN = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
+from .mln_file import DOMAIN_LINE, domain_constants
 
 MAX_EVIDENCE_LINES = 1_000_000
 """Distinct lines a database may have (each is a ground atom at most: the grounding's limit)."""
@@ -48,7 +46,7 @@ def read_database(
             raise UnsupportedInputError(
                 "the file holds several databases separated by '---'; give one database per file", pos
             )
-        m = _DOMAIN.match(text)
+        m = DOMAIN_LINE.match(text)
         if m:
             domains.append((m.group(1), tuple(domain_constants(m.group(2), pos)), pos))
             continue

@@ -19,7 +19,7 @@ the same model on every bundled and random model.
 
 from __future__ import annotations
 
-__all__ = ["ParsedModel", "ParsedFormula", "read_mln", "domain_constants"]
+__all__ = ["ParsedModel", "ParsedFormula", "read_mln", "domain_constants", "DOMAIN_LINE"]
 
 import re
 from collections.abc import Sequence
@@ -53,8 +53,8 @@ class ParsedModel:
     variables: dict[str, str] = field(default_factory=dict)
 
 
-_DOMAIN = re.compile(r'^(\w+)\s*=\s*\{((?:"[^"]*"|[^{}"])*)\}$')
-_QUOTED_DOMAIN = re.compile(r"^\w+\s*=\s*\{.*\}$")
+DOMAIN_LINE = re.compile(r"^(\w+)\s*=\s*\{(.*)\}$")
+"""A domain declaration ``name = {A, B}`` (its braces' content: :func:`domain_constants`)."""
 _PREDICATE = re.compile(r"^([A-Za-z_][\w'-]*)\s*\(([^()]*)\)$")
 _ARGUMENT = re.compile(r"^(\w+)([!?]?)$")
 _VARIABLE = re.compile(r"^(\$\w+)\s*=(.+)$")
@@ -106,9 +106,7 @@ def read_mln(raw: str, name: str, grammar: str,
             return None
         position = positions[index] if positions is not None else SourcePosition(name, index + 1, originals[index])
         if "=" in line:
-            m = _DOMAIN.match(line)
-            if m is None and _QUOTED_DOMAIN.match(line) and '"' in line:
-                domain_constants(line.partition("{")[2].rpartition("}")[0], position)  # (says what is wrong)
+            m = DOMAIN_LINE.match(line)
             if m:
                 constants = domain_constants(m.group(2), position)
                 if not all(_constant(c) for c in constants):

@@ -23,7 +23,7 @@ __all__ = [
     "atom_name",
     "strip_comments",
     "compact_atom",
-    "split_atom_name",
+    "split_atom",
     "split_names",
     "split_constants",
     "is_variable_name",
@@ -120,6 +120,7 @@ class _Parser:
         self.tokens = _tokens(text, prac or ground)
         self.i = 0
         self.prac = prac
+        self.grammar = "PRACGrammar" if prac else "StandardGrammar"
         self.ground = ground
         self.depth = 0
         # the binary connectives from loosest to tightest
@@ -232,9 +233,7 @@ class _Parser:
             self.i += 1
             if self.ground or kind == "quoted":
                 return Constant(text)
-            if self.prac:
-                return Variable(text) if text.startswith("?") else Constant(text)
-            return Variable(text) if text[0].islower() else Constant(text)
+            return Variable(text) if is_variable_name(text, self.grammar) else Constant(text)
         raise _Unexpected(loc)
 
     def equality(self) -> Formula:
@@ -353,7 +352,7 @@ def compact_atom(name: str) -> str:
     return _OUTSIDE_QUOTES.sub(lambda m: m.group(1) or "", name)
 
 
-def split_atom_name(atom: str) -> tuple[str, tuple[str, ...]]:
+def split_atom(atom: str) -> tuple[str, tuple[str, ...]]:
     """A ground atom name as its predicate and arguments (``f(A,B)`` -> ``("f", ("A",
     "B"))``; a quoted constant may hold a comma)."""
     pred, paren, rest = atom.partition("(")

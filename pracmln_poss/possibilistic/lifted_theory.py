@@ -31,7 +31,7 @@ from ..logic.formula import (
     substitute_atoms,
     variables_of,
 )
-from ..logic.syntax import format_formula, parse_formula, split_atom_name
+from ..logic.syntax import format_formula, parse_formula, split_atom
 from ..weights import INF, Resolution
 from .theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
 
@@ -150,7 +150,7 @@ def _bind(f: Formula, binding: dict[str, str]) -> Formula:
 
 def atom_constants(atoms: Iterable[str]) -> set[str]:
     """Every constant that ground atom names (``pred(A,B)``) mention."""
-    return {c for atom in atoms for c in split_atom_name(atom)[1] if c}
+    return {c for atom in atoms for c in split_atom(atom)[1] if c}
 
 
 def variable_prefixes(type_names: Iterable[str], constants: Iterable[str] = ()) -> dict[str, str]:
