@@ -17,6 +17,7 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 from __future__ import annotations
 
 from .bridge.plugin import install as _install_plugin
+from .bridge.query import load_first_order, load_ground, map_inference
 from .errors import (
     InconsistentEvidenceError,
     InconsistentModelError,
@@ -30,7 +31,7 @@ from .ground_mln import GroundMLN, WeightedFormula
 from .grounding import ground
 from .insight import show as _show  # noqa: F401 (a theory in a notebook shows its table: registered on import)
 from .map import BACKENDS, MapEngine, World, open_engine
-from .map.inference import MapInference, map_inference
+from .map.inference import MapInference
 from .possibilistic import (
     PossibilisticFormula,
     PossibilisticInference,
@@ -59,24 +60,6 @@ def __getattr__(name: str) -> object:
         warnings.warn("pracmln_poss.load is now pracmln_poss.load_ground", DeprecationWarning, stacklevel=2)
         return load_ground
     raise AttributeError(f"module 'pracmln_poss' has no attribute {name!r}")
-
-
-def load_ground(mln_path: str, db_path: str | None = None, **options: object) -> GroundMLN:
-    """Load an ``.mln`` (and ``.db``) file through pracmln and ground it.
-
-    Options are those of :func:`pracmln_poss.bridge.loader.load_model`.
-    """
-    return ground(load_first_order(mln_path, db_path, **options))
-
-
-def load_first_order(mln_path: str, db_path: str | None = None, **options: object) -> FirstOrderMLN:
-    """Load an ``.mln`` (and ``.db``) file through pracmln, first-order (for ``lifted``).
-
-    Options are those of :func:`pracmln_poss.bridge.loader.load_model`.
-    """
-    from .bridge.loader import load_model
-
-    return load_model(mln_path, db_path, **options).model  # type: ignore[arg-type]
 
 
 __all__ = [

@@ -7,13 +7,14 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 from __future__ import annotations
 
 __all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range",
-           "evidence_items"]
+           "evidence_items", "is_pracmln_database", "database_literals"]
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
+from typing import Any
 
-from .errors import ArgumentTypeError, FormulaSyntaxError, ModelError, UnknownNameError
+from .errors import ArgumentTypeError, FormulaSyntaxError, ModelError, UnknownNameError, UnsupportedInputError
 from .logic.formula import (
     And,
     Atom,
@@ -54,12 +55,40 @@ def evidence_items(items: object) -> Evidence:
     """
     if items is None:
         return ()
+    database = _pracmln_database(items)
+    if database is not None:
+        return database_literals(database)
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         hint = f"; write [{items!r}]" if isinstance(items, str) else ""
         shown = repr(items) if len(repr(items)) <= 60 else repr(items)[:57] + "..."
         raise ArgumentTypeError(f"evidence takes a list of literals or formulas (e.g. ['bird(Tweety)']), not "
                                 f"{type(items).__name__} {shown}{hint}")
     return items
+
+
+def is_pracmln_database(x: object) -> bool:
+    """Whether ``x`` is pracmln's ``Database``, told by its shape (pracmln is not imported)."""
+    return type(x).__name__ == "Database" and hasattr(x, "evidence") and hasattr(x, "domains")
+
+
+def _pracmln_database(items: object) -> Any:
+    """pracmln's ``Database`` given as evidence (itself or the list of one that
+    ``Database.load`` returns), else None."""
+    if isinstance(items, (list, tuple)) and len(items) == 1 and is_pracmln_database(items[0]):
+        return items[0]
+    return items if is_pracmln_database(items) else None
+
+
+def database_literals(database: Any) -> tuple[str, ...]:
+    """A pracmln database's atoms as literals (``!a`` for false); unknown atoms left out."""
+    out = []
+    for atom, truth in database.evidence.items():
+        if truth is None:
+            continue
+        if truth not in (0, 1):
+            raise UnsupportedInputError(f"soft evidence {atom} = {truth} is not supported by MAP inference")
+        out.append(atom if truth == 1 else f"!{atom}")
+    return tuple(out)
 
 
 class NamedAtoms:

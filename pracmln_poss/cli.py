@@ -40,8 +40,9 @@ from .weights import DEFAULT_RESOLUTION, INF, Resolution, format_weight, weight_
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from .bridge.loader import LoadedModel
+    from .bridge.project import ProjectSettings
+    from .bridge.query import Query
     from .console import ProgressDisplay
-    from .first_order import FirstOrderMLN
     from .formats.output import Destination
     from .ground_mln import GroundMLN
     from .map.world import Optimum
@@ -246,37 +247,41 @@ def _closed_world_options(p: argparse.ArgumentParser) -> None:
                    "cw_preds)")
 
 
-def _load_ground(args: argparse.Namespace) -> GroundMLN:
-    from .grounding import ground
+def _query(args: argparse.Namespace) -> Query:
+    """The model and database as MAP inference takes them: the one decision of the closed
+    world (:func:`.bridge.query.open_query`), from the options, else the project's; a
+    command without closed-world options leaves the world open."""
+    from .bridge.query import open_query
 
-    return ground(_closed(args, _load(args))[0], force=args.force)
+    cw, cw_preds = (getattr(args, "cw", False), getattr(args, "cw_preds", ()))
+    preds = None if cw_preds is None else [p.strip() for p in cw_preds.split(",") if p.strip()] if cw_preds else []
+    query = open_query(getattr(args, "model", None) or args.mln, args.db, cw=cw, cw_preds=preds, force=args.force,
+                       **_load_options(args))
+    if cw is None and query.settings.cw and cw_preds is not None and not getattr(args, "quiet", False):
+        print(f"{PROG}: the project's cw: 1 closes every predicate but the query and functional ones besides "
+              "--cw-preds (as pracmln does); --no-cw closes only those", file=sys.stderr)
+    return query
 
 
-def _closed(args: argparse.Namespace, loaded: LoadedModel) -> tuple[FirstOrderMLN, str]:
-    """The model under the closed-world settings (the options, else the project's), and
-    where its evidence comes from, in words."""
-    from .atoms import split_atom
-    from .closed_world import close_as_asked
-    from .logic.syntax import compact_atom
-
-    model, settings = loaded.model, loaded.settings
-    if not hasattr(args, "cw"):  # (a command without closed-world options)
-        return model, ""
-    cw_preds = None if args.cw_preds is None else [p.strip() for p in args.cw_preds.split(",") if p.strip()]
-    given = [split_atom(compact_atom(e).lstrip("!")) for e in getattr(args, "evidence", [])]  # (left open)
-    closed, preds = close_as_asked(model, args.cw, cw_preds, settings.cw, settings.cw_preds, settings.queries or (),
-                                   given, force=args.force)
+def _source(args: argparse.Namespace, query: Query) -> str:
+    """Where the evidence comes from, in words."""
     parts = []
-    if model.evidence:
-        parts.append(f"database {args.db or settings.db or 'of the project'} ({len(model.evidence):,} literals)")
-    if preds:
-        added = len(closed.evidence) - len(model.evidence)
-        parts.append(f"closed world over {', '.join(preds)} ({added:,} atoms false)")
-    return closed, "; ".join(parts)
+    if query.model.evidence:
+        parts.append(f"database {args.db or query.settings.db or 'of the project'} "
+                     f"({len(query.model.evidence):,} literals)")
+    if query.closed_preds:
+        parts.append(f"closed world over {', '.join(query.closed_preds)} ({query.closed_count:,} atoms false)")
+    return "; ".join(parts)
 
 
 def _load(args: argparse.Namespace) -> LoadedModel:
     from .bridge.loader import load_model
+
+    return load_model(getattr(args, "model", None) or args.mln, args.db, **_load_options(args))
+
+
+def _load_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The loading options the command line gives (grammar, resolution, domains)."""
 
     domains = {}
     for item in args.domain:
@@ -293,22 +298,21 @@ def _load(args: argparse.Namespace) -> LoadedModel:
         if name.strip() in domains:
             raise UsageError(f"domain {name.strip()!r} is given both by --domain and --domain-size")
         sizes[name.strip()] = int(size)
-    path = getattr(args, "model", None) or args.mln
-    return load_model(path, args.db, grammar=args.grammar, resolution=Resolution(args.resolution),
-                      domains=domains, domain_sizes=sizes)
+    return {"grammar": args.grammar, "resolution": Resolution(args.resolution), "domains": domains,
+            "domain_sizes": sizes}
 
 
-def _check_against_database(args: argparse.Namespace, loaded: LoadedModel, gmln: GroundMLN, evidence: list[int]) -> None:
+def _check_against_database(args: argparse.Namespace, query: Query, gmln: GroundMLN, evidence: list[int]) -> None:
     """A given literal whose atom the database sets the other way: an error naming the
     database, not just "the hard formulas" (the closed world leaves given atoms open)."""
     from .errors import InconsistentEvidenceError
     from .logic.syntax import atom_name
 
     negated = {gmln.literal_name(-lit) for lit in evidence}
-    for e in loaded.model.evidence:
+    for e in query.model.evidence:
         name = atom_name(e.pred, e.args)
         if (name if e.value else f"!{name}") in negated:
-            database = f"the database {args.db or loaded.settings.db or ''}".rstrip()
+            database = f"the database {args.db or query.settings.db or ''}".rstrip()
             raise InconsistentEvidenceError(
                 f"evidence {'!' if e.value else ''}{name} contradicts {database}, which has {'' if e.value else '!'}{name}")
 
@@ -327,27 +331,24 @@ def _seconds(text: str) -> float:
 def _run_map(args: argparse.Namespace) -> int:
     from .atoms import predicate_of
     from .errors import TimeLimitReached
-    from .grounding import ground
-    from .map import open_engine
-    from .map.inference import MapInference
     from .stopping import deadline
 
     if args.anytime and args.time_limit is None:
         raise UsageError("--anytime goes with --time-limit SECONDS (the best world found when the limit passes)")
     anytime: Optimum | None = None
     with deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
-        loaded = _load(args)
-        model, source = _closed(args, loaded)
-        wanted = _focus_options(args, loaded).get("query_preds")
+        query = _query(args)
+        model, source = query.model, _source(args, query)
+        wanted = _focus_options(args, query.settings).get("query_preds")
         if wanted is not None:
             unknown = sorted(set(wanted) - set(model.predicate_map))
             if unknown:
                 raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
                                  f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
-        gmln = ground(model, force=args.force)
-        with MapInference(open_engine(gmln, args.backend)) as inference:
+        with query.inference(args.backend, args.force) as inference:
+            gmln = inference.mln
             evidence = [gmln.literal(text) for text in args.evidence]
-            _check_against_database(args, loaded, gmln, evidence)
+            _check_against_database(args, query, gmln, evidence)
             try:
                 answer = inference.answer(evidence)
             except TimeLimitReached:
@@ -435,7 +436,7 @@ def _run_convert(args: argparse.Namespace) -> int:
                          f"its options: {', '.join(own)}")
     if given.get("family") not in (None, "all", "positive"):
         given["family"] = read_family(args.family, gmln)
-    options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded), **given}
+    options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded.settings), **given}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     display = _display(args)
     if display is not None:
@@ -453,7 +454,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     status = _emit(dumps(done.theory, args.format), destination)
     if display is not None:
         # (the search's "rules found" leave out the certain ones: the model's hard formulas, written as they are)
-        certain = sum(1 for pf in done.theory.formulas if pf.level == INF)
+        certain = sum(1 for pf in done.theory.formulas if pf.steps == INF)
         hard = f" ({certain:,} of them certain: the model's hard formulas)" if certain else ""
         display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{hard}"
                        f"{' to ' + args.output if args.output else ''}")
@@ -501,14 +502,14 @@ def _archive(path: str) -> str:
     return split_reference(path)[0] if is_project_reference(path) else path
 
 
-def _focus_options(args: argparse.Namespace, loaded: LoadedModel | None = None) -> dict[str, list[str]]:
+def _focus_options(args: argparse.Namespace, settings: ProjectSettings | None = None) -> dict[str, list[str]]:
     """``evidence_preds``/``query_preds`` from ``--evidence-preds``/``--query-preds``
     (``all``: no restriction); the query predicates default to a project's ``queries``."""
     out: dict[str, list[str]] = {}
     for option, key in (("evidence_preds", "evidence_preds"), ("focus_query_preds", "query_preds")):
         value = getattr(args, option, None)
-        if value is None and key == "query_preds" and loaded is not None and loaded.settings.queries:
-            out[key] = list(loaded.settings.queries)
+        if value is None and key == "query_preds" and settings is not None and settings.queries:
+            out[key] = list(settings.queries)
         elif value is not None and value.strip() != "all":
             names = [p.strip() for p in value.split(",") if p.strip()]
             if not names:
@@ -543,7 +544,7 @@ def _checkpoint_path(output: str) -> str:
 
 
 def _formula_json(pf: PossibilisticFormula, theory: Theory) -> dict[str, object]:
-    item: dict[str, object] = {"formula": theory.format(pf.formula), "level": weight_number(pf.level, theory.resolution)}
+    item: dict[str, object] = {"formula": theory.format(pf.formula), "level": weight_number(pf.steps, theory.resolution)}
     if pf.origin:
         item["origin"] = pf.origin
     return item
@@ -560,7 +561,8 @@ def _run_explain(args: argparse.Namespace) -> int:
         raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
     world, world_kind = why.countermodel_world(), COUNTERMODEL
     if not why.entailed and args.mln:
-        world, world_kind = map_countermodel(_load_ground(args), args.evidence, args.query), MAP_COUNTERMODEL
+        with _query(args).inference(force=args.force) as inference:
+            world, world_kind = map_countermodel(inference, args.evidence, args.query), MAP_COUNTERMODEL
     if args.json:
         out = {
             "entailed": why.entailed,
@@ -593,7 +595,7 @@ def _run_verify(args: argparse.Namespace) -> int:
     theory = load_theory(args.theory, force=args.force)
     loaded = _load(args)
     gmln = ground_model(loaded.model, force=args.force)
-    focus_names = _focus_options(args, loaded)
+    focus_names = _focus_options(args, loaded.settings)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
     display = _display(args)
     result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed, focus=focus, backend=args.backend,
@@ -650,7 +652,9 @@ def _run_show(args: argparse.Namespace) -> int:
     ground, sources = theory.ground_with_sources(args.force)
     flags = []
     if args.mln:
-        flags.extend(overturned_readings(ground, _load_ground(args)))
+        from .grounding import ground as ground_model
+
+        flags.extend(overturned_readings(ground, ground_model(_query(args).closed_model, force=args.force)))
     if args.query_preds:
         flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
     flags = lifted_flags(flags, ground, sources, theory)
@@ -680,7 +684,7 @@ def _run_query(args: argparse.Namespace) -> int:
     print(f"query: {args.query}")
     print(f"evidence: {', '.join(args.evidence) or 'none'}")
     print(f"entailed: {'yes' if result.entailed else 'no'}")
-    print(f"consistency level: {theory.level_name(level)}")
+    print(f"consistency level: {theory.steps_name(level)}")
     print(f"drowned: {len(result.drowned)} formula(s) below the consistency level")
     return 0
 

@@ -73,6 +73,13 @@ class Resolution:
             )
         return result
 
+    def ceil_steps(self, value: object, what: str = "weight") -> int | float:
+        """The fewest steps worth at least ``value`` (exact; ``None``/``inf`` give ``INF``):
+        at step 0.1, ``0.25`` gives 3 steps and ``0.3`` gives 3."""
+        if value is None or (isinstance(value, (float, str)) and _is_infinite_text(value)):
+            return parse_weight(value, self, what)
+        return math.ceil(_exact(value, what) / Fraction(self.step))  # type: ignore[arg-type]
+
     def to_decimal(self, value: int) -> Decimal:
         """The user-unit value of ``value`` steps, exactly."""
         return (Decimal(value) * self.step).normalize()
@@ -94,11 +101,15 @@ def parse_weight(value: object, resolution: Resolution, what: str = "weight") ->
     """A weight or level in user units as int steps; ``None``/``inf`` give ``INF``, ``-inf`` ``-INF``."""
     if value is None:
         return INF
-    if isinstance(value, float) and math.isinf(value):
-        return INF if value > 0 else -INF
-    if isinstance(value, str) and value.strip().lower() in ("inf", "+inf", "-inf"):
-        return -INF if value.strip().startswith("-") else INF
+    if isinstance(value, (float, str)) and _is_infinite_text(value):
+        return -INF if str(value).strip().startswith("-") else INF
     return resolution.to_int(value, what)  # type: ignore[arg-type]
+
+
+def _is_infinite_text(value: float | str) -> bool:
+    if isinstance(value, float):
+        return math.isinf(value)
+    return value.strip().lower() in ("inf", "+inf", "-inf")
 
 
 def _exact(weight: float | int | str | Decimal | Fraction, what: str) -> Fraction:

@@ -28,12 +28,12 @@ def models_of(formulas, evidence, n):
 
 def cut_models(theory, level, evidence=()):
     """The models of the cut of ``theory`` at ``level`` (plus evidence)."""
-    return models_of([pf.formula for pf in theory.formulas if pf.level >= level], evidence, theory.n_atoms)
+    return models_of([pf.formula for pf in theory.formulas if pf.steps >= level], evidence, theory.n_atoms)
 
 
 def assert_same_cuts(a, b):
     """Every cut of ``a`` and ``b`` (at the levels of either, and the certain one) has the same models."""
-    for level in sorted({pf.level for pf in a.formulas} | {pf.level for pf in b.formulas} | {INF}):
+    for level in sorted({pf.steps for pf in a.formulas} | {pf.steps for pf in b.formulas} | {INF}):
         assert cut_models(a, level) == cut_models(b, level), level
 
 
@@ -46,16 +46,16 @@ def assert_same_cuts_sat(a, b, solver="g3"):
     from pracmln_poss.logic.formula import negate
 
     assert a.atoms == b.atoms
-    for level in sorted({pf.level for pf in a.formulas} | {pf.level for pf in b.formulas} | {INF}):
+    for level in sorted({pf.steps for pf in a.formulas} | {pf.steps for pf in b.formulas} | {INF}):
         for x, y in ((a, b), (b, a)):
             pool = VarPool(x.n_atoms)
             with Solver(name=solver) as sat:
                 for pf in x.formulas:
-                    if pf.level >= level:
+                    if pf.steps >= level:
                         for clause in clausify(pf.formula, pool):
                             sat.add_clause(list(clause))
                 for pf in y.formulas:
-                    if pf.level >= level:
+                    if pf.steps >= level:
                         guard = pool.new()
                         for clause in clausify(negate(pf.formula), pool):
                             sat.add_clause([*clause, -guard])

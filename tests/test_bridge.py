@@ -304,7 +304,7 @@ def test_to_possibilistic_is_added_to_pracmln_mln(pracmln):
     """)
     out = run_python(code)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split("\n")[:2] == ["4 (0, 1000000)", "True"]
+    assert out.stdout.split("\n")[:2] == ["4 (0.0, 1.0)", "True"]
 
 
 def test_to_possibilistic_when_pracmln_was_imported_first(pracmln):

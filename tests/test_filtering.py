@@ -37,7 +37,7 @@ def test_conservative_never_removes_a_rule_by_longer_ones(theory):
     # ones and those removed after it) at its level or above, and no longer than it
     for index, pf in enumerate(result.removed):
         length = formula_length(pf.formula)
-        support = [q for q in kept + list(result.removed[index + 1 :]) if q.level >= pf.level]
+        support = [q for q in kept + list(result.removed[index + 1 :]) if q.steps >= pf.steps]
         shorter = [q.formula for q in support if formula_length(q.formula) <= length]
         for bits in itertools.product((False, True), repeat=theory.n_atoms):
             w = (False, *bits)
@@ -46,7 +46,7 @@ def test_conservative_never_removes_a_rule_by_longer_ones(theory):
     # aggressive: no formula left follows from the others left at its level or above
     kept = filter_redundant(theory, "aggressive").theory.formulas
     for i, pf in enumerate(kept):
-        others = [q.formula for j, q in enumerate(kept) if j != i and q.level >= pf.level]
+        others = [q.formula for j, q in enumerate(kept) if j != i and q.steps >= pf.steps]
         models = [(False, *bits) for bits in itertools.product((False, True), repeat=theory.n_atoms)]
         assert any(all(evaluate(f, w) for f in others) and not evaluate(pf.formula, w) for w in models)
 
@@ -78,7 +78,7 @@ def test_paper_bird_listing_keeps_six_of_ten_rules_under_aggressive_filtering():
     assert_same_cuts(theory, result.theory)
     # each removed rule follows from longer rules at a higher level, e.g. !bird v flies (0)
     # from !bird v flies v hasJetPack (1) and !bird v flies v !hasJetPack (100)
-    assert [(theory.format(pf.formula), pf.level) for pf in result.removed] == [
+    assert [(theory.format(pf.formula), pf.steps) for pf in result.removed] == [
         ("!bird(T) v flies(T)", 0),
         ("!heavy(T) v !flies(T)", 0),
         ("flies(T) v !hasJetPack(T)", 0),

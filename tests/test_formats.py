@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -40,7 +41,7 @@ def test_levels_in_user_units_and_origins():
         [("bird(T) => flies(T)", 0.5), ("penguin(T) => bird(T)", None), ("!flies(T)", 12.25)]
     )
     theory = theory.with_formulas(
-        [theory.formulas[0].__class__(theory.formulas[0].formula, theory.formulas[0].level, "{bird(T)}")]
+        [dataclasses.replace(theory.formulas[0], origin="{bird(T)}")]
         + list(theory.formulas[1:])
     )
     text = dumps(theory, "text")
@@ -71,7 +72,7 @@ def test_hand_written_text_with_comments():
         0.5 bird(T) => flies(T)
         """
     )
-    assert theory.levels() == (500_000, INF)
+    assert theory.levels() == (0.5, INF) and theory.level_steps() == (500_000, INF)
     assert theory.atoms == ("penguin(T)", "bird(T)", "flies(T)")
 
 

@@ -3,6 +3,7 @@ and `show` flags the paper's unintended consequences."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -17,7 +18,7 @@ from pracmln_poss.insight.explain import explain, formula_line
 from pracmln_poss.insight.show import off_target_rules, overturned_readings, render_rule, show_text
 from pracmln_poss.insight.verify import verify
 from pracmln_poss.logic.formula import evaluate, negate
-from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory, possibilistic_inference
+from pracmln_poss.possibilistic import PossibilisticTheory, possibilistic_inference
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 
@@ -41,23 +42,23 @@ def test_every_explanation_is_checked(data):
     try:
         why = explain(theory, evidence, query)
     except InconsistentEvidenceError:  # only when the certain formulas rule the evidence out
-        certain = [pf.formula for pf in theory.formulas if pf.level == INF]
+        certain = [pf.formula for pf in theory.formulas if pf.steps == INF]
         assert not models_of(certain, evidence, n)
         return
     assert why.entailed == possibilistic_inference(theory).entails(list(evidence), query)
     if why.entailed:
         rules = [pf.formula for pf in why.rules]
-        assert all(pf.level >= why.consistency_steps for pf in why.rules)
+        assert all(pf.steps >= why.consistency_steps for pf in why.rules)
         assert entails_classically(rules, evidence, query, n)
         for i in range(len(rules)):  # minimal: dropping any one rule breaks it
             assert not entails_classically(rules[:i] + rules[i + 1 :], evidence, query, n)
     else:
         w = {abs(l): l > 0 for l in why.countermodel}
         world = (False, *(w.get(a, False) for a in range(1, n + 1)))
-        active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_steps]
+        active = [pf.formula for pf in theory.formulas if pf.steps >= why.consistency_steps]
         assert all(world[abs(l)] == (l > 0) for l in evidence)
         assert all(evaluate(f, world) for f in active) and not evaluate(query, world)
-    active = [pf.formula for pf in theory.formulas if pf.level >= why.consistency_steps]
+    active = [pf.formula for pf in theory.formulas if pf.steps >= why.consistency_steps]
     for pf in why.conflicting:
         assert entails_classically(active + [pf.formula], evidence, _false(), n)
     for pf, value in why.would_decide:
@@ -107,8 +108,8 @@ def damaged_versions(theory):
     formulas_ = list(theory.formulas)
     for i, pf in enumerate(formulas_):
         yield f"drop {theory.format(pf.formula)}", theory.with_formulas(formulas_[:i] + formulas_[i + 1 :])
-        if pf.level not in (0, float("inf")):
-            lowered = PossibilisticFormula(pf.formula, 0, pf.origin)
+        if pf.steps not in (0, float("inf")):
+            lowered = dataclasses.replace(pf, steps=0)
             yield f"lower {theory.format(pf.formula)}", theory.with_formulas(formulas_[:i] + [lowered] + formulas_[i + 1 :])
 
 
@@ -306,7 +307,7 @@ def test_theories_and_explanations_print_as_text_and_render_in_notebooks():
         assert str(t) == dumps(t)
         assert repr(t) == f"<{type(t).__name__}: {len(t)} formulas in {len(t.levels())} levels over 8 atoms>"
         page = t._repr_html_()
-        assert page.count("<table>") == len(set(pf.level for pf in t.formulas))
+        assert page.count("<table>") == len(set(pf.steps for pf in t.formulas))
         assert page.index("<b>certain") > page.rindex("<b>level ")
     flagged = show_html(theory, [Flag(theory.formulas[-1], "a <warning>")])
     assert "&#9888; a &lt;warning&gt;" in flagged and "1 flagged" in flagged
@@ -352,7 +353,7 @@ def test_blocking_rules_are_marked_and_never_flagged_off_target():
 
     theory = PossibilisticTheory.from_pairs([("e(A) => q(A)", 1), ("!e(A)", 0.5), ("!e(A) v r(A)", 0.5)])
     theory = PossibilisticTheory(theory.atoms, tuple(
-        pf.__class__(pf.formula, pf.level, "blocking {e(A)}" if i == 1 else "{}") for i, pf in enumerate(theory.formulas)),
+        dataclasses.replace(pf, origin="blocking {e(A)}" if i == 1 else "{}") for i, pf in enumerate(theory.formulas)),
         theory.resolution)
     flags = off_target_rules(theory, ["q"])
     assert [theory.format(f.rule.formula) for f in flags] == ["!e(A) v r(A)"]  # a default about r, not the blocking rule

@@ -306,7 +306,7 @@ def test_lifted_needs_the_first_order_model():
         transform(ground(m), "lifted")
     lt = transform(m, k=1)
     assert lt.types == (("p", ("A", "B", "C")),)
-    assert [lt.format(pf.formula) for pf in lt.formulas if pf.level == INF] == ["!f(p1,p2) v f(p2,p1)", "!f(p1,p1)"]
+    assert [lt.format(pf.formula) for pf in lt.formulas if pf.steps == INF] == ["!f(p1,p2) v f(p2,p1)", "!f(p1,p1)"]
     assert_same_cuts(lt.ground(), defaults(ground(m), DefaultsOptions(k=1)))
 
 

@@ -315,7 +315,7 @@ def test_toulbar2_backbones_past_its_enumeration_limits(first, limit, data, monk
 @given(data=st.data())
 def test_map_inference_answers_by_name_and_in_weight_units(data):
     """The user's edge: the same answers as the int engine, atoms by name, weights in units."""
-    from pracmln_poss.map.inference import map_inference
+    from pracmln_poss import map_inference
 
     mln = data.draw(ground_mlns())
     ref = MapReference(mln)

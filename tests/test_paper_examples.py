@@ -33,7 +33,7 @@ def assert_same_theory(ours: PossibilisticTheory, listing: list[tuple[str, objec
         out = {}
         for pf in t.formulas:
             if not tautology(pf.formula, n):
-                out.setdefault(pf.level, []).append(pf.formula)
+                out.setdefault(pf.steps, []).append(pf.formula)
         return out
 
     a, b = by_level(ours), by_level(expected)

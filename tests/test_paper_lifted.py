@@ -45,7 +45,7 @@ def test_bird_k3_aggressive_filtering_leaves_no_redundant_rule(pracmln):
     assert_same_cuts(ground, ours.ground())
     n = ground.n_atoms
     for i, pf in enumerate(ground.formulas):
-        others = [g.formula for j, g in enumerate(ground.formulas) if j != i and g.level >= pf.level]
+        others = [g.formula for j, g in enumerate(ground.formulas) if j != i and g.steps >= pf.steps]
         # some model of the others at this level falsifies the rule: it is not entailed
         assert any(not evaluate(pf.formula, w) for w in models_of(others, (), n)), pf
 
@@ -55,7 +55,7 @@ def test_smokers_k4_is_equivalent_to_the_paper_listing(pracmln):
     ours = lifted_theory(pracmln, "smokers", 4)
     listing = read_lifted_text((LISTINGS / "smokers-listing.theory").read_text())
     assert ours.types == listing.types
-    hard = sorted(ours.format(pf.formula) for pf in ours.formulas if pf.level == INF)
+    hard = sorted(ours.format(pf.formula) for pf in ours.formulas if pf.steps == INF)
     assert hard == ["!f(p1,p1)", "!f(p1,p2) v f(p2,p1)"]  # written first-order, as in the paper
     assert_same_cuts_sat(ours.ground(), listing.ground())
 
@@ -69,12 +69,12 @@ def table2_levels(theory: LiftedTheory) -> dict[str, tuple[int, int | None]]:
     """Rule name -> (the paper's level index, the index of the highest level of ``theory``
     whose cut entails the rule; None if none does)."""
     table = read_lifted_text((LISTINGS / "cora-table2.theory").read_text())
-    finite = [level for level in theory.levels() if level != INF]
+    finite = [level for level in theory.level_steps() if level != INF]
     out = {}
     with possibilistic_inference(theory) as ask:
         for pf in table.formulas:
-            level = ask.necessity_level(pf.formula)
-            out[pf.origin] = (pf.level, None if level is None else finite.index(level))
+            level = ask.necessity_steps(pf.formula)
+            out[pf.origin] = (pf.steps, None if level is None else finite.index(level))
     return out
 
 
@@ -93,13 +93,13 @@ def test_cora_k2_differs_from_the_paper_only_where_net_matters(cora):
     3.33, so every level from 3.33 up comes from evidence with category(., Net), and the
     blocking rule !category(V, Net) sits just below 3.33, at the top of the other levels."""
     step = cora.resolution.to_int
-    finite = [level for level in cora.levels() if level != INF]
-    high = [pf for pf in cora.formulas if pf.level != INF and pf.level >= step(3)]
+    finite = [level for level in cora.level_steps() if level != INF]
+    high = [pf for pf in cora.formulas if pf.steps != INF and pf.steps >= step(3)]
     assert high and all("Net" in pf.origin for pf in high)
-    assert min(pf.level for pf in high) == step("3.33")
-    low = [pf for pf in cora.formulas if pf.level < step(3)]
+    assert min(pf.steps for pf in high) == step("3.33")
+    low = [pf for pf in cora.formulas if pf.steps < step(3)]
     assert [pf.origin for pf in low if "Net" in pf.origin] == ["blocking {category(PossPaper,Net)}"]
     with possibilistic_inference(cora) as ask:
-        net = ask.necessity_level("!category(pa1,Net)")
-        hci = ask.necessity_level("!category(pa1,Hci)")
+        net = ask.necessity_steps("!category(pa1,Net)")
+        hci = ask.necessity_steps("!category(pa1,Hci)")
     assert finite.index(hci) == 3 and net == max(l for l in finite if l < step(3))

@@ -20,7 +20,7 @@ from .support import examples
 
 
 def reference_con(theory, evidence):
-    for level in sorted({pf.level for pf in theory.formulas} | {INF}):
+    for level in sorted({pf.steps for pf in theory.formulas} | {INF}):
         if models(theory, level, evidence):
             return level
     return None  # evidence contradicts the certain part
@@ -37,12 +37,12 @@ def test_con_entails_drowned_agree_with_brute_force(data):
     with Reasoner(theory) as r:
         if expected is None:
             with pytest.raises(InconsistentEvidenceError):
-                r.consistency_level(evidence)
+                r.consistency_steps(evidence)
             return
         result = r.query(evidence, query)
         assert result.consistency_steps == expected
         assert result.entailed == all(evaluate(query, w) for w in models(theory, expected, evidence))
-        assert result.drowned == tuple(pf for pf in theory.formulas if pf.level < expected)
+        assert result.drowned == tuple(pf for pf in theory.formulas if pf.steps < expected)
         assert r.entails(evidence, query) == result.entailed
 
 
@@ -52,11 +52,12 @@ def test_con_entails_drowned_agree_with_brute_force(data):
 def test_cut_necessity_possibility_agree_with_brute_force(data):
     theory = data.draw(theories())
     query = data.draw(formulas(theory.n_atoms))
-    level = data.draw(st.sampled_from(theory.levels() or (0,)))
-    cut = theory.cut(level)
-    assert all(pf.level >= level for pf in cut) and len([pf for pf in theory if pf.level >= level]) == len(cut)
+    level = data.draw(st.sampled_from(theory.level_steps() or (0,)))
+    cut = theory.cut_steps(level)
+    assert all(pf.steps >= level for pf in cut) and len([pf for pf in theory if pf.steps >= level]) == len(cut)
+    assert theory.cut(theory.in_units(level)) == cut  # the same cut in weight units
     # N(q) = the lowest violated level over the countermodels of q (least specific model)
-    counter = [theory.violated_level(w) for w in worlds(theory.n_atoms) if not evaluate(query, w)]
+    counter = [theory.violated_steps(w) for w in worlds(theory.n_atoms) if not evaluate(query, w)]
     if not counter:
         expected = INF
     elif None in counter:
@@ -64,15 +65,16 @@ def test_cut_necessity_possibility_agree_with_brute_force(data):
     else:
         expected = min(counter)
     with Reasoner(theory) as r:
-        assert r.necessity(query) == expected
+        assert r.necessity_steps(query) == expected
     for w in worlds(theory.n_atoms):
         v = theory.violated_level(w)
         assert theory.possibility(w) == (1 if v is None else 1 - theory.degree(v))
+        assert v == theory.in_units(theory.violated_steps(w))
 
 
 def test_display_degrees_are_in_the_open_unit_interval():
     t = PossibilisticTheory.from_pairs([("a", 0), ("b", 2), ("c", INF)])
-    assert 0 < t.degree(0) < t.degree(2_000_000) < 1 == t.degree(INF)
+    assert 0 < t.degree(0) < t.degree(2) < 1 == t.degree(INF)
 
 
 PENGUIN = [
@@ -88,8 +90,8 @@ def test_penguin_example_of_the_paper():
         assert r.entails(["bird(Tweety)"], "flies(Tweety)")
         assert r.entails(["bird(Tweety)", "penguin(Tweety)"], "!flies(Tweety)")
         assert not r.entails(["bird(Tweety)", "penguin(Tweety)"], "flies(Tweety)")
-        assert r.consistency_level(["bird(Tweety)", "penguin(Tweety)"]) == INF
-        assert r.consistency_level(["bird(Tweety)"]) == 500_000
+        assert r.consistency_steps(["bird(Tweety)", "penguin(Tweety)"]) == INF
+        assert r.consistency_steps(["bird(Tweety)"]) == 500_000
 
 
 def test_drowning_effect():
@@ -118,11 +120,11 @@ def test_formula_evidence_and_queries():
     with Reasoner(theory) as r:
         assert r.entails(["!a v !b"], "b ^ !a")  # a (level 1) drowns
         assert r.entails([], "(a ^ b) ^ c")
-        assert r.necessity("b v c") == 2_000_000  # b alone: level 2 (c needs a, level 1)
-        assert r.necessity("a => c") == 3_000_000
-        assert r.necessity("c v !c") == INF
-        assert r.necessity("c") == 1_000_000
-        assert r.necessity("!c") is None
+        assert r.necessity_steps("b v c") == 2_000_000  # b alone: level 2 (c needs a, level 1)
+        assert r.necessity_steps("a => c") == 3_000_000
+        assert r.necessity_steps("c v !c") == INF
+        assert r.necessity_steps("c") == 1_000_000
+        assert r.necessity_steps("!c") is None
         with pytest.raises(UnknownNameError):
             r.entails([], "d")
 
@@ -171,7 +173,7 @@ def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():
     int steps only under names that say so; the reasoner keeps the exact int steps."""
     theory = PossibilisticTheory.from_pairs([("a => b", 0.74), ("a => c", 2), ("a", "inf")])
     with possibilistic_inference(theory) as ask:
-        assert ask.necessity("b") == 0.74 and ask.necessity_level("b") == 740_000
+        assert ask.necessity("b") == 0.74 and ask.necessity_steps("b") == 740_000
         assert ask.necessity("a") == INF and ask.necessity("!b") is None
         assert ask.consistency_level(["!b"]) == 2  # the lowest level whose cut stays consistent
         result = ask.query(["!b"], "c")
@@ -179,7 +181,7 @@ def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():
         assert [str(r) for r in result.drowned] == ["lambda_0.74: a => b"]  # text and weight units, no steps
         assert ask.query(["a", "!b", "!c"], None).consistency_level == INF
     with Reasoner(theory) as r:
-        assert r.consistency_level(["!b"]) == 2_000_000 and r.necessity("c") == 2_000_000
+        assert r.consistency_steps(["!b"]) == 2_000_000 and r.necessity_steps("c") == 2_000_000
     precise = PossibilisticTheory.from_pairs([("a => b", 1126.532064), ("a", "inf")])
     with possibilistic_inference(precise) as ask:
         assert [str(r) for r in ask.query(["!b"], None).drowned] == ["lambda_1126.532064: a => b"]
@@ -198,5 +200,5 @@ def test_lifted_theories_answer_queries_like_ground_ones():
             assert first_order.query(evidence, query) == grounded.query(evidence, query)
         # a rule over typed variables stands for all its groundings
         both = "(s(A) => c(A)) ^ (s(B) => c(B))"
-        assert first_order.necessity_level("s(p1) => c(p1)") == grounded.necessity_level(both) is not None
-        assert first_order.necessity("s(p1) => c(p1)") == ground.in_units(grounded.necessity_level(both))
+        assert first_order.necessity_steps("s(p1) => c(p1)") == grounded.necessity_steps(both) is not None
+        assert first_order.necessity("s(p1) => c(p1)") == ground.in_units(grounded.necessity_steps(both))

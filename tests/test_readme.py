@@ -50,3 +50,27 @@ def test_readme_console_block(pracmln, tmp_path, block):
 
 def test_the_readme_has_console_blocks():
     assert len(blocks()) >= 4 and all(blocks())
+
+
+def pycon_blocks() -> list[str]:
+    """The README's Python sessions (```pycon blocks)."""
+    return re.findall(r"^```pycon\n(.*?)^```$", README.read_text(), re.S | re.M)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(len(pycon_blocks())))
+def test_readme_python_session(pracmln, monkeypatch, index):
+    """Every Python session of the README gives the output shown there (run from the
+    repository's root, as its relative paths say)."""
+    import doctest
+
+    monkeypatch.chdir(ROOT)
+    test = doctest.DocTestParser().get_doctest(pycon_blocks()[index], {}, f"README.md session {index + 1}",
+                                               str(README), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_the_readme_has_a_python_session():
+    assert pycon_blocks()

@@ -49,7 +49,7 @@ def test_exhaustive_is_exact(mln, filtering, data):
             w = ref_world((False, *bits))
             cost = costs.get(w.values, INF)
             violates_soft = any(not evaluate(wf.formula, w) for wf in mln.soft)
-            got = theory.violated_level(w)
+            got = theory.violated_steps(w)
             if filtering != "none":
                 continue  # filtering keeps the cuts, not the formulas pi is read from
             # pi = 1 - phi: the highest violated level is the world's penalty (level 0 is
@@ -164,7 +164,7 @@ def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filterin
     ).theory
     ev = [mln.atom(p) for p in evidence_preds] if evidence_preds else list(range(1, mln.n_atoms + 1))
     qs = [mln.atom(p) for p in query_preds] if query_preds else list(range(1, mln.n_atoms + 1))
-    heads = {abs(l) for pf in theory.formulas if pf.level != INF for l in _head_literals(pf)}
+    heads = {abs(l) for pf in theory.formulas if pf.steps != INF for l in _head_literals(pf)}
     assert heads <= set(qs) | set(ev)
     with Reasoner(theory) as r:
         for e, c in _focus_questions(mln, sorted(ev), sorted(qs), k):

@@ -177,7 +177,7 @@ def test_a_formula_made_in_python_with_a_level_outside_the_range_is_refused(leve
     from pracmln_poss.errors import ArgumentError
     from pracmln_poss.logic.formula import Atom
 
-    with pytest.raises(ArgumentError, match="level is an int number of steps"):
+    with pytest.raises(ArgumentError, match="steps are an int of 0 or more"):
         PossibilisticFormula(Atom(1), level)
 
 

@@ -27,9 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import arguments
+from ..atoms import database_literals, is_pracmln_database
 from ..closed_world import close_as_asked
 from ..compat import import_pracmln
 from ..errors import (
+    ArgumentError,
     ArgumentTypeError,
     FormulaSyntaxError,
     ModelError,
@@ -205,7 +207,7 @@ READERS = ("auto", "native", "pracmln")
 
 def load_model(
     mln_path: str | os.PathLike[str],
-    db_path: str | os.PathLike[str] | None = None,
+    db_path: str | os.PathLike[str] | Any = None,
     *,
     grammar: str | None = None,
     resolution: Resolution | None = None,
@@ -218,7 +220,8 @@ def load_model(
 ) -> LoadedModel:
     """Load an ``.mln`` file (and optionally a ``.db``); either may be a pracmln project
     (``X.pracmln``: the model and database its ``query.conf`` names) or a file in one
-    (``X.pracmln:NAME.mln``, ``X.pracmln:NAME.db``).
+    (``X.pracmln:NAME.mln``, ``X.pracmln:NAME.db``); the database may also be pracmln's
+    ``Database`` (or the list of one that ``Database.load`` returns).
 
     :param grammar: pracmln's grammar of the files (None: the project's, else
         ``StandardGrammar``).
@@ -240,6 +243,9 @@ def load_model(
         raise ModelError(f"unknown reader {reader!r}; valid: {', '.join(READERS)}")
     if arguments.path("mln_path", mln_path) is None:
         raise ArgumentTypeError("mln_path takes a file name (a string or a path), not None")
+    database = pracmln_database(db_path)
+    if database is not None:
+        db_path = None
     arguments.path("db_path", db_path)
     resolution = arguments.resolution(resolution)
     domains = arguments.domains(domains)
@@ -273,6 +279,9 @@ def load_model(
     evidence: list[EvidenceLiteral] = []
     if sources.db_name is not None:
         db_domains, evidence = read_database(sources.db_name, grammar, text=sources.db_text)
+    elif database is not None:
+        db_domains = [(d, tuple(cs), SourcePosition("<pracmln Database>")) for d, cs in database.domains.items()]
+        evidence = _db_evidence(database)
     model = _assemble(
         parsed, resolution=resolution, source=name, extra_domains=db_domains, evidence=evidence,
         domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln) if mln is not None else None,
@@ -543,16 +552,27 @@ def _weight_value(
     return value
 
 
+def pracmln_database(db: Any) -> Any:
+    """pracmln's ``Database`` given as ``db`` (itself, or the list of one that
+    ``Database.load`` returns); None for anything else (a file name, None).
+
+    :raises ArgumentError: for a list of more or fewer than one database.
+    """
+    if isinstance(db, (list, tuple)):
+        if len(db) != 1 or not is_pracmln_database(db[0]):
+            raise ArgumentError(f"db takes one database; the list given holds {len(db)} "
+                                f"{'databases (pass one of them)' if all(map(is_pracmln_database, db)) else 'items'}")
+        return db[0]
+    return db if is_pracmln_database(db) else None
+
+
 def _db_evidence(db: Any) -> list[EvidenceLiteral]:
     import_pracmln()
     out = []
-    for atom, truth in db.evidence.items():
-        if truth is None:
-            continue
-        if truth not in (0, 1):
-            raise UnsupportedInputError(f"soft evidence {atom} = {truth} is not supported by MAP inference")
+    for literal in database_literals(db):
+        atom = literal.removeprefix("!")
         pred, args = atom[: atom.index("(")], atom[atom.index("(") + 1 : -1]
-        out.append(EvidenceLiteral(pred, tuple(a.strip() for a in args.split(",")), bool(truth)))
+        out.append(EvidenceLiteral(pred, tuple(a.strip() for a in args.split(",")), atom == literal))
     return out
 
 

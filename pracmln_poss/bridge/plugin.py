@@ -66,18 +66,16 @@ def _database(mln: Any, db: Any) -> Any:
     import os
 
     from ..compat import import_pracmln
-    from ..errors import ArgumentError, ArgumentTypeError
+    from ..errors import ArgumentTypeError
+    from .loader import pracmln_database
 
     if isinstance(db, (str, os.PathLike)):
         db = import_pracmln().Database.load(mln, os.fspath(db))
-    if isinstance(db, (list, tuple)):
-        if len(db) != 1:
-            raise ArgumentError(f"db takes one database; the list given holds {len(db)} (pass one of them)")
-        db = db[0]
-    if db is not None and not hasattr(db, "evidence"):
+    database = pracmln_database(db)
+    if db is not None and database is None:
         raise ArgumentTypeError(f"db takes a pracmln Database, a list of one or a .db file's name, "
                                 f"not {type(db).__name__}")
-    return db
+    return database
 
 
 def _patch(base_module: Any) -> None:

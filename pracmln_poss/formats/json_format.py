@@ -55,7 +55,7 @@ def to_json(theory: Theory) -> str:
         for pf in group:
             item: dict[str, object] = {
                 "formula": theory.format(pf.formula),
-                "level": weight_number(pf.level, theory.resolution),
+                "level": weight_number(pf.steps, theory.resolution),
             }
             if pf.origin:
                 item["origin"] = pf.origin
@@ -72,7 +72,7 @@ def to_json(theory: Theory) -> str:
             {"name": name, "variable_prefix": prefixes[name], "constants": list(constants)}
             for name, constants in theory.types
         ]
-    data["levels"] = [weight_number(level, theory.resolution) for level in theory.levels()]
+    data["levels"] = [weight_number(level, theory.resolution) for level in theory.level_steps()]
     data["formulas"] = formulas
     return json.dumps(data, indent=2) + "\n"
 
@@ -144,13 +144,13 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
         if declared and len(names) > before:
             raise UnknownNameError(f"{list(names)[before]} is not an atom of the theory (not in its 'atoms')", pos)
         origin = item.get("origin")
-        formulas.append(PossibilisticFormula(formula, lvl, origin if isinstance(origin, str) else None))
+        formulas.append(PossibilisticFormula(formula, lvl, origin if isinstance(origin, str) else None, resolution))
     if "levels" in data:
         try:
             said = sorted({parse_level(v, resolution) for v in data["levels"]}) if isinstance(data["levels"], list) else None
         except (WeightError, TypeError):
             said = None
-        if said is None or said != sorted({pf.level for pf in formulas}) or len(said) != len(data["levels"]):
+        if said is None or said != sorted({pf.steps for pf in formulas}) or len(said) != len(data["levels"]):
             raise FormulaSyntaxError(
                 "the 'levels' list is not the levels of the formulas: the file is cut short or was edited",
                 SourcePosition(source, None, "levels"),

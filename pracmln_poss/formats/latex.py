@@ -79,7 +79,7 @@ def to_latex(theory: Theory) -> str:
     rows: list[str] = []
     for level, group in by_level(theory):
         weight = "1" if level == INF else r"\lambda_{" + format_weight(level, theory.resolution) + "}"
-        rows.append(f"% level {theory.level_name(level)}")
+        rows.append(f"% level {theory.steps_name(level)}")
         for pf in group:
             rows.append(f"&({latex_formula(pf.formula, getattr(theory, 'name', None))}, {weight}) \\\\")
     # no line break after the last row

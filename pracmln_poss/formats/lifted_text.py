@@ -17,7 +17,7 @@ __all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text"]
 
 import re
 
-from ..errors import FormulaSyntaxError
+from ..errors import FormulaSyntaxError, WeightError
 from ..logic.syntax import format_formula, split_constants, split_names
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.theory import PossibilisticFormula
@@ -73,7 +73,12 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
                 types.append((m.group(1), constants))
                 prefix_of[m.group(2)] = m.group(1)
             elif body.startswith("#resolution "):
-                resolution = Resolution(body.split(None, 1)[1].strip())
+                if formulas:  # (the levels before it were read in another unit)
+                    raise FormulaSyntaxError("#resolution must come before the formulas", pos)
+                try:
+                    resolution = Resolution(body.split(None, 1)[1].strip())
+                except WeightError as exc:
+                    raise WeightError(exc.message, pos) from None
             elif body.startswith("#atoms "):
                 atoms.extend(split_names(body.partition(" ")[2]))
             else:
@@ -81,6 +86,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
             continue
         level, formula_text, origin = split_formula_line(body, pos, resolution)
         known = known if known is not None else atom_constants(atoms)
-        formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos), level, origin))
-    check_header(text, len(formulas), len({pf.level for pf in formulas}), source, bool(atoms) or "#atoms" in text)
+        formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos), level, origin,
+                                             resolution))
+    check_header(text, len(formulas), len({pf.steps for pf in formulas}), source, bool(atoms) or "#atoms" in text)
     return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution)

@@ -15,10 +15,10 @@ from ..weights import INF, Resolution, format_weight
 
 
 def by_level(theory: Theory) -> list[tuple[Level, list[PossibilisticFormula]]]:
-    """The theory's formulas grouped by level (ascending, ``INF`` last), theory order within."""
+    """The theory's formulas grouped by exact level (int steps, ascending, ``INF`` last), theory order within."""
     groups: dict[Level, list[PossibilisticFormula]] = {}
     for pf in theory.formulas:
-        groups.setdefault(pf.level, []).append(pf)
+        groups.setdefault(pf.steps, []).append(pf)
     return sorted(groups.items(), key=lambda item: item[0])
 
 

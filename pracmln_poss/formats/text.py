@@ -90,7 +90,7 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
                 "variables, and a lifted one needs its #type lines",
                 pos,
             )
-        formulas.append(PossibilisticFormula(ground, level, origin))
+        formulas.append(PossibilisticFormula(ground, level, origin, resolution))
         seen_formula = True
-    check_header(text, len(formulas), len({pf.level for pf in formulas}), source, declared)
+    check_header(text, len(formulas), len({pf.steps for pf in formulas}), source, declared)
     return PossibilisticTheory(tuple(names), tuple(formulas), resolution)

@@ -15,6 +15,7 @@ from __future__ import annotations
 __all__ = ["Explanation", "explain", "formula_line", "map_countermodel", "COUNTERMODEL", "MAP_COUNTERMODEL"]
 
 import html
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from ..atoms import Evidence, EvidenceItem
@@ -22,6 +23,7 @@ from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.formula import And, Formula, Or, literal, negate
 from ..map import open_engine
+from ..map.inference import MapInference
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
@@ -69,7 +71,7 @@ class Explanation:
             f"query: {theory.format(self.query)}",
             f"evidence: {', '.join(evidence) or 'none'}",
             f"entailed: {'yes' if self.entailed else 'no'}, at consistency level "
-            f"{theory.level_name(self.consistency_steps)}",
+            f"{theory.steps_name(self.consistency_steps)}",
         ]
         if self.entailed:
             lines.append(f"because of these {len(self.rules)} rule(s), each needed:")
@@ -103,7 +105,7 @@ class Explanation:
 def formula_line(pf: PossibilisticFormula, theory: PossibilisticTheory) -> str:
     """``LEVEL: FORMULA  [ORIGIN]``, one rule of a theory on a line."""
     origin = f"  [{pf.origin}]" if pf.origin else ""
-    return f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}{origin}"
+    return f"{theory.steps_name(pf.steps)}: {theory.format(pf.formula)}{origin}"
 
 
 def explain(
@@ -121,7 +123,7 @@ def explain(
     candidates = list(theory.formulas)
     with SelectorSolver(theory.n_atoms, [pf.formula for pf in candidates]) as sat:
         ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in theory.evidence(evidence)]
-        active = [s for s, pf in zip(sat.selectors, candidates) if pf.level >= level]
+        active = [s for s, pf in zip(sat.selectors, candidates) if pf.steps >= level]
         yes, no = sat.guard(q), sat.guard(negate(q))
         rules: tuple[PossibilisticFormula, ...] = ()
         countermodel = None
@@ -134,7 +136,7 @@ def explain(
         conflicting, would_decide = [], []
         seen: set[tuple[Level, object]] = set()
         for s, pf in zip(sat.selectors, candidates):
-            if pf.level >= level or _alike(pf) in seen:
+            if pf.steps >= level or _alike(pf) in seen:
                 continue  # (a formula that differs from one shown only in its order says nothing new)
             seen.add(_alike(pf))
             base = active + ev + [s]
@@ -151,16 +153,19 @@ def explain(
     )
 
 
-def map_countermodel(mln: GroundMLN, evidence: Evidence, query: str | Formula) -> dict[str, bool] | None:
+def map_countermodel(mln: GroundMLN | MapInference, evidence: Evidence, query: str | Formula) -> dict[str, bool] | None:
     """A MAP world of the evidence where the query fails, by atom name (what the MLN
-    itself says when the theory does not entail the query); None when the MLN entails it."""
-    with open_engine(mln) as engine:
-        ev = [mln.literal_or_formula(e) if isinstance(e, str) else e for e in evidence]
-        found = engine.optimum(ev + [negate(mln.formula(query))])
-        best = engine.optimum(ev)
+    itself says when the theory does not entail the query); None when the MLN entails it.
+    ``mln`` may be MAP inference on a model with a database and a closed world
+    (:func:`pracmln_poss.map_inference`), which it then applies."""
+    with (MapInference(open_engine(mln)) if isinstance(mln, GroundMLN) else nullcontext(mln)) as inference:
+        ground = inference.mln
+        ev = inference.evidence([ground.literal_or_formula(e) if isinstance(e, str) else e for e in evidence])
+        found = inference.engine.optimum(ev + [negate(ground.formula(query))])
+        best = inference.engine.optimum(ev)
     if found.cost != best.cost:
         return None
-    return mln.named(found.world)
+    return ground.named(found.world)
 
 
 def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -> set[int]:
@@ -183,4 +188,4 @@ def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -
 def _alike(pf: PossibilisticFormula) -> tuple[Level, object]:
     """The formula and level up to the order of a disjunction's or a conjunction's members."""
     f = pf.formula
-    return pf.level, (type(f), frozenset(f.args)) if isinstance(f, (Or, And)) else f
+    return pf.steps, (type(f), frozenset(f.args)) if isinstance(f, (Or, And)) else f

@@ -155,7 +155,7 @@ def overturned_readings(theory: PossibilisticTheory, mln: GroundMLN) -> list[Fla
         shown = ", ".join(theory.literal_name(l) for l in ev)
         concluded = theory.format(opposite)
         for pf in why.rules:
-            if pf.level != INF:
+            if pf.steps != INF:
                 flags.append(Flag(pf, f"overturns the MLN formula {weight} {mln.format(wf.formula)} "
                                       f"({source}): given {shown}, the theory concludes {concluded}"))
     return flags
@@ -187,7 +187,7 @@ def off_target_rules(theory: PossibilisticTheory, query_preds: Sequence[str]) ->
     wanted = set(query_preds)
     flags = []
     for pf in theory.formulas:
-        if pf.level == INF or pf.blocking:
+        if pf.steps == INF or pf.blocking:
             continue
         others = sorted({predicate_of(theory.name(a)) for a in _conclusion_atoms(pf.formula)} - wanted)
         if others:
@@ -228,7 +228,7 @@ def _sections(theory: Theory, flags: Iterable[Flag]
                  for name, constants in theory.types]
     levels = []
     for level, group in by_level(theory):
-        title = "certain" if level == INF else f"level {theory.level_name(level)}"
+        title = "certain" if level == INF else f"level {theory.steps_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
         rules = [((render_rule(pf.formula, theory, level == INF) if isinstance(theory, PossibilisticTheory)
                    else render_lifted_rule(pf.formula, theory, level == INF)) + ("  (blocking)" if pf.blocking else ""),
@@ -288,7 +288,8 @@ def show_html(theory: Theory, flags: Iterable[Flag] = (), max_levels: int | None
             parts.append(more.format(len(rules) - max_rules, "s" if len(rules) - max_rules != 1 else ""))
         parts.append("</table>")
     if shown is not levels or (max_rules is not None and any(len(r) > max_rules for _, r in levels)):
-        parts.append("<p><i>Not all shown: <code>print(show_text(theory))</code> or "
+        parts.append("<p><i>Not all shown: <code>from pracmln_poss.insight.show import show_text; "
+                     "print(show_text(theory))</code> or "
                      "<code>pracmln-poss show</code> lists every rule.</i></p>")
     parts.append(f"<p>{esc(summary)}</p></div>")
     return "\n".join(parts)

@@ -17,7 +17,7 @@ __all__ = ["Verification", "Counterexample", "verify", "count_pairs", "DEFAULT_M
 import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 
 from ..errors import ModelError
@@ -77,9 +77,7 @@ def _with_atoms(theory: PossibilisticTheory, names: tuple[str, ...]) -> Possibil
 
     renumber = lambda a: Atom(index[theory.name(a.index)])  # noqa: E731
     return theory.__class__(
-        names,
-        tuple(pf.__class__(map_leaves(pf.formula, renumber), pf.level, pf.origin) for pf in theory.formulas),
-        theory.resolution,
+        names, tuple(replace(pf, formula=map_leaves(pf.formula, renumber)) for pf in theory.formulas), theory.resolution,
     )
 
 

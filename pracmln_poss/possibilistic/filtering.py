@@ -86,11 +86,11 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
     if isinstance(theory, LiftedTheory):
         groundings = [theory.groundings(pf) for pf in formulas]
         contents = [conjunction(g) for g in groundings]
-        tests = [conjunction(g) if pf.level == INF or not g else g[0] for pf, g in zip(formulas, groundings)]
+        tests = [conjunction(g) if pf.steps == INF or not g else g[0] for pf, g in zip(formulas, groundings)]
     else:
         contents = tests = [pf.formula for pf in formulas]
-    kept = keep_flags(len(theory.atoms), [pf.level for pf in formulas], lengths, contents, tests, mode, solver)
-    order = sorted(range(len(formulas)), key=lambda i: (formulas[i].level, -lengths[i], i))
+    kept = keep_flags(len(theory.atoms), [pf.steps for pf in formulas], lengths, contents, tests, mode, solver)
+    order = sorted(range(len(formulas)), key=lambda i: (formulas[i].steps, -lengths[i], i))
     return (tuple(pf for pf, k in zip(formulas, kept) if k), tuple(formulas[i] for i in order if not kept[i]))
 
 

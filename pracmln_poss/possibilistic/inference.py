@@ -56,15 +56,14 @@ class PossibilisticInference:
     def consistency_level(self, evidence: Evidence = ()) -> float:
         """``con(T, E)`` in the model's weight units (``inf``: only the certain rules are
         consistent with the evidence)."""
-        return self._ground.in_units(self.reasoner.consistency_level(evidence))
+        return self._ground.in_units(self.reasoner.consistency_steps(evidence))
 
     def query(self, evidence: Evidence, query: str | Formula | None) -> Answer:
         """Entailment, consistency level and drowned rules at once, in the model's weight
         units with formulas as text (the exact int steps: :meth:`.Reasoner.query`)."""
         found = self.reasoner.query(evidence, query)
-        units = self._ground.in_units
-        return Answer(found.entailed, units(found.consistency_steps),
-                      tuple(RuleText(self._ground.format(pf.formula), units(pf.level)) for pf in found.drowned))
+        return Answer(found.entailed, self._ground.in_units(found.consistency_steps),
+                      tuple(RuleText(self._ground.format(pf.formula), pf.level) for pf in found.drowned))
 
     def drowned(self, evidence: Evidence = ()) -> tuple[PossibilisticFormula, ...]:
         """The ground formulas below ``con(T, E)``: ignored under the evidence."""
@@ -73,14 +72,14 @@ class PossibilisticInference:
     def necessity(self, query: str | Formula) -> float | None:
         """``N(query)`` in the model's weight units (``inf`` when certain); None when no
         cut entails it."""
-        return self._ground.in_units(self.necessity_level(query))
+        return self._ground.in_units(self.necessity_steps(query))
 
-    def necessity_level(self, query: str | Formula) -> Level | None:
-        """``N(query)`` as an exact int level (as in :meth:`.Theory.levels`): the highest
+    def necessity_steps(self, query: str | Formula) -> Level | None:
+        """``N(query)`` in exact int steps (as in :meth:`.Theory.level_steps`): the highest
         level whose cut entails it, None if none does.  On a lifted theory ``query`` may
         be a rule over its typed variables (``s(p1) ^ f(p1,p2) => s(p2)``): every grounding
         must be entailed."""
-        return self.reasoner.necessity(self.theory.ground_formula(query))
+        return self.reasoner.necessity_steps(self.theory.ground_formula(query))
 
 
 def possibilistic_inference(theory: Theory, solver: str = SAT_SOLVER) -> PossibilisticInference:

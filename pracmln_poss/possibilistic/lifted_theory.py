@@ -14,8 +14,8 @@ __all__ = ["LiftedTheory", "MAX_GROUNDINGS", "atom_constants", "variable_prefixe
 
 import itertools
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..atoms import intern_atoms
@@ -33,7 +33,7 @@ from ..logic.formula import (
 )
 from ..logic.syntax import format_formula, parse_formula, split_atom
 from ..weights import INF, Resolution
-from .theory import Displayed, Level, PossibilisticFormula, PossibilisticTheory, level_name
+from .theory import Displayed, Level, LevelsInUnits, PossibilisticFormula, PossibilisticTheory
 
 MAX_GROUNDINGS = 10_000_000
 """Above this many groundings a lifted theory is not grounded unless forced (as models
@@ -41,7 +41,7 @@ are not: :data:`~pracmln_poss.grounding.MAX_GROUND_FORMULAS`)."""
 
 
 @dataclass(frozen=True, repr=False)
-class LiftedTheory(Displayed):
+class LiftedTheory(LevelsInUnits, Displayed):
     """First-order possibilistic rules over typed variables, with their types.
 
     :ivar types: type name -> its constants (one type per interchangeable class of
@@ -54,6 +54,16 @@ class LiftedTheory(Displayed):
     formulas: tuple[PossibilisticFormula, ...]
     atoms: tuple[str, ...]
     resolution: Resolution
+
+    def __post_init__(self) -> None:
+        for i, pf in enumerate(self.formulas):
+            if pf.resolution != self.resolution:  # (its steps would be read in another unit)
+                raise ModelError(f"rule {i + 1} counts its steps at resolution {pf.resolution}, the theory at "
+                                 f"{self.resolution}")
+
+    def with_formulas(self, formulas: Iterable[PossibilisticFormula]) -> LiftedTheory:
+        """The same types and atoms with other rules."""
+        return replace(self, formulas=tuple(formulas))
 
     def groundings(self, pf: PossibilisticFormula) -> list[Formula]:
         """The ground instances of one rule over the theory's atoms (tautologies left out)."""
@@ -73,6 +83,9 @@ class LiftedTheory(Displayed):
     def __len__(self) -> int:
         return len(self.formulas)
 
+    def __iter__(self) -> Iterator[PossibilisticFormula]:
+        return iter(self.formulas)
+
     def ground_formula(self, rule: str | Formula) -> Formula:
         """Every grounding of ``rule`` (a formula over this theory's typed variables, e.g.
         ``s(p1) ^ f(p1,p2) ^ p1 != p2 => s(p2)``, or a ground one) as one ground formula
@@ -83,19 +96,11 @@ class LiftedTheory(Displayed):
                 rule = read_rule(rule, prefix_of, self.constants())
             except PossError as exc:
                 raise UnknownNameError(exc.message) from None
-        return conjunction(self.groundings(PossibilisticFormula(rule, INF, None)))
-
-    def levels(self) -> tuple[Level, ...]:
-        """The distinct levels, ascending (``INF`` last)."""
-        return tuple(sorted({pf.level for pf in self.formulas}))
+        return conjunction(self.groundings(PossibilisticFormula(rule, INF, None, self.resolution)))
 
     def format(self, f: Formula) -> str:
         """A rule in pracmln syntax."""
         return format_formula(f)
-
-    def level_name(self, level: Level) -> str:
-        """``lambda_2.5`` style name of a level, in user units."""
-        return level_name(level, self.resolution)
 
     def prefixes(self) -> dict[str, str]:
         """Type name -> the prefix of its variables (:func:`variable_prefixes`)."""
@@ -136,10 +141,10 @@ class LiftedTheory(Displayed):
         seen: set[tuple[Formula, Level]] = set()
         for i, pf in enumerate(self.formulas):
             for grounded in self.groundings(pf):
-                key = (grounded, pf.level)
+                key = (grounded, pf.steps)
                 if key not in seen:
                     seen.add(key)
-                    out.append(PossibilisticFormula(grounded, pf.level, pf.origin))
+                    out.append(PossibilisticFormula(grounded, pf.steps, pf.origin, self.resolution))
                     sources.append(i)
         return PossibilisticTheory(self.atoms, tuple(out), self.resolution), tuple(sources)
 

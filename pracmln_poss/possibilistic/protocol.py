@@ -24,7 +24,8 @@ class Theory(Protocol):
 
     Data only: questions (entailment, consistency level, necessity) go through
     :func:`~.inference.possibilistic_inference`, which answers them on :meth:`ground`.
-    Levels are exact ints (or ``INF``).
+    Levels are in the model's weight units; their exact int steps (or ``INF``) go by
+    names that say so.
     """
 
     @property
@@ -37,7 +38,7 @@ class Theory(Protocol):
 
     @property
     def resolution(self) -> Resolution:
-        """The unit of the int levels."""
+        """The unit of the formulas' exact int steps."""
 
     @property
     def types(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -45,11 +46,20 @@ class Theory(Protocol):
 
     def __len__(self) -> int: ...
 
-    def levels(self) -> tuple[Level, ...]:
-        """The distinct levels, ascending (``INF`` last)."""
+    def levels(self) -> tuple[float, ...]:
+        """The distinct levels in weight units, ascending (``inf`` last)."""
 
-    def level_name(self, level: Level) -> str:
-        """``lambda_2.5`` style name of a level, in user units."""
+    def level_steps(self) -> tuple[Level, ...]:
+        """The distinct levels as exact int steps, ascending (``INF`` last)."""
+
+    def level_name(self, level: object) -> str:
+        """``lambda_2.5`` style name of a level given in weight units."""
+
+    def steps_name(self, steps: Level) -> str:
+        """``lambda_2.5`` style name of a level given as exact int steps."""
+
+    def in_units(self, steps: Level) -> float:
+        """Exact int steps in weight units."""
 
     def format(self, f: Formula) -> str:
         """One of the theory's formulas in pracmln syntax."""

@@ -42,12 +42,12 @@ class Reasoner:
 
     def __init__(self, theory: PossibilisticTheory, solver: str = SAT_SOLVER) -> None:
         self.theory = theory
-        self.levels: tuple[Level, ...] = tuple(sorted({pf.level for pf in theory.formulas} | {INF}))
-        finite = [pf for pf in theory.formulas if pf.level != INF]
+        self.level_steps: tuple[Level, ...] = tuple(sorted({pf.steps for pf in theory.formulas} | {INF}))
+        finite = [pf for pf in theory.formulas if pf.steps != INF]
         # a selector per finite level; certain formulas always on
         self._solver = SelectorSolver(theory.n_atoms, [pf.formula for pf in finite], solver,
-                                      groups=[pf.level for pf in finite],
-                                      always=[pf.formula for pf in theory.formulas if pf.level == INF])
+                                      groups=[pf.steps for pf in finite],
+                                      always=[pf.formula for pf in theory.formulas if pf.steps == INF])
         self._activation = self._solver.selector_of
         self._has_certain = len(finite) < len(theory.formulas)
 
@@ -69,8 +69,8 @@ class Reasoner:
     # -- the solver interface ----------------------------------------------------------
 
     def _cut_assumptions(self, index: int) -> list[int]:
-        """Assumptions enabling the cut at ``self.levels[index]`` (levels at or above it)."""
-        return [self._activation[level] for level in self.levels[index:-1]]
+        """Assumptions enabling the cut at ``self.level_steps[index]`` (levels at or above it)."""
+        return [self._activation[level] for level in self.level_steps[index:-1]]
 
     def _sat(self, assumptions: list[int]) -> bool:
         return self._solver.satisfiable(assumptions)
@@ -90,7 +90,7 @@ class Reasoner:
 
     def _search(self, assumptions: list[int]) -> int:
         """Index in ``levels`` of the lowest satisfiable cut, taking the certain cut as satisfiable."""
-        lo, hi = 0, len(self.levels) - 1  # invariant: the answer is in [lo, hi]
+        lo, hi = 0, len(self.level_steps) - 1  # invariant: the answer is in [lo, hi]
         while lo < hi:
             mid = (lo + hi) // 2
             if self._sat(assumptions + self._cut_assumptions(mid)):
@@ -107,8 +107,9 @@ class Reasoner:
 
     # -- inference --------------------------------------------------------------------
 
-    def consistency_level(self, evidence: Evidence = ()) -> Level:
-        """``con(T, E)``: the lowest level whose cut plus the evidence is satisfiable.
+    def consistency_steps(self, evidence: Evidence = ()) -> Level:
+        """``con(T, E)`` in exact int steps: the lowest level whose cut plus the evidence is
+        satisfiable.
 
         :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
         """
@@ -150,7 +151,7 @@ class Reasoner:
                     guards.append(guard)
                     extra = [guard]
             index = self._search(assumptions)
-            level = self.levels[index]
+            level = self.level_steps[index]
             if level == INF and not self._certain_part_is_trivial(assumptions, formula_evidence):
                 # one call settles both when the query fails there; else check the evidence alone
                 if query is not None and self._sat(assumptions + extra):
@@ -167,11 +168,12 @@ class Reasoner:
                 )
         finally:
             self._solver.retire(*guards)
-        drowned = tuple(pf for pf in self.theory.formulas if pf.level < level)
+        drowned = tuple(pf for pf in self.theory.formulas if pf.steps < level)
         return QueryResult(entailed, level, drowned)
 
-    def necessity(self, query: str | Formula) -> Level | None:
-        """``N(query)`` as a level: the highest level whose cut entails it; ``None`` if no cut does."""
+    def necessity_steps(self, query: str | Formula) -> Level | None:
+        """``N(query)`` in exact int steps: the highest level whose cut entails it; ``None``
+        if no cut does."""
         q = self.theory.formula(query)
         negated = negate(q)
         guards: list[int] = []
@@ -182,7 +184,7 @@ class Reasoner:
             extra = guards[:]
         try:
             # cut(levels[i]) |= q holds for i up to some index (cuts shrink as i grows)
-            lo, hi = -1, len(self.levels) - 1  # answer in [lo, hi]; -1 means no cut entails
+            lo, hi = -1, len(self.level_steps) - 1  # answer in [lo, hi]; -1 means no cut entails
             while lo < hi:
                 mid = (lo + hi + 1) // 2
                 if not self._sat(extra + self._cut_assumptions(mid)):
@@ -191,7 +193,7 @@ class Reasoner:
                     hi = mid - 1
         finally:
             self._solver.retire(*guards)
-        return None if lo < 0 else self.levels[lo]
+        return None if lo < 0 else self.level_steps[lo]
 
 
 def _describe(evidence: list[EvidenceItem]) -> str:

@@ -1,9 +1,12 @@
 """Possibilistic logic theories: formulas at levels.
 
-A level is the exact penalty value ``x`` of ``lambda_x`` (an int number of resolution
-steps) or ``INF`` for certainty 1 (hard rules, evidence); only the order of levels
-matters to inference (docs/semantics.md).  The ``[0, 1]`` scale
-``lambda_x = (K + x) / L`` is for display only (:meth:`PossibilisticTheory.degree`).
+A level is the penalty value ``x`` of ``lambda_x`` or ``INF`` for certainty 1 (hard
+rules, evidence); only the order of levels matters to inference (docs/semantics.md).
+Every level a user reads or passes is in the model's weight units (``formula.level``,
+``levels()``, ``cut(0.5)``); inside, a level is exact: an int number of steps of the
+theory's resolution, under names that say so (``formula.steps``, ``level_steps()``,
+``cut_steps()``).  The ``[0, 1]`` scale ``lambda_x = (K + x) / L`` is for display only
+(:meth:`PossibilisticTheory.degree`).
 
 Formulas are ground formulas over the theory's named atoms (ints inside, names at
 the edges).  A theory is data: questions (consistency level, entailment, necessity,
@@ -13,16 +16,16 @@ drowning) go through :func:`~.inference.possibilistic_inference` (weight units) 
 
 from __future__ import annotations
 
-__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "register_display", "Level", "parse_level",
-           "level_name", "Answer", "RuleText", "BLOCKING_ORIGIN"]
+__all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "LevelsInUnits", "register_display", "Level",
+           "parse_level", "level_name", "Answer", "RuleText", "BLOCKING_ORIGIN"]
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
-from ..errors import ArgumentError, ModelError, WeightError
+from ..errors import ArgumentError, ArgumentTypeError, WeightError
 from ..logic.formula import Formula, evaluate
 from ..weights import INF, Resolution, format_weight, parse_weight
 
@@ -43,19 +46,44 @@ BLOCKING_ORIGIN = "blocking "
 """How the origin of a blocking rule starts (``blocking {E}``), in memory and in files."""
 
 
+_DEFAULT_RESOLUTION = Resolution()
+
+
 @dataclass(frozen=True)
 class PossibilisticFormula:
-    """A formula with its level; ``origin`` says where it came from (e.g. an evidence set)."""
+    """A formula at a level; ``origin`` says where it came from (e.g. an evidence set).
+
+    :ivar steps: the exact level: an int number of steps of ``resolution`` (or ``INF``).
+    :ivar resolution: the unit of ``steps`` (a theory's formulas share the theory's).
+
+    :attr:`level` is the same level in the model's weight units; a formula at a level in
+    weight units is made by :meth:`at` (or :meth:`PossibilisticTheory.from_pairs`).
+    """
 
     formula: Formula
-    level: Level
+    steps: Level
     origin: str | None = None
+    resolution: Resolution = _DEFAULT_RESOLUTION
 
     def __post_init__(self) -> None:
-        # (every way in, Python's included: a level is an int number of steps from 0, or INF)
-        if not ((type(self.level) is int and self.level >= 0) or self.level == INF):
-            raise ArgumentError(f"a formula's level is an int number of steps of 0 or more, or INF; got "
-                                f"{self.level!r} (levels in weight units: PossibilisticTheory.from_pairs)")
+        # (every way in, Python's included: steps are an int from 0, or INF; a float here
+        # is a level in weight units given where steps are meant)
+        if not ((type(self.steps) is int and self.steps >= 0) or self.steps == INF):
+            raise ArgumentError(f"a formula's steps are an int of 0 or more, or INF; got {self.steps!r} "
+                                "(a level in weight units: PossibilisticFormula.at(formula, level) or "
+                                "PossibilisticTheory.from_pairs)")
+
+    @classmethod
+    def at(cls, formula: Formula, level: object, origin: str | None = None,
+           resolution: Resolution | str | None = None) -> PossibilisticFormula:
+        """``formula`` at ``level`` in weight units (a number or text; ``None``/``inf``: certain)."""
+        res = Resolution.of(resolution)
+        return cls(formula, parse_level(level, res), origin, res)
+
+    @property
+    def level(self) -> float:
+        """The level in the model's weight units (``inf``: certain)."""
+        return self.resolution.to_units(self.steps)
 
     @property
     def blocking(self) -> bool:
@@ -112,7 +140,7 @@ class Displayed:
         atoms: tuple[str, ...]
         formulas: tuple[PossibilisticFormula, ...]
 
-        def levels(self) -> tuple[Level, ...]: ...
+        def levels(self) -> tuple[float, ...]: ...
 
     def __str__(self) -> str:
         return _SHOWN_AS["text"](self)
@@ -125,13 +153,71 @@ class Displayed:
         return _SHOWN_AS["html"](self)
 
 
+_T = TypeVar("_T", bound="LevelsInUnits")
+
+
+class LevelsInUnits:
+    """Levels as a user reads and passes them, in the model's weight units (``0.5``,
+    ``inf``), and the exact int steps under names that say so; ground and lifted
+    theories alike."""
+
+    if TYPE_CHECKING:  # what the theories with levels have
+        formulas: tuple[PossibilisticFormula, ...]
+        resolution: Resolution
+
+        def with_formulas(self: _T, formulas: Iterable[PossibilisticFormula]) -> _T: ...
+
+    def level_steps(self) -> tuple[Level, ...]:
+        """The distinct levels present as exact int steps, ascending (``INF`` last)."""
+        return tuple(sorted({pf.steps for pf in self.formulas}))
+
+    def levels(self) -> tuple[float, ...]:
+        """The distinct levels present in the model's weight units, ascending (``inf`` last)."""
+        return tuple(self.resolution.to_units(x) for x in self.level_steps())
+
+    def cut(self: _T, level: object) -> _T:
+        """The formulas at ``level`` or above (the lambda-cut), ``level`` in the model's
+        weight units (a number or text; ``inf``: the certain formulas).  Exact whatever
+        the resolution: ``cut(0.25)`` keeps a formula at 0.3 and leaves out one at 0.2."""
+        steps = self.resolution.ceil_steps(level, "level")
+        if steps < 0:
+            raise WeightError(f"level {level!r} is negative; a level is 0 or more, or 'inf'")
+        return self.cut_steps(steps)
+
+    def cut_steps(self: _T, steps: Level) -> _T:
+        """The formulas whose exact level is ``steps`` int steps or more (``INF``: the
+        certain formulas)."""
+        if not ((type(steps) is int and steps >= 0) or steps == INF):
+            raise ArgumentTypeError(f"cut_steps takes an int number of steps of 0 or more, or INF; got {steps!r} "
+                                    f"(a level in weight units: cut({steps!r}))")
+        return self.with_formulas(pf for pf in self.formulas if pf.steps >= steps)
+
+    def level_name(self, level: object) -> str:
+        """``lambda_2.5`` style name of a level given in weight units (``certain (inf)``)."""
+        return level_name(parse_level(level, self.resolution), self.resolution)
+
+    def steps_name(self, steps: Level) -> str:
+        """``lambda_2.5`` style name of a level given as exact int steps."""
+        return level_name(steps, self.resolution)
+
+    @overload
+    def in_units(self, steps: Level) -> float: ...
+    @overload
+    def in_units(self, steps: None) -> None: ...
+    @overload
+    def in_units(self, steps: Level | None) -> float | None: ...
+    def in_units(self, steps: Level | None) -> float | None:
+        """Exact int steps in the model's weight units (``INF`` stays ``inf``, None stays None)."""
+        return None if steps is None else self.resolution.to_units(steps)
+
+
 @dataclass(frozen=True, repr=False)
-class PossibilisticTheory(NamedAtoms, Displayed):
+class PossibilisticTheory(NamedAtoms, LevelsInUnits, Displayed):
     """An immutable possibilistic logic theory over named ground atoms.
 
     :ivar atoms: atom names; atom ``i`` (from 1) is ``atoms[i - 1]``.
     :ivar formulas: the formulas in the order given (writers group them by level).
-    :ivar resolution: the unit of the int levels.
+    :ivar resolution: the unit of the formulas' exact int steps.
     """
 
     atoms: tuple[str, ...]
@@ -140,9 +226,14 @@ class PossibilisticTheory(NamedAtoms, Displayed):
 
     def __post_init__(self) -> None:
         n = len(self.atoms)
-        for pf in self.formulas:
-            if not (pf.level == INF or (isinstance(pf.level, int) and not isinstance(pf.level, bool))):
-                raise ModelError(f"level {pf.level!r} is neither an int number of steps nor INF")
+        for i, pf in enumerate(self.formulas):
+            if not isinstance(pf, PossibilisticFormula):
+                raise ArgumentTypeError(f"formula {i + 1} of the theory is a {type(pf).__name__}, "
+                                        "not a PossibilisticFormula")
+            if pf.resolution is not self.resolution and pf.resolution != self.resolution:
+                # (its steps would be read in another unit)
+                raise ArgumentError(f"formula {i + 1} counts its steps at resolution {pf.resolution}, the theory at "
+                                    f"{self.resolution}: make it with resolution={str(self.resolution)!r}")
             check_atom_range(pf.formula, n)
 
     @classmethod
@@ -158,20 +249,13 @@ class PossibilisticTheory(NamedAtoms, Displayed):
         res = Resolution.of(resolution)
         pairs = list(pairs)
         names, trees = number_formulas((text for text, _ in pairs), atoms)
-        out = [PossibilisticFormula(tree, parse_level(level, res)) for (_, level), tree in zip(pairs, trees)]
+        out = [PossibilisticFormula(tree, parse_level(level, res), None, res) for (_, level), tree in zip(pairs, trees)]
         return cls(names, tuple(out), res)
 
     # -- structure -----------------------------------------------------------------
 
-    def levels(self) -> tuple[Level, ...]:
-        """The distinct levels present, ascending (``INF`` last)."""
-        return tuple(sorted({pf.level for pf in self.formulas}))
-
-    def cut(self, level: Level) -> PossibilisticTheory:
-        """The formulas with a level ``>= level`` (the lambda-cut)."""
-        return replace(self, formulas=tuple(pf for pf in self.formulas if pf.level >= level))
-
     def with_formulas(self, formulas: Iterable[PossibilisticFormula]) -> PossibilisticTheory:
+        """The same atoms and resolution with other formulas."""
         return replace(self, formulas=tuple(formulas))
 
     # -- the Theory protocol's view of a ground theory: no types, its own grounding ------
@@ -201,49 +285,43 @@ class PossibilisticTheory(NamedAtoms, Displayed):
 
     # -- semantics without a solver ---------------------------------------------------
 
-    def violated_level(self, world: Sequence[bool]) -> Level | None:
-        """The highest level of a formula ``world`` violates; ``None`` if it violates none.
-
-        The least specific model gives ``pi(world) = 1 - lambda(violated_level)``.
-        """
-        levels = [pf.level for pf in self.formulas if not evaluate(pf.formula, world)]
+    def violated_steps(self, world: Sequence[bool]) -> Level | None:
+        """The highest exact level (int steps) of a formula ``world`` violates; ``None``
+        if it violates none."""
+        levels = [pf.steps for pf in self.formulas if not evaluate(pf.formula, world)]
         return max(levels) if levels else None
+
+    def violated_level(self, world: Sequence[bool]) -> float | None:
+        """The highest level, in weight units, of a formula ``world`` violates; ``None`` if
+        it violates none.  The least specific model gives ``pi(world) = 1 - lambda(violated_level)``.
+        """
+        return self.in_units(self.violated_steps(world))
 
     def possibility(self, world: Sequence[bool], offset: Fraction | int = 1) -> Fraction:
         """``pi(world)`` in the least specific model, on the display scale of :meth:`degree`."""
-        level = self.violated_level(world)
-        return Fraction(1) if level is None else 1 - self.degree(level, offset)
+        steps = self.violated_steps(world)
+        return Fraction(1) if steps is None else 1 - self._degree(steps, offset)
 
-    def degree(self, level: Level, offset: Fraction | int = 1) -> Fraction:
-        """The display degree ``lambda_x = (K + x) / L`` in ``(0, 1]``.
+    def degree(self, level: object, offset: Fraction | int = 1) -> Fraction:
+        """The display degree ``lambda_x = (K + x) / L`` in ``(0, 1]`` of a level ``x`` in
+        weight units.
 
-        ``K`` is ``offset`` (in user units, default 1): it keeps ``lambda_0 > 0``; ``L`` is
-        chosen so that every finite level stays below 1.  ``INF`` is 1.
+        ``K`` is ``offset`` (in weight units, default 1): it keeps ``lambda_0 > 0``; ``L`` is
+        chosen so that every finite level stays below 1.  ``inf`` is 1.
         """
-        if level == INF:
+        return self._degree(parse_level(level, self.resolution), offset)
+
+    def _degree(self, steps: Level, offset: Fraction | int) -> Fraction:
+        if steps == INF:
             return Fraction(1)
         step = Fraction(self.resolution.step)
-        finite = [pf.level for pf in self.formulas if pf.level != INF]
-        top = max(int(x) for x in finite + [level]) * step
+        finite = [pf.steps for pf in self.formulas if pf.steps != INF]
+        top = max(int(x) for x in finite + [steps]) * step
         big_l = Fraction(offset) + top + 1
-        return (Fraction(offset) + int(level) * step) / big_l
+        return (Fraction(offset) + int(steps) * step) / big_l
 
     # -- display ---------------------------------------------------------------------
-
-    def level_name(self, level: Level) -> str:
-        """``lambda_2.5`` style name of a level, in user units."""
-        return level_name(level, self.resolution)
 
     def ground_formula(self, query: str | Formula) -> Formula:
         """A ground formula over this theory's atoms (read from text, or checked)."""
         return self.formula(query)
-
-    @overload
-    def in_units(self, level: Level) -> float: ...
-    @overload
-    def in_units(self, level: None) -> None: ...
-    @overload
-    def in_units(self, level: Level | None) -> float | None: ...
-    def in_units(self, level: Level | None) -> float | None:
-        """An int level in the model's weight units (``inf`` stays ``inf``, None stays None)."""
-        return None if level is None else self.resolution.to_units(level)

@@ -169,7 +169,7 @@ def transform(
     >>> from pracmln_poss import GroundMLN, possibilistic_inference, transform
     >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
     >>> theory = transform(mln, "defaults", k=1)
-    >>> [f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}" for pf in theory.formulas if pf.level == 2_000_000]
+    >>> [f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}" for pf in theory.formulas if pf.level == 2]
     ['lambda_2: penguin => (bird ^ !flies)']
     >>> with possibilistic_inference(theory) as ask:
     ...     ask.entails(["bird"], "flies"), ask.entails(["penguin"], "!flies")

@@ -55,10 +55,11 @@ def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, fo
         for rule in rules:
             origin = describe(rule.evidence, mln)
             if isinstance(rule, BlockingRule):
-                out.append(PossibilisticFormula(clause_against(rule.body), rule.level, BLOCKING_ORIGIN + origin))
+                out.append(PossibilisticFormula(clause_against(rule.body), rule.level, BLOCKING_ORIGIN + origin,
+                                                mln.resolution))
                 continue
             formula = conjunction_of(rule.head)
             if rule.evidence:
                 formula = Implies(conjunction_of(rule.evidence), formula)
-            out.append(PossibilisticFormula(formula, rule.level, origin))
+            out.append(PossibilisticFormula(formula, rule.level, origin, mln.resolution))
     return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)

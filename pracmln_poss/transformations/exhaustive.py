@@ -52,7 +52,7 @@ def exhaustive(mln: GroundMLN, options: ExhaustiveOptions = ExhaustiveOptions(),
                 level = engine.penalty([negate(disjunction)])
                 if level != INF and not isinstance(disjunction, Truth):
                     origin = "soft formulas " + ", ".join(str(i + 1) for i in subset)
-                    out.append(PossibilisticFormula(disjunction, level, origin))
+                    out.append(PossibilisticFormula(disjunction, level, origin, mln.resolution))
                 done += 1
                 report(done, len(out), size)
     report(done, len(out), final=True)

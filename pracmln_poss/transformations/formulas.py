@@ -24,4 +24,4 @@ def clause_against(lits: Iterable[int]) -> Formula:
 
 def hard_part(mln: GroundMLN) -> list[PossibilisticFormula]:
     """The hard formulas of the MLN, certain in every theory."""
-    return [PossibilisticFormula(wf.formula, INF, wf.source) for wf in mln.hard]
+    return [PossibilisticFormula(wf.formula, INF, wf.source, mln.resolution) for wf in mln.hard]

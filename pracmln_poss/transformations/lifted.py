@@ -85,7 +85,7 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
                 formula = Implies(conjunction_of(body), literal(head)) if body else literal(head)
             if key not in seen:
                 seen.add(key)
-                out.append(PossibilisticFormula(formula, s.level, describe(body, mln)))
+                out.append(PossibilisticFormula(formula, s.level, describe(body, mln), mln.resolution))
     return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)
 
 

@@ -56,7 +56,7 @@ def selective(mln: GroundMLN, options: SelectiveOptions = SelectiveOptions(), *,
         negated_level = [engine.penalty([negate(f)]) for f in soft]
         for i, (f, level) in enumerate(zip(soft, negated_level)):
             if level != INF:
-                out.append(PossibilisticFormula(f, level, f"soft formula {i + 1}"))
+                out.append(PossibilisticFormula(f, level, f"soft formula {i + 1}", mln.resolution))
         for done, evidence in enumerate(family, 1):
             pen_e = engine.penalty(list(evidence))
             if pen_e != INF:
@@ -71,8 +71,8 @@ def selective(mln: GroundMLN, options: SelectiveOptions = SelectiveOptions(), *,
                     weakened = disjunction((*_negated_evidence(evidence), *parts))
                     level = engine.penalty(list(evidence) + [negate(p) for p in parts])
                     if level != INF:
-                        out.append(PossibilisticFormula(weakened, level, origin))
-                out.append(PossibilisticFormula(clause_against(evidence), pen_e, origin))
+                        out.append(PossibilisticFormula(weakened, level, origin, mln.resolution))
+                out.append(PossibilisticFormula(clause_against(evidence), pen_e, origin, mln.resolution))
             report(done, len(out), len(evidence))
     report(len(family), len(out), final=True)
     return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)

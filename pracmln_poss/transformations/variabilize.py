@@ -183,8 +183,8 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: F
             described[s.evidence] = describe(s.evidence, mln)
         origin = (BLOCKING_ORIGIN if s.conclusion is None else "") + described[s.evidence]
         formula = variabilize(s, symmetry, type_names, prefixes, memo)
-        formulas.append(PossibilisticFormula(formula, s.level, origin))
-    formulas.sort(key=lambda pf: pf.level)  # stable: the order the file formats write
+        formulas.append(PossibilisticFormula(formula, s.level, origin, mln.resolution))
+    formulas.sort(key=lambda pf: pf.steps)  # stable: the order the file formats write
     return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), mln.atoms, mln.resolution)
 
 
@@ -215,9 +215,9 @@ def _hard_rules(
                 counters[domain] = counters.get(domain, 0) + 1
                 renamed[v.name] = Variable(f"{prefixes[domain]}{counters[domain]}", domain)
         formula = map_terms(template.formula, lambda t: renamed[t.name] if isinstance(t, Variable) else t)  # noqa: B023
-        out.append(PossibilisticFormula(formula, INF, template_source(template)))
+        out.append(PossibilisticFormula(formula, INF, template_source(template), mln.resolution))
     lifted_sources = {template_source(t) for t, _ in liftable}
-    out.extend(PossibilisticFormula(_named(wf.formula, mln), INF, wf.source)
+    out.extend(PossibilisticFormula(_named(wf.formula, mln), INF, wf.source, mln.resolution)
                for wf in mln.hard if wf.source not in lifted_sources)
     return out
 

@@ -1,0 +1,148 @@
+"""pracmln's query from Python: a model and its database, answered as the command line's
+``map`` answers them.
+
+A model is a file or project name, pracmln's ``MLN``, a :class:`~pracmln_poss.first_order.FirstOrderMLN`
+or a :class:`~pracmln_poss.ground_mln.GroundMLN`; a database a ``.db`` file or project
+member name, pracmln's ``Database`` or the list of one that ``Database.load`` returns.
+The closed world is decided here, once, as pracmln's inference decides it
+(:mod:`pracmln_poss.closed_world`): for MAP inference (:func:`map_inference`,
+:func:`load_ground`, the CLI's ``map`` and ``explain``) the project's ``cw`` and
+``cw_preds`` apply unless overridden, each key on its own; a conversion
+(:func:`load_first_order`, the CLI's ``convert``) leaves the world open.
+"""
+
+from __future__ import annotations
+
+__all__ = ["load_first_order", "load_ground", "map_inference", "open_query", "Query"]
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..closed_world import close_world, closed_predicates
+from ..errors import ArgumentError, ArgumentTypeError
+from ..first_order import FirstOrderMLN
+from ..ground_mln import GroundMLN
+from ..grounding import ground
+from ..logic.syntax import atom_name
+from ..map import open_engine
+from ..map.inference import MapInference
+from .project import ProjectSettings
+
+
+def _first_order(model: object, db: object, options: dict[str, Any]) -> tuple[FirstOrderMLN, ProjectSettings]:
+    """The first-order model (world open) and the project's settings of what was given."""
+    from .loader import from_pracmln, load_model
+    from .plugin import _database
+
+    if isinstance(model, (str, os.PathLike)):
+        loaded = load_model(model, db, **{"cw": False, **options})
+        return loaded.model, loaded.settings
+    if type(model).__name__ == "MLN" and hasattr(model, "predicates"):  # pracmln's MLN
+        allowed = {"resolution", "domains", "domain_sizes"}
+        if set(options) - allowed:
+            raise ArgumentError(f"a pracmln MLN takes only {', '.join(sorted(allowed))} here; got "
+                                f"{', '.join(sorted(set(options) - allowed))} (pass a file name for the others)")
+        from .. import arguments
+
+        return from_pracmln(model, _database(model, db), resolution=arguments.resolution(options.get("resolution")),
+                            domains=arguments.domains(options.get("domains")),
+                            domain_sizes=arguments.domain_sizes(options.get("domain_sizes"))), ProjectSettings()
+    if isinstance(model, FirstOrderMLN):
+        if db is not None or options:
+            raise ArgumentError("a FirstOrderMLN has its evidence and domains already; give db and loading options "
+                                "with a file name or pracmln's MLN")
+        return model, ProjectSettings()
+    raise ArgumentTypeError(f"model takes a file or project name, pracmln's MLN, a FirstOrderMLN or a GroundMLN, "
+                            f"not {type(model).__name__}")
+
+
+def load_first_order(model: object, db: object = None, **options: Any) -> FirstOrderMLN:
+    """A model (and database) first-order, for a conversion: the world left open, as
+    ``convert`` reads it.  ``model``: a file or project name, or pracmln's ``MLN``;
+    ``db``: a ``.db`` name, pracmln's ``Database`` or the list of one ``Database.load``
+    returns.  Options are those of :func:`pracmln_poss.bridge.loader.load_model`
+    (``cw=True`` closes the world here too)."""
+    return _first_order(model, db, options)[0]
+
+
+def load_ground(model: object, db: object = None, *, cw: bool | None = None, cw_preds: Sequence[str] | None = None,
+                force: bool = False, **options: Any) -> GroundMLN:
+    """A model (and database) grounded for MAP inference, as ``map`` reads it: the
+    project's closed world applies unless ``cw``/``cw_preds`` say otherwise (the
+    database's atoms and the closed ones are hard evidence of the ground model).
+    ``model`` and ``db`` as in :func:`load_first_order`."""
+    query = open_query(model, db, cw=cw, cw_preds=cw_preds, force=force, **options)
+    return ground(query.closed_model, force=force)
+
+
+@dataclass(frozen=True)
+class Query:
+    """A model as MAP inference takes it: first-order with its database (world open),
+    the predicates the closed world closes and the model closed."""
+
+    model: FirstOrderMLN
+    settings: ProjectSettings
+    closed_preds: tuple[str, ...]
+    closed_model: FirstOrderMLN
+
+    @property
+    def closed_count(self) -> int:
+        """How many atoms the closed world makes false."""
+        return len(self.closed_model.evidence) - len(self.model.evidence)
+
+    def inference(self, backend: str = "auto", force: bool = False) -> MapInference:
+        """MAP inference on the model: its database as evidence, the closed world's atoms
+        false unless a question's evidence names them; penalties measured from the model
+        without its database."""
+        gmln = ground(self.model, force=force)
+        closed = tuple(-gmln.atom(atom_name(e.pred, e.args)) for e in self.closed_model.evidence[len(self.model.evidence):])
+        without = replace(self.model, evidence=())
+        free = (lambda: open_engine(ground(without, force=force), backend)) if self.model.evidence else None
+        return MapInference(open_engine(gmln, backend), closed, free)
+
+
+def open_query(model: object, db: object = None, *, cw: bool | None = None, cw_preds: Sequence[str] | None = None,
+               queries: Sequence[str] | None = None, force: bool = False, **options: Any) -> Query:
+    """The model and database as MAP inference takes them, the closed world decided
+    (``cw``, ``cw_preds``, ``queries``: None takes the project's, each on its own)."""
+    from .. import arguments
+
+    if cw is not None and not isinstance(cw, bool):
+        raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(cw).__name__}")
+    cw_preds = arguments.names("cw_preds", cw_preds)
+    first, settings = _first_order(model, db, options)
+    preds = closed_predicates(first, settings.cw if cw is None else cw,
+                              settings.cw_preds if cw_preds is None else cw_preds,
+                              (settings.queries or ()) if queries is None else queries)
+    return Query(first, settings, preds, close_world(first, preds, force=force))
+
+
+def map_inference(model: object, db: object = None, *, backend: str = "auto", cw: bool | None = None,
+                  cw_preds: Sequence[str] | None = None, queries: Sequence[str] | None = None, force: bool = False,
+                  **options: Any) -> MapInference:
+    """MAP inference as pracmln's ``MLNQuery`` (and the CLI's ``map``) answers it, by
+    atom name and in weight units; use it as a context manager.
+
+    :param model: a file or project name, pracmln's ``MLN``, a ``FirstOrderMLN`` or a
+        ``GroundMLN`` (whose hard evidence is part of it).
+    :param db: a ``.db`` name, pracmln's ``Database`` or the list of one; its atoms are
+        the evidence of every question, and its penalty counts.
+    :param cw: pracmln's closed world (None: the project's ``cw``, else off).
+    :param cw_preds: predicates closed (None: the project's ``cw_preds``).
+    :param queries: the query predicates ``cw`` leaves open (None: the project's).
+    :param options: loading options of :func:`pracmln_poss.bridge.loader.load_model`.
+
+    >>> from pracmln_poss import map_inference
+    >>> with map_inference("examples/antarctic/antarctic.mln") as m:
+    ...     m.penalty(["antarcticBird(Tweety)"]), m.map_world(["antarcticBird(Tweety)"])["flies(Tweety)"]
+    (5.0, True)
+    """
+    if isinstance(model, GroundMLN):
+        if db is not None or options or cw or cw_preds:
+            raise ArgumentError("a GroundMLN has its evidence already and no predicates to close; give db, "
+                                "cw and loading options with a file name or pracmln's MLN")
+        return MapInference(open_engine(model, backend))
+    query = open_query(model, db, cw=cw, cw_preds=cw_preds, queries=queries, force=force, **options)
+    return query.inference(backend, force)
