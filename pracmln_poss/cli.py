@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Read a Markov logic network as the possibilistic logic theory of its MAP inference.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     m = sub.add_parser("map", help="exact MAP inference: a MAP world and the literals true in all MAP worlds")

@@ -1,24 +1,34 @@
 """What a long command shows on stderr while it works.
 
 Three ways, chosen by the command line: on a terminal one line that updates in place
-(a ``tqdm`` bar per pass: the pass, the items done of all, the rules found, the time
-left for the pass and for the whole run); with ``--progress`` and no terminal, a plain
-line every :attr:`ProgressDisplay.LINE_INTERVAL` seconds; otherwise only one-off notes
-(resuming from a checkpoint) and, once, a line announcing a run expected to take more
-than :attr:`ProgressDisplay.LONG` seconds.  A command ends its report with a line that
-counts what it wrote.
+and fits the terminal's width (a ``tqdm`` bar per pass: the pass, the items done of all,
+the rules found, the time left for the whole run); with ``--progress`` and no terminal, a
+plain line every :attr:`ProgressDisplay.LINE_INTERVAL` seconds; otherwise only one-off
+notes (resuming from a checkpoint) and, once, a line announcing a run expected to take
+more than :attr:`ProgressDisplay.LONG` seconds.  A command ends its report with a line
+that counts what it wrote.
+
+The time left is estimated from the measured rate (its recent moving average, as tqdm
+measures it) and shown from the :attr:`ProgressDisplay.ESTIMATE_AFTER`-th second of the
+run on, when the rate has settled: within a factor of :data:`FACTOR` of the truth, or
+under 5 seconds, on the benchmark that checks it (``benchmarks/time_left.py``).
 """
 
 from __future__ import annotations
 
-__all__ = ["ProgressDisplay", "duration"]
+__all__ = ["ProgressDisplay", "duration", "FACTOR"]
 
+import os
 import shutil
 import sys
 import time
 from typing import Any, TextIO
 
 from .search.progress import ProgressInfo
+
+FACTOR = 2.0
+"""What the time-left estimate is checked against: at most this many times the time
+that really remains, and at least that time divided by it."""
 
 
 def duration(seconds: float) -> str:
@@ -42,6 +52,8 @@ class ProgressDisplay:
     """Seconds between two plain progress lines."""
     LONG = 30.0
     """A run expected to take longer than this is announced in ``notes`` mode."""
+    ESTIMATE_AFTER = 10.0
+    """Seconds of the run before a time left is shown (the rate settles)."""
 
     def __init__(self, prog: str, mode: str, stream: TextIO | None = None) -> None:
         if mode not in ("bar", "lines", "notes"):
@@ -52,7 +64,9 @@ class ProgressDisplay:
         self.announced = False
         self._bar: Any = None
         self._phase: str | None = None
-        self._last_line = -self.LINE_INTERVAL
+        # (benchmarks/time_left.py samples the estimate every second)
+        self.line_interval = float(os.environ.get("PRACMLN_POSS_PROGRESS_INTERVAL") or self.LINE_INTERVAL)
+        self._last_line = -self.line_interval
         self._start = time.monotonic()
 
     def __call__(self, info: ProgressInfo) -> None:
@@ -78,9 +92,12 @@ class ProgressDisplay:
         if self._bar is not None:
             self._bar.refresh()
 
+    def _settled(self) -> bool:
+        return time.monotonic() - self._start >= self.ESTIMATE_AFTER
+
     def _announce(self, info: ProgressInfo) -> None:
         left = info.remaining_overall
-        if self.announced or left is None or info.total is None or info.elapsed < 1 or left < self.LONG:
+        if self.announced or left is None or info.total is None or not self._settled() or left < self.LONG:
             return
         self.announced = True
         self._print(f"{self.prog}: {info.total:,} {_items(info.phase)}; about {duration(left)} left "
@@ -101,7 +118,10 @@ class ProgressDisplay:
         if info.total != bar.total:
             bar.total = info.total
         bar.n = info.done
-        bar.set_postfix_str(_details(info), refresh=True)
+        # what fits the terminal: the pass and its count, then as many details as fit (the
+        # time left first), and a bar of at least 10 columns when there is room
+        head = len(f"{info.phase}: {info.done}/{info.total if info.total is not None else '?'}")
+        bar.set_postfix_str(_details(info, self._settled(), bar.ncols - head - 12), refresh=True)
 
     def _close_bar(self) -> None:
         if self._bar is not None:
@@ -111,11 +131,11 @@ class ProgressDisplay:
     def _line(self, info: ProgressInfo) -> None:
         now = time.monotonic()
         final = info.total is not None and info.done >= info.total
-        if not final and now - self._last_line < self.LINE_INTERVAL:
+        if not final and now - self._last_line < self.line_interval:
             return
         self._last_line = now
         total = f" of {info.total:,}" if info.total is not None else ""
-        details = _details(info)
+        details = _details(info, self._settled())
         self._print(f"{self.prog}: {info.phase}: {info.done:,}{total}{', ' + details if details else ''}")
 
 
@@ -127,16 +147,18 @@ def _items(phase: str) -> str:
     return phase.split(" of ", 1)[-1]
 
 
-def _details(info: ProgressInfo) -> str:
+def _details(info: ProgressInfo, settled: bool = True, width: int | None = None) -> str:
+    """The size, rules found and time left of ``info`` (the time left once ``settled``),
+    in at most ``width`` characters: the least telling left out first."""
+    left = info.remaining_overall if info.later else info.remaining
     parts = []
-    if info.size is not None:
-        parts.append(f"size {info.size}")
+    if settled and left is not None and info.done < (info.total or 0):
+        parts.append("under 5 s left" if left < 5 else f"about {duration(left)} left")
     if info.rules is not None:
         parts.append(f"{info.rules:,} rules found")
-    if info.rate is not None and info.elapsed >= 1:
-        left, overall = info.remaining, info.remaining_overall
-        if overall is not None and info.later and info.done < (info.total or 0):
-            parts.append(f"this pass about {duration(left or 0)} left, the run about {duration(overall)}")
-        elif left is not None and info.done < (info.total or 0):
-            parts.append(f"about {duration(left)} left")
-    return ", ".join(parts)
+    if info.size is not None:
+        parts.append(f"size {info.size}")
+    if width is not None:
+        while parts and len(", ".join(parts)) + 2 > width:
+            parts.pop()
+    return ", ".join(reversed(parts))  # (shown as size, rules, time left)

@@ -8,7 +8,8 @@ from pracmln_poss.console import ProgressDisplay, duration
 from pracmln_poss.search.progress import LATER_RULES, ProgressInfo
 
 
-def test_a_long_run_is_announced_once_without_a_terminal():
+def test_a_long_run_is_announced_once_without_a_terminal(monkeypatch):
+    monkeypatch.setattr(ProgressDisplay, "ESTIMATE_AFTER", 0.0)
     out = io.StringIO()
     display = ProgressDisplay("p", "notes", stream=out)
     display(ProgressInfo("penalties of evidence classes", 100, 200, 2, 0, 2.0, later=LATER_RULES))
@@ -30,7 +31,8 @@ def test_a_short_run_says_nothing_without_a_terminal():
     assert out.getvalue() == ""
 
 
-def test_plain_lines_come_every_interval_and_at_the_end():
+def test_plain_lines_come_every_interval_and_at_the_end(monkeypatch):
+    monkeypatch.setattr(ProgressDisplay, "ESTIMATE_AFTER", 0.0)
     out = io.StringIO()
     display = ProgressDisplay("p", "lines", stream=out)
     for done in range(1, 50):
@@ -45,3 +47,52 @@ def test_the_estimate_covers_the_later_passes():
     info = ProgressInfo("penalties of evidence classes", 100, 1000, 2, 0, 10.0, later=LATER_RULES)
     assert info.remaining == 90.0 and info.remaining_overall == 90.0 + LATER_RULES * 100.0
     assert duration(45) == "45 s" and duration(185) == "3 min 5 s" and duration(7800) == "2 h 10 min"
+
+
+def test_no_time_left_is_shown_before_the_rate_settles():
+    out = io.StringIO()
+    display = ProgressDisplay("p", "lines", stream=out)
+    display(ProgressInfo("rules of evidence sets", 1, 50, 1, 1, 1.0))
+    assert out.getvalue() == "p: rules of evidence sets: 1 of 50, size 1, 1 rules found\n"
+    display._start -= ProgressDisplay.ESTIMATE_AFTER  # ten seconds later
+    display._last_line -= display.line_interval
+    display(ProgressInfo("rules of evidence sets", 2, 50, 1, 2, 2.0))
+    assert out.getvalue().splitlines()[-1].endswith("about 48 s left")
+
+
+def test_the_bar_fits_80_columns_keeping_the_time_left(monkeypatch):
+    import re
+
+    monkeypatch.setattr(ProgressDisplay, "ESTIMATE_AFTER", 0.0)
+    monkeypatch.setenv("COLUMNS", "80")
+    out = io.StringIO()
+    display = ProgressDisplay("p", "bar", stream=out)
+    display(ProgressInfo("penalties of evidence classes", 141_641, 339_308, 4, 105_809, 10.0, later=LATER_RULES,
+                         recent_rate=10_000.0))
+    display._bar.refresh()
+    line = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out.getvalue()).split("\r")[-1].rstrip()
+    assert "left" in line and len(line) <= 80, line
+    display.finish("done")
+
+
+def test_the_time_left_follows_a_pass_that_slows_down(monkeypatch):
+    """Items that grow slower (larger evidence sets come last) are seen in the recent
+    rate: the estimate is the time the rest takes at today's pace, not the average's."""
+    from pracmln_poss.search import progress
+
+    clock = [0.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    seen = []
+    report = progress.Reporter(seen.append, "rules of evidence sets", 3000, interval=0.5)
+    done = 0
+    for _ in range(40):  # 20 s at 100 items per second
+        clock[0] += 0.5
+        done += 50
+        report(done, 0)
+    for _ in range(40):  # then 20 s at 10 items per second
+        clock[0] += 0.5
+        done += 5
+        report(done, 0)
+    info = seen[-1]
+    truth = (3000 - done) / 10
+    assert info.rate > 40 and abs(info.remaining - truth) < truth * 0.2  # the average would say under a quarter

@@ -23,7 +23,7 @@ def sessions():
 def test_example_output(pracmln, capsys, monkeypatch, command, expected):
     monkeypatch.chdir(ROOT)
     argv = shlex.split(command)
-    assert argv[0] == "pracmln-poss"
+    assert argv[0] == ".venv/bin/pracmln-poss"  # (what a reader types after the set-up: no bare command)
     code, out, err = run_cli(*argv[1:])
     assert code == 0, err
     assert out == expected

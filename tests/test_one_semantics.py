@@ -170,3 +170,12 @@ def test_pracmln_objects_are_taken_wherever_a_model_or_evidence_is(pracmln, tmp_
         map_inference(mln, dbs * 2)
     code, out, _ = run_cli("map", model, "-e", "antarcticBird(Tweety)", "--json")
     assert json.loads(out)["penalty"] == 5
+
+
+def test_dash_capital_v_is_the_version():
+    from pracmln_poss import __version__
+
+    from .support import run_cli
+
+    code, out, _ = run_cli("-V")
+    assert code == 0 and out.strip().endswith(__version__)

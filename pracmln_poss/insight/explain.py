@@ -157,7 +157,7 @@ def map_countermodel(mln: GroundMLN | MapInference, evidence: Evidence, query: s
     """A MAP world of the evidence where the query fails, by atom name (what the MLN
     itself says when the theory does not entail the query); None when the MLN entails it.
     ``mln`` may be MAP inference on a model with a database and a closed world
-    (:func:`pracmln_poss.map_inference`), which it then applies."""
+    (:func:`~pracmln_poss.bridge.query.map_inference`), which it then applies."""
     with (MapInference(open_engine(mln)) if isinstance(mln, GroundMLN) else nullcontext(mln)) as inference:
         ground = inference.mln
         ev = inference.evidence([ground.literal_or_formula(e) if isinstance(e, str) else e for e in evidence])

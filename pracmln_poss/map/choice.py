@@ -47,7 +47,7 @@ def choose_backend(instance: MaxSatInstance) -> str:
 def open_engine(mln: GroundMLN, backend: str = "auto") -> MapEngine:
     """A MAP engine for ``mln``; use it as a context manager.  It works on ints: atoms
     ``1..n`` in ``mln.atoms`` order, DIMACS literals, penalties in resolution steps (by
-    name and in weight units: :func:`~pracmln_poss.map.inference.map_inference`).
+    name and in weight units: :func:`~pracmln_poss.bridge.query.map_inference`).
 
     :raises UnknownNameError: for a backend name not in :data:`BACKENDS`.
 

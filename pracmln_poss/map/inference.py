@@ -128,7 +128,7 @@ class MapInference:
 
 def map_engine_inference(mln: GroundMLN, backend: str = "auto") -> MapInference:
     """MAP inference on a ground MLN by name and in weight units (see :func:`.open_engine`
-    for the int-level engine); :func:`pracmln_poss.map_inference` takes files, projects
+    for the int-level engine); :func:`~pracmln_poss.bridge.query.map_inference` takes files, projects
     and pracmln's objects too."""
     from . import open_engine
 

@@ -7,7 +7,7 @@ is the exact layer (int steps of the resolution, ground theories only);
 ground and lifted theories alike: levels in the model's weight units (``0.74`` for
 ``lambda_0.74``, ``inf`` for certain), drowned rules as text, and on a lifted theory
 first-order rules as queries of :meth:`~PossibilisticInference.necessity`.  It mirrors
-:func:`~pracmln_poss.map.inference.map_inference` over :func:`~pracmln_poss.map.choice.open_engine`.
+:func:`~pracmln_poss.bridge.query.map_inference` over :func:`~pracmln_poss.map.choice.open_engine`.
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@ reports (:class:`ProgressInfo`), to whom (:data:`Progress`), and how often (:cla
 
 from __future__ import annotations
 
-__all__ = ["Progress", "ProgressInfo", "Reporter", "LATER_RULES"]
+__all__ = ["Progress", "ProgressInfo", "Reporter", "LATER_RULES", "SMOOTHING"]
 
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class ProgressInfo:
     elapsed: float = 0.0  # seconds since the phase started
     note: str | None = None  # a one-off message (resuming from a checkpoint), not a count
     later: float = 0.0  # what the phases after this one cost per item, relative to this one
+    recent_rate: float | None = None  # items per second lately (tqdm's moving average; None: not yet)
+    expected: float | None = None  # seconds this pass should take, from the pass before it (None: no such pass)
 
     @property
     def rate(self) -> float | None:
@@ -31,33 +34,46 @@ class ProgressInfo:
 
     @property
     def remaining(self) -> float | None:
-        """Seconds left at the rate so far (None when unknown)."""
-        rate = self.rate
-        if rate is None or self.total is None:
-            return None
-        return max(self.total - self.done, 0) / rate
+        """Seconds left in this phase at the recent rate (the rate so far until there is
+        one; None when unknown): the items of a pass grow slower as their evidence sets
+        grow, which the rate so far would average away."""
+        rate = self.recent_rate or self.rate
+        left = None if rate is None or self.total is None else max(self.total - self.done, 0) / rate
+        if self.expected is not None and self.expected > self.elapsed:
+            # (a pass whose first items are its cheapest: the count alone would promise too little)
+            return max(self.expected - self.elapsed, left or 0.0)
+        return left
 
     @property
     def remaining_overall(self) -> float | None:
-        """Seconds left for the whole run: this phase at its rate so far, and the later
-        phases at ``later`` times that rate per item (a rough prior; None when unknown)."""
-        left, rate = self.remaining, self.rate
-        if left is None or rate is None or self.total is None:
+        """Seconds left for the whole run: this phase at its recent rate, and the later
+        phases at ``later`` times this phase's own duration per item (a prior; None when
+        unknown)."""
+        left = self.remaining
+        if left is None:
             return None
-        return left + self.later * self.total / rate
+        return left + self.later * (self.elapsed + left)
 
 
-LATER_RULES = 1.4
-"""The rules of an evidence set cost about this many times its optimum (CORA at k = 4:
-49% of the time against 36%); what the first pass's estimate of the whole run assumes."""
+LATER_RULES = 1.0
+"""The rules of the evidence sets take about this many times their optima (CORA at
+k = 4: 21 s against 22 s with one worker, ``benchmarks/time_left.py``); what the first
+pass's estimate of the whole run assumes, and the least the second pass is given."""
 
 
 Progress = Callable[[ProgressInfo], None] | None
 """A progress callback (or None: no reports)."""
 
 
+SMOOTHING = 0.1
+"""How much the latest report weighs in the recent rate (tqdm's ``smoothing``; with a
+report every half second, the rate of about the last five seconds)."""
+
+
 class Reporter:
-    """Rate-limits progress callbacks (a few per second, plus the final one)."""
+    """Rate-limits progress callbacks (a few per second, plus the final one), and
+    measures the recent rate as tqdm's bars do: a moving average (``tqdm.std.EMA``) of the
+    items done and of the seconds taken between reports."""
 
     INTERVAL = 0.5
     """Seconds between two reports (tests set it to 0 to see every one)."""
@@ -68,9 +84,14 @@ class Reporter:
         self.phase = phase
         self.total = total
         self.later = later
+        self.seconds = 0.0  # how long the pass has taken so far
+        self.earlier: Reporter | None = None
         self.interval = self.INTERVAL if interval is None else interval
         self._last = 0.0
         self._start: float | None = None
+        self._done = 0
+        self._items: Any = None  # tqdm's moving averages, made at the first report
+        self._seconds: Any = None
 
     def note(self, text: str) -> None:
         """Pass on a one-off message (always, not rate-limited)."""
@@ -84,5 +105,32 @@ class Reporter:
         if self._start is None:
             self._start = now
         if final or now - self._last >= self.interval:
+            recent = self._measure(done, now)
             self._last = now
-            self.progress(ProgressInfo(self.phase, done, self.total, size, rules, now - self._start, later=self.later))
+            self.seconds = now - self._start
+            earlier = self.earlier
+            expected = earlier.later * earlier.seconds if earlier is not None and earlier.later else None
+            self.progress(ProgressInfo(self.phase, done, self.total, size, rules, self.seconds, later=self.later,
+                                       recent_rate=recent, expected=expected))
+
+    def follows(self, earlier: Reporter) -> None:
+        """This pass comes after ``earlier``, whose ``later`` says how long this one takes
+        for its length: the time left is at least what that leaves (the first items of
+        a pass of rules are its cheapest)."""
+        self.earlier = earlier
+
+    def _measure(self, done: int, now: float) -> float | None:
+        """The recent rate, with the items done since the last report."""
+        from tqdm.std import EMA
+
+        if self._items is None:
+            self._items, self._seconds = EMA(SMOOTHING), EMA(SMOOTHING)
+        items, seconds = done - self._done, now - max(self._last, self._start or now)
+        if items > 0 and seconds > 0:
+            self._items(items)
+            self._seconds(seconds)
+            self._done = done
+        elif seconds > 0 and self._seconds.calls:
+            self._items(0)  # (nothing done in a while: the rate falls)
+            self._seconds(seconds)
+        return self._items() / self._seconds() if self._seconds.calls and self._seconds() > 0 else None

@@ -175,6 +175,8 @@ def default_rules(
                             if chunks)
         report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima{under_way} and "
                           f"{len(saved.rules)} chunk(s) of rules done")
+    if report_rules is not None and report_optima is not None:
+        report_rules.follows(report_optima)  # (the rules go over the same sets in the same order)
     try:
         sets, optima = _all_optima(search, runner, sets, report_optima, saved)
         if report_rules is not None and report_rules.total is None:

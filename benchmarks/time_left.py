@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""How true the time left is: ``convert --progress`` on CORA at k = 4, its estimate beside
+the time that really remained.
+
+Runs the command line as a user does (a fresh process, progress lines on stderr, one
+every second: ``PRACMLN_POSS_PROGRESS_INTERVAL=1``), notes when each line arrives, and
+after the run compares every estimate ("about 1 min 5 s left", "under 5 s left") with
+the seconds from that line to the end of the process.  From the tenth second on, each
+must be within a factor of 2 of the truth (``pracmln_poss.console.FACTOR``); "under 5 s
+left" is within it when under 10 s remained.  One worker and ``-j 2``; ``--tree`` runs
+another checkout's code in the same loop (old against new).
+
+    python benchmarks/time_left.py [--k 4] [--jobs 1 2] [--tree old=/path/to/checkout]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FACTOR = 2.0
+SETTLED = 10.0
+
+_LEFT = re.compile(r"(?:about|the run about) ((?:\d+ h )?(?:\d+ min )?(?:\d+ s)?)(?: left)?$|under 5 s left$")
+
+
+def seconds_of(text: str) -> float:
+    """``1 min 5 s`` as 65.0."""
+    total = 0.0
+    for value, unit in re.findall(r"(\d+) (h|min|s)", text):
+        total += int(value) * {"h": 3600, "min": 60, "s": 1}[unit]
+    return total
+
+
+def run(tree: Path, k: int, jobs: int) -> tuple[float, list[tuple[float, float | None, str]]]:
+    """Seconds the run took, and per progress line: when it came, the estimate (None:
+    'under 5 s'), the line."""
+    env = {**os.environ, "PRACMLN_POSS_PROGRESS_INTERVAL": "1", "PYTHONPATH": str(tree)}
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [sys.executable, "-m", "pracmln_poss", "convert", str(ROOT / "examples/paper/cora.mln"), "-k", str(k),
+               "-j", str(jobs), "--progress", "-o", str(Path(out) / "cora.theory")]
+        start = time.monotonic()
+        # (run from elsewhere: python -m would take the working directory's package first)
+        process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=out)
+        lines: list[tuple[float, str]] = []
+
+        def read() -> None:
+            assert process.stderr is not None
+            for line in process.stderr:
+                lines.append((time.monotonic() - start, line.rstrip("\n")))
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        process.wait()
+        reader.join()
+        end = time.monotonic() - start
+    if process.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed: {lines[-1][1] if lines else process.returncode}")
+    found = []
+    for when, line in lines:
+        m = _LEFT.search(line)
+        if m:
+            found.append((when, None if m.group(0).startswith("under") else seconds_of(m.group(1)), line))
+    return end, found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--lines", action="store_true", help="print every progress line with its time")
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
+                        help="another checkout to run in the same loop (default: this one, as 'new')")
+    args = parser.parse_args()
+    trees = [("new", ROOT)] + [(t.split("=", 1)[0], Path(t.split("=", 1)[1])) for t in args.tree]
+    print(f"CORA k = {args.k}: time left as shown, beside the time that remained (from the {SETTLED:g}th second on)")
+    failed = False
+    for jobs in args.jobs:
+        for name, tree in trees:
+            end, found = run(tree, args.k, jobs)
+            print(f"\n{name}, -j {jobs}: the run took {end:.1f} s; {len(found)} estimates")
+            print(f"{'at':>7}  {'shown':>8}  {'truth':>8}  ratio")
+            worst = 1.0
+            for when, shown, line in found if args.lines else ():
+                print(f"{when:6.1f}s  {line}")
+            for when, shown, _line in found:
+                truth = end - when
+                if when < SETTLED:
+                    continue
+                if shown is None:
+                    ok, ratio_text = truth <= 10.0, "under 5 s"
+                else:
+                    ratio = shown / truth if truth > 0 else float("inf")
+                    ok, ratio_text = 1 / FACTOR <= ratio <= FACTOR, f"{ratio:.2f}"
+                    worst = max(worst, ratio, 1 / ratio if ratio > 0 else float("inf"))
+                print(f"{when:6.1f}s  {'<5' if shown is None else f'{shown:.0f}':>7}s  {truth:7.1f}s  {ratio_text}"
+                      f"{'' if ok else '  OUTSIDE'}")
+                failed |= not ok and name == "new"
+            print(f"worst factor from the {SETTLED:g}th second on: {worst:.2f} (target {FACTOR:g})")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
