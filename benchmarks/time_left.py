@@ -89,7 +89,7 @@ def main() -> None:
             print(f"\n{name}, -j {jobs}: the run took {end:.1f} s; {len(found)} estimates")
             print(f"{'at':>7}  {'shown':>8}  {'truth':>8}  ratio")
             worst = 1.0
-            for when, shown, line in found if args.lines else ():
+            for when, _shown, line in found if args.lines else ():
                 print(f"{when:6.1f}s  {line}")
             for when, shown, _line in found:
                 truth = end - when

@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="evidence literals such as bird(Tweety) or !flies(Tweety) (repeatable)",
     )
     _closed_world_options(m)
+    m.add_argument("--database-penalty", action="store_true",
+                   help="count the database's and the closed world's atoms in the penalty of the evidence (one "
+                   "more MAP solve, of the model without them); by default they are part of the model")
     m.add_argument("--query-preds", metavar="Q,...", dest="focus_query_preds",
                    help="print only the atoms of these predicates (default: a project's queries, else all; "
                    "'all' for all)")
@@ -345,12 +348,17 @@ def _run_map(args: argparse.Namespace) -> int:
             if unknown:
                 raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
                                  f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
-        with query.inference(args.backend, args.force) as inference:
+        from .atoms import split_atom
+        from .logic.syntax import compact_atom
+
+        given = [split_atom(compact_atom(e).lstrip("!")) for e in args.evidence]  # (the closed world leaves them open)
+        with query.inference(args.backend, args.force, given) as inference:
             gmln = inference.mln
             evidence = [gmln.literal(text) for text in args.evidence]
             _check_against_database(args, query, gmln, evidence)
             try:
                 answer = inference.answer(evidence)
+                penalty = inference.database_penalty(evidence) if args.database_penalty else answer.penalty
             except TimeLimitReached:
                 anytime = inference.engine.backend.incumbent
                 if not args.anytime or anytime is None:
@@ -360,18 +368,24 @@ def _run_map(args: argparse.Namespace) -> int:
         _print_anytime(args, gmln, anytime, shown)
         return 0
     shown_set = set(shown)
+    steps = gmln.resolution.to_int(penalty) if penalty != INF else INF
+    # what the penalty counts, said where a database or a closed world could be in it or not
+    held = " and ".join(part for part, present in (("the database", query.model.evidence),
+                                                   ("the closed world", query.closed_preds)) if present)
+    counted = ("" if not held else f"{held} included" if args.database_penalty
+               else f"given {held}; --database-penalty counts {'them' if ' and ' in held else 'it'} too")
     if args.json:
-        out = {
-            "penalty": weight_number(answer.penalty_steps, gmln.resolution),
-            "world": {name: answer.world[name] for name in shown},
-            "entailed": {name: value for name, value in answer.entailed.items() if name in shown_set},
-        }
+        out: dict[str, object] = {"penalty": weight_number(steps, gmln.resolution)}
+        if counted:
+            out["penalty_counts"] = "database and evidence" if args.database_penalty else "evidence given the database"
+        out["world"] = {name: answer.world[name] for name in shown}
+        out["entailed"] = {name: value for name, value in answer.entailed.items() if name in shown_set}
         print(json.dumps(out, indent=2))
         return 0
     shown_evidence = ", ".join(gmln.literal_name(e) for e in evidence)
-    given = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
-    print(f"evidence: {given or 'none'}")
-    print(f"penalty of the evidence: {format_weight(answer.penalty_steps, gmln.resolution)}")
+    said = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
+    print(f"evidence: {said or 'none'}")
+    print(f"penalty of the evidence: {format_weight(steps, gmln.resolution)}{f' ({counted})' if counted else ''}")
     width = max([len(name) for name in shown] + [4])
     if wanted is not None:
         print(f"atoms of {', '.join(wanted)} ({len(shown)} of {gmln.n_atoms}; --query-preds all for every atom)")

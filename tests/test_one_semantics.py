@@ -156,11 +156,18 @@ def test_pracmln_objects_are_taken_wherever_a_model_or_evidence_is(pracmln, tmp_
     dbs = pracmln.Database.load(mln, db)
     code, out, _ = run_cli("map", model, "--db", db, "--json")
     cli = json.loads(out)
+    code, out, _ = run_cli("map", model, "--db", db, "--json", "--database-penalty")
+    counted = json.loads(out)
     for given_model, given_db in ((mln, dbs), (mln, dbs[0]), (model, dbs), (model, db), (mln, db)):
         with map_inference(given_model, given_db) as m:
             answer = m.answer()
+            assert m.database_penalty() == counted["penalty"]
         assert (answer.penalty, answer.world) == (cli["penalty"], cli["world"])
-    assert cli["penalty"] == 5  # the database's evidence has its penalty, as --evidence gives it
+    # the database is part of the model, said so; counted, it costs what --evidence costs
+    assert cli["penalty"] == 0 and cli["penalty_counts"] == "evidence given the database"
+    assert counted["penalty"] == 5 and counted["penalty_counts"] == "database and evidence"
+    code, out, _ = run_cli("map", model, "--db", db)
+    assert "penalty of the evidence: 0 (given the database; --database-penalty counts it too)" in out
     from_objects, from_file = load_ground(model, dbs), load_ground(model, db)
     assert (from_objects.atoms, from_objects.soft) == (from_file.atoms, from_file.soft)
     assert [wf.formula for wf in from_objects.hard] == [wf.formula for wf in from_file.hard]
@@ -179,3 +186,26 @@ def test_dash_capital_v_is_the_version():
 
     code, out, _ = run_cli("-V")
     assert code == 0 and out.strip().endswith(__version__)
+
+
+def test_a_theory_made_from_pracmln_objects_names_where_each_certain_rule_comes_from(pracmln):
+    from pracmln_poss import dumps
+
+    from .support import ROOT
+
+    mln = pracmln.MLN.load(str(ROOT / "examples" / "antarctic" / "antarctic.mln"), grammar="StandardGrammar")
+    text = dumps(mln.to_possibilistic(method="defaults", k=1))
+    assert "// from: pracmln MLN, formula 1: antarcticBird(x) => bird(x)" in text and "<input>" not in text
+
+
+def test_a_pracmln_style_variable_in_a_lifted_query_is_told_the_names_to_use():
+    from pracmln_poss import load_first_order, transform
+    from pracmln_poss.errors import UnknownNameError
+
+    from .support import PAPER
+
+    lifted = transform(load_first_order(PAPER / "smokers.mln"), k=1)
+    with possibilistic_inference(lifted) as ask:
+        with pytest.raises(UnknownNameError, match=r"'x' .* named after their type: p1, p2, \.\.\. \(person\)"):
+            ask.necessity("s(x) => c(x)")
+        assert ask.necessity("s(p1) => c(p1)") == 0.0

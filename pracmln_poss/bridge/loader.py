@@ -339,7 +339,9 @@ def _parsed_from_pracmln(
         out.predicates.append(Predicate(p.name, tuple(p.argdoms), functional, soft, pos))
     translate = _Translator(mln)
     for i, (f, weight) in enumerate(zip(mln.formulas, mln.weights)):
-        pos = formula_positions[i] if i < len(formula_positions) else SourcePosition()
+        # (an MLN built in Python has no file: the formula's number and text say which it is)
+        pos = (formula_positions[i] if i < len(formula_positions)
+               else SourcePosition(f"pracmln MLN, formula {i + 1}", None, _formula_text(f)))
         # template formulas stay pracmln objects until the domains are known
         tree = f if f.template_variables() else translate(f, pos)
         out.formulas.append(ParsedFormula(tree, weight, _formula_text(f), pos))

@@ -16,17 +16,17 @@ from __future__ import annotations
 __all__ = ["load_first_order", "load_ground", "map_inference", "open_query", "Query"]
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..closed_world import close_world, closed_predicates
 from ..errors import ArgumentError, ArgumentTypeError
-from ..first_order import FirstOrderMLN
+from ..first_order import EvidenceLiteral, FirstOrderMLN
 from ..ground_mln import GroundMLN
 from ..grounding import ground
 from ..logic.syntax import atom_name
-from ..map import open_engine
+from ..map import MapEngine, open_engine
 from ..map.inference import MapInference
 from .project import ProjectSettings
 
@@ -92,15 +92,34 @@ class Query:
         """How many atoms the closed world makes false."""
         return len(self.closed_model.evidence) - len(self.model.evidence)
 
-    def inference(self, backend: str = "auto", force: bool = False) -> MapInference:
-        """MAP inference on the model: its database as evidence, the closed world's atoms
-        false unless a question's evidence names them; penalties measured from the model
-        without its database."""
-        gmln = ground(self.model, force=force)
-        closed = tuple(-gmln.atom(atom_name(e.pred, e.args)) for e in self.closed_model.evidence[len(self.model.evidence):])
+    def inference(self, backend: str = "auto", force: bool = False,
+                  open_atoms: Iterable[tuple[str, tuple[str, ...]]] = ()) -> MapInference:
+        """MAP inference on the model with its database and closed world as hard evidence
+        (the fast way), ``open_atoms`` (``(pred, args)``) left open; a question naming
+        other closed atoms gets a model that leaves them open too, and the database's
+        penalty is measured on the model without them (:class:`~pracmln_poss.map.inference.MapInference`)."""
+        given = frozenset(open_atoms)
+
+        def engine(opened: frozenset[tuple[str, tuple[str, ...]]]) -> MapEngine:
+            return open_engine(ground(close_world(self.model, self.closed_preds, given | opened, force=force),
+                                      force=force), backend)
+
+        main = engine(frozenset())
+        gmln = main.mln
+        closed = {gmln.atom(atom_name(e.pred, e.args)): (e.pred, e.args)
+                  for e in _closed_literals(self, given)}
+
+        def reopen(atoms: frozenset[int]) -> MapEngine:
+            return engine(frozenset(closed[a] for a in atoms))
+
         without = replace(self.model, evidence=())
-        free = (lambda: open_engine(ground(without, force=force), backend)) if self.model.evidence else None
-        return MapInference(open_engine(gmln, backend), closed, free)
+        free = (lambda: open_engine(ground(without, force=force), backend)) if self.model.evidence or closed else None
+        return MapInference(main, closed, reopen, free)
+
+
+def _closed_literals(query: Query, given: frozenset[tuple[str, tuple[str, ...]]]) -> list[EvidenceLiteral]:
+    """The closed world's literals, but those of ``given``."""
+    return [e for e in query.closed_model.evidence[len(query.model.evidence):] if (e.pred, e.args) not in given]
 
 
 def open_query(model: object, db: object = None, *, cw: bool | None = None, cw_preds: Sequence[str] | None = None,

@@ -160,9 +160,9 @@ def map_countermodel(mln: GroundMLN | MapInference, evidence: Evidence, query: s
     (:func:`~pracmln_poss.bridge.query.map_inference`), which it then applies."""
     with (MapInference(open_engine(mln)) if isinstance(mln, GroundMLN) else nullcontext(mln)) as inference:
         ground = inference.mln
-        ev = inference.evidence([ground.literal_or_formula(e) if isinstance(e, str) else e for e in evidence])
-        found = inference.engine.optimum(ev + [negate(ground.formula(query))])
-        best = inference.engine.optimum(ev)
+        engine, ev = inference.engine_for([ground.literal_or_formula(e) if isinstance(e, str) else e for e in evidence])
+        found = engine.optimum(ev + [negate(ground.formula(query))])
+        best = engine.optimum(ev)
     if found.cost != best.cost:
         return None
     return ground.named(found.world)

@@ -36,22 +36,27 @@ class MapAnswer:
 class MapInference:
     """Exact MAP inference on a ground MLN, by name and in weight units; a context manager.
 
-    :param closed: literals of pracmln's closed world (atoms false unless said): added to
-        each question's evidence, except those of an atom the question's evidence names
-        (as pracmln closes what its database leaves open, the evidence given counting as
-        database).
-    :param database_free: the engine of the same model without its database (and closed
-        world), opened when first needed: the optimum a penalty is measured from, so that
-        ``penalty()`` is the database's penalty, not 0 (None: the model has no database;
-        the penalty is measured from the model's own optimum).
+    A model loaded with a database and a closed world (:func:`~pracmln_poss.bridge.query.map_inference`)
+    has them as hard evidence of its ground model, the fast way; the two questions that
+    model alone cannot answer get an engine of their own, made when first needed:
+
+    :param closed: the atoms the closed world makes false, which a question's evidence
+        may name instead (pracmln closes only what the database leaves open, and the
+        evidence given counts as database).
+    :param reopen: the engine of the same model with some of those atoms left open.
+    :param without_database: the engine of the model without its database and closed
+        world, whose optimum :meth:`database_penalty` is measured from.
     """
 
     def __init__(self, engine: MapEngine, closed: Iterable[int] = (),
-                 database_free: Callable[[], MapEngine] | None = None) -> None:
+                 reopen: Callable[[frozenset[int]], MapEngine] | None = None,
+                 without_database: Callable[[], MapEngine] | None = None) -> None:
         self.engine = engine
         self.mln = engine.mln
-        self.closed = tuple(closed)
-        self._database_free = database_free
+        self.closed = frozenset(closed)
+        self._reopen = reopen
+        self._reopened: dict[frozenset[int], MapEngine] = {}
+        self._without_database = without_database
         self._free: MapEngine | None = None
 
     def __enter__(self) -> MapInference:
@@ -62,68 +67,76 @@ class MapInference:
 
     def close(self) -> None:
         """Release the solvers."""
-        self.engine.close()
-        if self._free is not None:
-            self._free.close()
+        for engine in (self.engine, *self._reopened.values(), *([self._free] if self._free is not None else [])):
+            engine.close()
 
     def _units(self, steps: int | float) -> float:
         return self.mln.resolution.to_units(steps)
 
-    def evidence(self, evidence: Evidence = ()) -> list[int | Formula]:
-        """A question's evidence with the closed world's literals its atoms leave open."""
+    def engine_for(self, evidence: Evidence = ()) -> tuple[MapEngine, list[int | Formula]]:
+        """The engine that answers a question with this evidence (one that leaves open
+        the closed atoms the evidence names), and the evidence as it takes it."""
         units, formulas = self.engine.split_evidence(evidence)
-        named = {abs(u) for u in units}
-        return [*units, *(lit for lit in self.closed if abs(lit) not in named), *formulas]
-
-    def base_cost(self) -> int | float:
-        """The optimal cost, in int steps, that penalties are measured from: of the model
-        without its database and closed world, when it has them."""
-        if self._database_free is None:
-            return self.engine.base().cost
-        if self._free is None:
-            self._free = self._database_free()
-        return self._free.base().cost
+        named = frozenset(abs(u) for u in units) & self.closed
+        engine = self.engine
+        if named and self._reopen is not None:
+            if named not in self._reopened:
+                self._reopened[named] = self._reopen(named)
+            engine = self._reopened[named]
+        return engine, [*units, *formulas]
 
     def penalty(self, evidence: Evidence = ()) -> float:
         """``pen(M, E)`` in the model's weight units (``inf`` when ``E`` is impossible);
-        with a database, ``E`` is the database, the closed world and ``evidence``."""
-        return self._units(self.penalty_steps(evidence))
+        a database and a closed world are part of ``M`` (:meth:`database_penalty`
+        counts them as evidence)."""
+        engine, ev = self.engine_for(evidence)
+        return self._units(engine.penalty(ev))
 
-    def penalty_steps(self, evidence: Evidence = ()) -> int | float:
-        """:meth:`penalty` in exact int steps."""
-        if self._database_free is None and not self.closed:
-            return self.engine.penalty(evidence)
+    def database_penalty(self, evidence: Evidence = ()) -> float:
+        """``pen(M, D u C u E)``: the penalty of the database ``D``, the closed world's
+        atoms ``C`` and ``evidence`` together, measured from the optimum of the model
+        without them (one more MAP solve, on a model that may be harder without its
+        evidence); the same as :meth:`penalty` for a model without a database."""
+        if self._without_database is None:
+            return self.penalty(evidence)
+        engine, ev = self.engine_for(evidence)
         try:
-            found = self.engine.optimum(self.evidence(evidence))
+            found = engine.optimum(ev)
         except InconsistentEvidenceError:
             return INF
-        return found.cost - self.base_cost()
+        if self._free is None:
+            self._free = self._without_database()
+        return self._units(found.cost - self._free.base().cost)
 
     def cost(self, evidence: Evidence = ()) -> float:
         """The weight of the soft formulas an optimal world of ``E`` violates."""
-        return self._units(self.engine.optimum(self.evidence(evidence)).cost)
+        engine, ev = self.engine_for(evidence)
+        return self._units(engine.optimum(ev).cost)
 
     def map_world(self, evidence: Evidence = ()) -> dict[str, bool]:
         """One most probable world of the evidence: atom name -> truth value."""
-        return self.mln.named(self.engine.map_world(self.evidence(evidence)))
+        engine, ev = self.engine_for(evidence)
+        return self.mln.named(engine.map_world(ev))
 
     def consequences(self, evidence: Evidence = ()) -> frozenset[str]:
         """The literals true in every MAP world of the evidence, by name (``!b`` for false)."""
-        return frozenset(self.mln.literal_name(lit) for lit in self.engine.consequences(self.evidence(evidence)))
+        engine, ev = self.engine_for(evidence)
+        return frozenset(self.mln.literal_name(lit) for lit in engine.consequences(ev))
 
     def answer(self, evidence: Evidence = ()) -> MapAnswer:
         """Penalty, a MAP world and the atoms every MAP world agrees on, at once."""
-        engine = self.engine
-        evidence = self.evidence(evidence)
-        found = engine.optimum(evidence) if evidence else engine.base()  # (one optimum serves all three)
-        steps = found.cost - self.base_cost()
-        entailed = sorted(engine.consequences(evidence, known=found), key=abs)
+        engine, ev = self.engine_for(evidence)
+        base = engine.base()
+        found = engine.optimum(ev) if ev else base  # (one optimum serves all three)
+        steps = found.cost - base.cost
+        entailed = sorted(engine.consequences(ev, known=found), key=abs)
         return MapAnswer(self._units(steps), steps, self.mln.named(found.world),
                          {self.mln.name(abs(lit)): lit > 0 for lit in entailed})
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(M, E) |-MAP query``."""
-        return self.engine.entails(self.evidence(evidence), query)
+        engine, ev = self.engine_for(evidence)
+        return engine.entails(ev, query)
 
 
 def map_engine_inference(mln: GroundMLN, backend: str = "auto") -> MapInference:

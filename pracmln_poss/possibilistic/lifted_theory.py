@@ -95,7 +95,9 @@ class LiftedTheory(LevelsInUnits, Displayed):
             try:
                 rule = read_rule(rule, prefix_of, self.constants())
             except PossError as exc:
-                raise UnknownNameError(exc.message) from None
+                named = ", ".join(f"{prefix}1, {prefix}2, ... ({name})" for name, prefix in sorted(self.prefixes().items()))
+                hint = f"; this theory's variables are named after their type: {named}" if named else ""
+                raise UnknownNameError(exc.message + hint) from None
         return conjunction(self.groundings(PossibilisticFormula(rule, INF, None, self.resolution)))
 
     def format(self, f: Formula) -> str:
