@@ -332,8 +332,9 @@ def _seconds(text: str) -> float:
 
 
 def _run_map(args: argparse.Namespace) -> int:
-    from .atoms import predicate_of
+    from .atoms import predicate_of, split_atom
     from .errors import TimeLimitReached
+    from .logic.syntax import compact_atom
     from .stopping import deadline
 
     if args.anytime and args.time_limit is None:
@@ -348,9 +349,6 @@ def _run_map(args: argparse.Namespace) -> int:
             if unknown:
                 raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
                                  f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
-        from .atoms import split_atom
-        from .logic.syntax import compact_atom
-
         given = [split_atom(compact_atom(e).lstrip("!")) for e in args.evidence]  # (the closed world leaves them open)
         with query.inference(args.backend, args.force, given) as inference:
             gmln = inference.mln

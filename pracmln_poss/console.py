@@ -117,6 +117,8 @@ class ProgressDisplay:
         bar = self._bar
         if info.total != bar.total:
             bar.total = info.total
+        # (a pass that finds its items as it goes has no total yet: "1,234 so far", not "1234/?")
+        bar.bar_format = _BAR if info.total is not None else _COUNTING
         bar.n = info.done
         # what fits the terminal: the pass and its count, then as many details as fit (the
         # time left first), and a bar of at least 10 columns when there is room
@@ -140,6 +142,7 @@ class ProgressDisplay:
 
 
 _BAR = "{desc}: {n_fmt}/{total_fmt}{postfix} {bar}"  # (the bar takes what width is left)
+_COUNTING = "{desc}: {n_fmt} so far{postfix}"
 
 
 def _items(phase: str) -> str:

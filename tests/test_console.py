@@ -96,3 +96,15 @@ def test_the_time_left_follows_a_pass_that_slows_down(monkeypatch):
     info = seen[-1]
     truth = (3000 - done) / 10
     assert info.rate > 40 and abs(info.remaining - truth) < truth * 0.2  # the average would say under a quarter
+
+
+def test_a_pass_without_a_total_yet_counts_so_far():
+    import re
+
+    out = io.StringIO()
+    display = ProgressDisplay("p", "bar", stream=out)
+    display(ProgressInfo("penalties of evidence classes", 1234, None, 2, 0, 1.0))
+    display._bar.refresh()
+    line = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out.getvalue()).split("\r")[-1].rstrip()
+    assert "1234 so far" in line and "?" not in line, line
+    display.finish("done")

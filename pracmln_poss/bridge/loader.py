@@ -568,6 +568,21 @@ def pracmln_database(db: Any) -> Any:
     return db if is_pracmln_database(db) else None
 
 
+def pracmln_database_of(mln: Any, db: Any) -> Any:
+    """One pracmln ``Database`` of ``mln`` (or None) from what a caller may pass as ``db``:
+    a ``Database``, the list of one ``Database.load`` returns, or a ``.db`` file's name.
+
+    :raises ArgumentTypeError: for anything else.
+    """
+    if isinstance(db, (str, os.PathLike)):
+        db = import_pracmln().Database.load(mln, os.fspath(db))
+    database = pracmln_database(db)
+    if db is not None and database is None:
+        raise ArgumentTypeError(f"db takes a pracmln Database, a list of one or a .db file's name, "
+                                f"not {type(db).__name__}")
+    return database
+
+
 def _db_evidence(db: Any) -> list[EvidenceLiteral]:
     import_pracmln()
     out = []

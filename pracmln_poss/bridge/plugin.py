@@ -54,28 +54,11 @@ def to_possibilistic(
     """
     from .. import arguments
     from ..transformations import convert
-    from .loader import from_pracmln
+    from .loader import from_pracmln, pracmln_database_of
 
-    model = from_pracmln(self, _database(self, db), resolution=arguments.resolution(resolution),
+    model = from_pracmln(self, pracmln_database_of(self, db), resolution=arguments.resolution(resolution),
                          domains=arguments.domains(domains), domain_sizes=arguments.domain_sizes(domain_sizes))
     return convert(model, method, filter=filter, **options).theory
-
-
-def _database(mln: Any, db: Any) -> Any:
-    """One pracmln ``Database`` (or None) from what a caller may pass as ``db``."""
-    import os
-
-    from ..compat import import_pracmln
-    from ..errors import ArgumentTypeError
-    from .loader import pracmln_database
-
-    if isinstance(db, (str, os.PathLike)):
-        db = import_pracmln().Database.load(mln, os.fspath(db))
-    database = pracmln_database(db)
-    if db is not None and database is None:
-        raise ArgumentTypeError(f"db takes a pracmln Database, a list of one or a .db file's name, "
-                                f"not {type(db).__name__}")
-    return database
 
 
 def _patch(base_module: Any) -> None:

@@ -33,8 +33,7 @@ from .project import ProjectSettings
 
 def _first_order(model: object, db: object, options: dict[str, Any]) -> tuple[FirstOrderMLN, ProjectSettings]:
     """The first-order model (world open) and the project's settings of what was given."""
-    from .loader import from_pracmln, load_model
-    from .plugin import _database
+    from .loader import from_pracmln, load_model, pracmln_database_of
 
     if isinstance(model, (str, os.PathLike)):
         loaded = load_model(model, db, **{"cw": False, **options})
@@ -46,7 +45,7 @@ def _first_order(model: object, db: object, options: dict[str, Any]) -> tuple[Fi
                                 f"{', '.join(sorted(set(options) - allowed))} (pass a file name for the others)")
         from .. import arguments
 
-        return from_pracmln(model, _database(model, db), resolution=arguments.resolution(options.get("resolution")),
+        return from_pracmln(model, pracmln_database_of(model, db), resolution=arguments.resolution(options.get("resolution")),
                             domains=arguments.domains(options.get("domains")),
                             domain_sizes=arguments.domain_sizes(options.get("domain_sizes"))), ProjectSettings()
     if isinstance(model, FirstOrderMLN):
@@ -147,7 +146,7 @@ def map_inference(model: object, db: object = None, *, backend: str = "auto", cw
     :param model: a file or project name, pracmln's ``MLN``, a ``FirstOrderMLN`` or a
         ``GroundMLN`` (whose hard evidence is part of it).
     :param db: a ``.db`` name, pracmln's ``Database`` or the list of one; its atoms are
-        the evidence of every question, and its penalty counts.
+        hard evidence, part of the model (``database_penalty()`` counts them as evidence).
     :param cw: pracmln's closed world (None: the project's ``cw``, else off).
     :param cw_preds: predicates closed (None: the project's ``cw_preds``).
     :param queries: the query predicates ``cw`` leaves open (None: the project's).
