@@ -17,7 +17,7 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 from __future__ import annotations
 
 from .bridge.plugin import install as _install_plugin
-from .bridge.query import load_first_order, load_ground, map_inference
+from .bridge.query import convert, load_first_order, load_ground, map_inference, transform
 from .errors import (
     InconsistentEvidenceError,
     InconsistentModelError,
@@ -42,7 +42,7 @@ from .possibilistic import (
 from .possibilistic.filtering import filter_redundant
 from .possibilistic.lifted_theory import LiftedTheory
 from .possibilistic.protocol import Theory
-from .transformations import METHODS, Conversion, convert, transform
+from .transformations import METHODS, Conversion
 from .version import __version__
 from .weights import INF, Resolution
 

@@ -209,3 +209,25 @@ def test_a_pracmln_style_variable_in_a_lifted_query_is_told_the_names_to_use():
         with pytest.raises(UnknownNameError, match=r"'x' .* named after their type: p1, p2, \.\.\. \(person\)"):
             ask.necessity("s(x) => c(x)")
         assert ask.necessity("s(p1) => c(p1)") == 0.0
+
+
+def test_conversions_take_pracmln_objects_and_file_names_as_convert_does(pracmln, tmp_path):
+    from pracmln_poss import convert, dumps, load_first_order, transform
+
+    from .support import ROOT, run_cli
+
+    model = str(ROOT / "examples" / "antarctic" / "antarctic.mln")
+    (tmp_path / "ant.db").write_text("antarcticBird(Tweety)\n")
+    db = str(tmp_path / "ant.db")
+    mln = pracmln.MLN.load(model, grammar="StandardGrammar")
+    dbs = pracmln.Database.load(mln, db)
+    ours = transform(load_first_order(model, db), "defaults", k=1)
+    for given_model, given_db in ((mln, dbs), (mln, dbs[0]), (model, db), (model, dbs)):
+        theory = transform(given_model, "defaults", k=1, db=given_db)
+        assert [(pf.formula, pf.level) for pf in theory] == [(pf.formula, pf.level) for pf in ours]
+    code, out, _ = run_cli("convert", model, "--db", db, "--method", "defaults", "-k", "1", "--quiet")
+    assert code == 0 and out == dumps(convert(model, "defaults", db=db, k=1).theory)
+    with pytest.raises(ArgumentError, match="GroundMLN has its evidence already"):
+        from pracmln_poss import load_ground
+
+        transform(load_ground(model), db=db)

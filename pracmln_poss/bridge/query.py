@@ -13,7 +13,7 @@ The closed world is decided here, once, as pracmln's inference decides it
 
 from __future__ import annotations
 
-__all__ = ["load_first_order", "load_ground", "map_inference", "open_query", "Query"]
+__all__ = ["load_first_order", "load_ground", "map_inference", "open_query", "Query", "transform", "convert"]
 
 import os
 from collections.abc import Iterable, Sequence
@@ -28,6 +28,8 @@ from ..grounding import ground
 from ..logic.syntax import atom_name
 from ..map import MapEngine, open_engine
 from ..map.inference import MapInference
+from ..possibilistic.protocol import Theory
+from ..transformations import conversion
 from .project import ProjectSettings
 
 
@@ -164,3 +166,33 @@ def map_inference(model: object, db: object = None, *, backend: str = "auto", cw
         return MapInference(open_engine(model, backend))
     query = open_query(model, db, cw=cw, cw_preds=cw_preds, queries=queries, force=force, **options)
     return query.inference(backend, force)
+
+
+def _conversion_model(model: object, db: object, loading: dict[str, Any]) -> FirstOrderMLN | GroundMLN:
+    """The model of a conversion: itself when ours (no db), else loaded with the world open."""
+    if isinstance(model, (FirstOrderMLN, GroundMLN)) and db is None and not loading:
+        return model
+    if isinstance(model, GroundMLN):
+        raise ArgumentError("a GroundMLN has its evidence already; give db and loading options with a file name "
+                            "or pracmln's MLN")
+    return load_first_order(model, db, **loading)
+
+
+_LOADING = ("grammar", "resolution", "domains", "domain_sizes", "reader")
+
+
+def transform(model: object, method: str | None = None, *, db: object = None, **options: Any) -> Theory:
+    """:func:`pracmln_poss.transformations.conversion.transform` on any model: also a
+    file or project name or pracmln's ``MLN`` (with ``db``: a ``.db`` name, pracmln's
+    ``Database`` or the list of one), loaded as ``convert`` loads it (the world open);
+    loading options (``grammar``, ``resolution``, ``domains``, ``domain_sizes``,
+    ``reader``) go to the loader, the others to the method."""
+    loading = {name: options.pop(name) for name in _LOADING if name in options}
+    return conversion.transform(_conversion_model(model, db, loading), method, **options)
+
+
+def convert(model: object, method: str | None = None, *, db: object = None, filter: str = "none",
+            **options: Any) -> conversion.Conversion:
+    """:func:`pracmln_poss.transformations.conversion.convert` on any model, as :func:`transform`."""
+    loading = {name: options.pop(name) for name in _LOADING if name in options}
+    return conversion.convert(_conversion_model(model, db, loading), method, filter=filter, **options)
