@@ -231,3 +231,16 @@ def test_conversions_take_pracmln_objects_and_file_names_as_convert_does(pracmln
         from pracmln_poss import load_ground
 
         transform(load_ground(model), db=db)
+
+
+def test_a_theory_header_counts_as_the_command_line_does():
+    from pracmln_poss import dumps, loads
+    from pracmln_poss.errors import FormulaSyntaxError
+
+    theory = PossibilisticTheory.from_pairs([(f"a{i}", i % 3) for i in range(1200)])
+    text = dumps(theory)
+    assert "possibilistic theory: 1,200 formulas in 3 levels" in text.splitlines()[0]
+    assert dumps(loads(text)) == text
+    assert dumps(loads(text.replace("1,200 formulas", "1200 formulas", 1))) == text  # (as files were written before)
+    with pytest.raises(FormulaSyntaxError, match="announces 1,201 formulas in 3 levels but the file holds 1,200"):
+        loads(text.replace("1,200 formulas", "1,201 formulas", 1))

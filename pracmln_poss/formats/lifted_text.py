@@ -41,7 +41,7 @@ def write_lifted_text(lt: LiftedTheory) -> str:
     prefixes = lt.prefixes()
     groups = by_level(lt)
     lines = [
-        f"// pracmln_poss {__version__} lifted possibilistic theory: {len(lt.formulas)} rules in {len(groups)} levels",
+        f"// pracmln_poss {__version__} lifted possibilistic theory: {len(lt.formulas):,} rules in {len(groups):,} levels",
         f"#resolution {lt.resolution}",
         "#atoms " + " ".join(lt.atoms),
     ]

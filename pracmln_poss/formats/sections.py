@@ -61,7 +61,8 @@ def split_formula_line(
     return level, formula_text, origin.group(1) if origin else None
 
 
-_HEADER = re.compile(r"^//\s*pracmln_poss \S+ (?:lifted )?possibilistic theory: (\d+) (?:formulas|rules) in (\d+) levels")
+_HEADER = re.compile(r"^//\s*pracmln_poss \S+ (?:lifted )?possibilistic theory: (\d[\d,]*) (?:formulas|rules) in (\d[\d,]*) "
+                     r"levels")
 
 
 def check_header(text: str, formulas: int, levels: int, source: str | None, atoms_line: bool = True) -> None:
@@ -74,7 +75,7 @@ def check_header(text: str, formulas: int, levels: int, source: str | None, atom
     m = _HEADER.match(first.strip())
     if m is None:
         return  # written by hand: nothing announced
-    said = (int(m.group(1)), int(m.group(2)))
+    said = (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")))  # (24,297 as stderr writes it)
     if not atoms_line:
         raise FormulaSyntaxError(
             "the file has no #atoms line, which every theory file written by pracmln_poss has: it is cut short",
@@ -82,7 +83,7 @@ def check_header(text: str, formulas: int, levels: int, source: str | None, atom
         )
     if said != (formulas, levels):
         raise FormulaSyntaxError(
-            f"the header announces {said[0]} formulas in {said[1]} levels but the file holds {formulas} in "
-            f"{levels}: it is cut short or was edited (remove the header line to read it as it is)",
+            f"the header announces {said[0]:,} formulas in {said[1]:,} levels but the file holds {formulas:,} in "
+            f"{levels:,}: it is cut short or was edited (remove the header line to read it as it is)",
             SourcePosition(source, 1, first),
         )

@@ -41,7 +41,7 @@ def write_text(theory: PossibilisticTheory) -> str:
     groups = by_level(theory)
     lines = [
         f"// pracmln_poss {__version__} possibilistic theory: "
-        f"{len(theory)} formulas in {len(groups)} levels",
+        f"{len(theory):,} formulas in {len(groups):,} levels",
         f"#resolution {theory.resolution}",
         "#atoms " + " ".join(theory.atoms),
     ]
