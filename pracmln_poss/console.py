@@ -10,13 +10,14 @@ that counts what it wrote.
 
 The time left is estimated from the measured rate (its recent moving average, as tqdm
 measures it) and shown from the :attr:`ProgressDisplay.ESTIMATE_AFTER`-th second of the
-run on, when the rate has settled: within a factor of :data:`FACTOR` of the truth, or
-under 5 seconds, on the benchmark that checks it (``benchmarks/time_left.py``).
+run on, when the rate has settled: within a factor of :data:`FACTOR` of the truth (below
+:data:`SOON` seconds a bound that holds), on the benchmark that checks it
+(``benchmarks/time_left.py``).
 """
 
 from __future__ import annotations
 
-__all__ = ["ProgressDisplay", "duration", "FACTOR"]
+__all__ = ["ProgressDisplay", "duration", "FACTOR", "SOON"]
 
 import os
 import shutil
@@ -29,6 +30,10 @@ from .search.progress import ProgressInfo
 FACTOR = 2.0
 """What the time-left estimate is checked against: at most this many times the time
 that really remains, and at least that time divided by it."""
+
+SOON = 10.0
+"""Below this many seconds the time left is shown as a bound ("under 10 s left"): a few
+seconds either way is no factor a user can read, and the last ones go to writing."""
 
 
 def duration(seconds: float) -> str:
@@ -156,7 +161,7 @@ def _details(info: ProgressInfo, settled: bool = True, width: int | None = None)
     left = info.remaining_overall if info.later else info.remaining
     parts = []
     if settled and left is not None and info.done < (info.total or 0):
-        parts.append("under 5 s left" if left < 5 else f"about {duration(left)} left")
+        parts.append(f"under {SOON:g} s left" if left < SOON else f"about {duration(left)} left")
     if info.rules is not None:
         parts.append(f"{info.rules:,} rules found")
     if info.size is not None:
