@@ -40,6 +40,10 @@ def test_a_float_where_steps_are_meant_is_an_error_not_another_answer():
         PossibilisticFormula(Atom(1), 0.5)
     with pytest.raises(WeightError, match="negative"):
         theory.cut(-1)
+    from pracmln_poss.errors import PossWarning
+
+    with pytest.warns(PossWarning, match=r"cut\(500000\) is above every finite level .* highest is 0.5"):
+        assert len(theory.cut(500_000)) == 0  # steps where weight units are meant: said, not silent
     with pytest.raises(WeightError, match="not a number"):
         theory.cut("high")
     at = PossibilisticFormula.at(Atom(1), 0.5)
@@ -67,7 +71,10 @@ def test_lifted_theories_take_levels_in_weight_units_too():
         cut = lifted.cut(level)
         assert list(cut) == [pf for pf in lifted if pf.level >= level] and cut.types == lifted.types
         assert cut == lifted.cut_steps(lifted.resolution.to_int(level))
-    assert len(lifted.cut(finite[-1] + 0.001)) < len(lifted)
+    from pracmln_poss.errors import PossWarning
+
+    with pytest.warns(PossWarning, match="above every finite level"):
+        assert len(lifted.cut(finite[-1] + 0.001)) < len(lifted)
 
 
 # -- the closed world and pracmln's objects: Python answers what the command line answers --

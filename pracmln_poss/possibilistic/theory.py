@@ -19,13 +19,14 @@ from __future__ import annotations
 __all__ = ["PossibilisticFormula", "PossibilisticTheory", "Displayed", "LevelsInUnits", "register_display", "Level",
            "parse_level", "level_name", "Answer", "RuleText", "BLOCKING_ORIGIN"]
 
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
-from ..errors import ArgumentError, ArgumentTypeError, WeightError
+from ..errors import ArgumentError, ArgumentTypeError, PossWarning, WeightError
 from ..logic.formula import Formula, evaluate
 from ..weights import INF, Resolution, format_weight, parse_weight
 
@@ -182,6 +183,12 @@ class LevelsInUnits:
         steps = self.resolution.ceil_steps(level, "level")
         if steps < 0:
             raise WeightError(f"level {level!r} is negative; a level is 0 or more, or 'inf'")
+        finite = [pf.steps for pf in self.formulas if pf.steps != INF]
+        if steps != INF and finite and steps > max(finite):
+            # (steps given where weight units are meant would land here: say what the cut holds)
+            warnings.warn(f"cut({level!r}) is above every finite level of the theory (the highest is "
+                          f"{format_weight(max(finite), self.resolution)}): only the certain formulas are kept; "
+                          "levels are in weight units (cut_steps takes int steps)", PossWarning, stacklevel=2)
         return self.cut_steps(steps)
 
     def cut_steps(self: _T, steps: Level) -> _T:
