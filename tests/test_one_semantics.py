@@ -149,18 +149,27 @@ def _projects_named(name: str) -> str:
     return next(p for p in _projects() if p.endswith(f"/{name}.pracmln"))
 
 
-def test_pracmln_objects_are_taken_wherever_a_model_or_evidence_is(pracmln, tmp_path):
-    import json
-
-    from pracmln_poss import load_ground, map_inference
-
-    from .support import ROOT, run_cli
+@pytest.fixture
+def antarctic(pracmln, tmp_path):
+    """The antarctic model and a database holding antarcticBird(Tweety): as file names,
+    and as pracmln's MLN and the list Database.load returns."""
+    from .support import ROOT
 
     model = str(ROOT / "examples" / "antarctic" / "antarctic.mln")
     (tmp_path / "ant.db").write_text("antarcticBird(Tweety)\n")
     db = str(tmp_path / "ant.db")
     mln = pracmln.MLN.load(model, grammar="StandardGrammar")
-    dbs = pracmln.Database.load(mln, db)
+    return model, db, mln, pracmln.Database.load(mln, db)
+
+
+def test_pracmln_objects_are_taken_wherever_a_model_or_evidence_is(antarctic):
+    import json
+
+    from pracmln_poss import load_ground, map_inference
+
+    from .support import run_cli
+
+    model, db, mln, dbs = antarctic
     code, out, _ = run_cli("map", model, "--db", db, "--json")
     cli = json.loads(out)
     code, out, _ = run_cli("map", model, "--db", db, "--json", "--database-penalty")
@@ -218,16 +227,12 @@ def test_a_pracmln_style_variable_in_a_lifted_query_is_told_the_names_to_use():
         assert ask.necessity("s(p1) => c(p1)") == 0.0
 
 
-def test_conversions_take_pracmln_objects_and_file_names_as_convert_does(pracmln, tmp_path):
+def test_conversions_take_pracmln_objects_and_file_names_as_convert_does(antarctic):
     from pracmln_poss import convert, dumps, load_first_order, transform
 
-    from .support import ROOT, run_cli
+    from .support import run_cli
 
-    model = str(ROOT / "examples" / "antarctic" / "antarctic.mln")
-    (tmp_path / "ant.db").write_text("antarcticBird(Tweety)\n")
-    db = str(tmp_path / "ant.db")
-    mln = pracmln.MLN.load(model, grammar="StandardGrammar")
-    dbs = pracmln.Database.load(mln, db)
+    model, db, mln, dbs = antarctic
     ours = transform(load_first_order(model, db), "defaults", k=1)
     for given_model, given_db in ((mln, dbs), (mln, dbs[0]), (model, db), (model, dbs)):
         theory = transform(given_model, "defaults", k=1, db=given_db)
