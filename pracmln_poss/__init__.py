@@ -2,8 +2,9 @@
 
 Implements Kuzelka, Davis and Schockaert, *Encoding Markov Logic Networks in
 Possibilistic Logic* (UAI 2015).  The core (ground MLNs, exact MAP inference)
-works on plain data; :mod:`pracmln_poss.bridge` is the only part that imports
-pracmln, and only when called.
+works on plain data; pracmln is imported only when called, by :mod:`pracmln_poss.bridge`
+(reading models, pracmln's objects) and by the ``wcsp`` MAP backend
+(:mod:`pracmln_poss.map.wcsp`, which runs pracmln's own WCSP inference).
 
 Importing this package has one side effect: pracmln's ``MLN`` gets a
 ``to_possibilistic(db=None, method=None, k=..., filter=...)`` method, at once if

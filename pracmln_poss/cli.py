@@ -1,13 +1,18 @@
-"""The ``pracmln-poss`` command line.
+"""The ``pracmln-poss`` command line: one command per thing a user does with a model.
 
-``pracmln-poss map MODEL.mln [--db FILE] [--evidence LIT ...] [--json]`` prints a MAP
-world and, per atom, whether it is true in all, some or no MAP worlds (``--time-limit
-SECONDS``: give up with status 3, or with ``--anytime`` print the best world found).
-``pracmln-poss query THEORY --evidence LIT ... --query FORMULA [--json]`` answers a
-possibilistic query: entailed or not, at which consistency level, how many formulas
-drowned.  Errors go
-to stderr as ``pracmln-poss: error: ...`` with exit status 2; an interrupt exits
-with 130, SIGTERM and SIGHUP with 143 and 129, whatever solver is running
+- ``map MODEL [--db FILE] [--evidence LIT ...]``: a MAP world and, per atom, whether it
+  is true in all, some or no MAP worlds (``--time-limit``, ``--anytime``);
+- ``convert MODEL -o OUT``: the possibilistic theory (the transformations, ``-k``,
+  ``--jobs``, a checkpoint to resume from);
+- ``query THEORY --evidence ... --query F``: a possibilistic query (entailed or not, at
+  which consistency level, how many formulas drowned);
+- ``explain THEORY ...``: why, with the rules that make it follow (``--mln``: the MAP
+  world where it fails);
+- ``verify THEORY --mln MODEL``: the theory against MAP inference, pair by pair;
+- ``show THEORY``: the theory level by level, with its warnings.
+
+Errors go to stderr as ``pracmln-poss: error: ...`` with exit status 2; an interrupt
+exits with 130, SIGTERM and SIGHUP with 143 and 129, whatever solver is running
 (:mod:`pracmln_poss.stopping`).
 """
 

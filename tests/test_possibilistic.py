@@ -130,12 +130,17 @@ def test_formula_evidence_and_queries():
 
 
 @pytest.mark.parametrize("n_levels", [1, 2, 7, 50])
-def test_solver_calls_per_query_are_logarithmic(n_levels):
+@pytest.mark.parametrize("start", ["bottom", "middle", "top"])
+def test_solver_calls_per_query_are_logarithmic(n_levels, start):
+    """The chain a_s => ... => a_n against !a_n drops level s, so con is just above it:
+    wherever s is, a binary search asks about log2(#levels) cuts, a scan up to s levels."""
     pairs = [(f"a{i} => a{i + 1}", i) for i in range(n_levels)]  # levels 0 .. n-1
     theory = PossibilisticTheory.from_pairs(pairs)
+    s = {"bottom": 0, "middle": n_levels // 2, "top": n_levels - 1}[start]
     with Reasoner(theory) as r:
         before = r.calls
-        r.query(["a0", f"!a{n_levels}"], f"a{n_levels // 2}")
+        found = r.query([f"a{s}", f"!a{n_levels}"], f"a{n_levels // 2}")
+        assert found.consistency_steps == (theory.level_steps() + (INF,))[s + 1]
         assert r.calls - before <= math.ceil(math.log2(len(theory.levels()))) + 2
 
 
