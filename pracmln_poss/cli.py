@@ -600,13 +600,10 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 def _run_verify(args: argparse.Namespace) -> int:
     from .formats import load_theory
-    from .insight.verify import COUNT_LIMIT, verify
 
-    if args.k < 0:
-        raise UsageError(f"-k must be at least 0, got {args.k}")
-    if args.sample is not None and args.sample < 1:
-        raise UsageError(f"--sample must be at least 1, got {args.sample}")
+    # (k and the sample are checked by verify itself, as transform checks k: one check, one error)
     from .grounding import ground as ground_model
+    from .insight.verify import COUNT_LIMIT, verify
     from .search.focus import Focus
 
     theory = load_theory(args.theory, force=args.force)

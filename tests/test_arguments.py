@@ -157,3 +157,23 @@ def test_a_model_declaring_100000_constants_is_read(tmp_path):
     path.write_text("person = {" + ", ".join(f"P{i}" for i in range(100_000)) + "}\ns(person)\n1 s(x)\n")
     model = load_model(path).model
     assert len(model.domain_map["person"]) == 100_000
+
+
+def test_one_fact_one_check_k_and_the_sample_size_of_verify_as_of_transform(tmp_path):
+    """k < 0 is the same ArgumentError from transform, verify and both commands."""
+    from pracmln_poss import GroundMLN, transform
+    from pracmln_poss.insight.verify import verify
+
+    mln = GroundMLN.from_pairs([("a => b", 1)])
+    theory = transform(mln, "defaults", k=1)
+    for call in (lambda: transform(mln, "defaults", k=-1), lambda: verify(theory, mln, -1)):
+        with pytest.raises(ArgumentError, match="k must be at least 0, got -1"):
+            call()
+    with pytest.raises(ArgumentError, match="sample must be at least 1, got 0"):
+        verify(theory, mln, 1, sample=0)
+    out = tmp_path / "t.theory"
+    assert run_cli("convert", PAPER / "example5-defaults.mln", "-k", "1", "-o", out)[0] == 0
+    for argv in (("convert", PAPER / "example5-defaults.mln", "-k", "-1"),
+                 ("verify", out, "--mln", PAPER / "example5-defaults.mln", "-k", "-1")):
+        code, _, err = run_cli(*argv)
+        assert code == 2 and "k must be at least 0, got -1" in err, err

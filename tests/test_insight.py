@@ -237,7 +237,7 @@ def test_verify_sample_sizes(pracmln, capsys, tmp_path):
     for bad in ("-5", "0"):
         assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2",
                      "--sample", bad, "--json"]) == 2
-        assert "--sample must be at least 1" in capsys.readouterr().err
+        assert "sample must be at least 1" in capsys.readouterr().err
     assert main(["verify", str(theory_file), "--mln", str(PAPER / "birds-jetpack.mln"), "-k", "2",
                  "--sample", "37", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

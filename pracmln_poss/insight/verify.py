@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from math import comb
 
+from .. import arguments
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import disjunction, literal
@@ -154,12 +155,11 @@ def verify(
     when ``sample`` is at least their number; otherwise exactly ``sample`` distinct pairs
     with a possible ``E`` (seeded), or all of them if there are fewer.
 
-    :raises ModelError: for ``k < 0`` or ``sample < 1``.
+    :raises ArgumentError: for ``k < 0`` or ``sample < 1`` (as :func:`~pracmln_poss.transformations.conversion.transform` for ``k``).
     """
-    if k < 0:
-        raise ModelError(f"k must be at least 0, got {k}")
-    if sample is not None and sample < 1:
-        raise ModelError(f"the sample size must be at least 1, got {sample}")
+    arguments.integer("k", k, 0)
+    if sample is not None:
+        arguments.integer("sample", sample, 1)
     start = time.perf_counter()
     theory = _with_atoms(theory, mln.atoms)
     evidence_atoms = _atoms(focus.evidence, mln.n_atoms)
