@@ -27,8 +27,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FACTOR = 2.0
-SETTLED = 10.0
+sys.path.insert(0, str(ROOT))
+
+from pracmln_poss.console import FACTOR, ProgressDisplay  # noqa: E402 (what the display promises)
+
+SETTLED = ProgressDisplay.ESTIMATE_AFTER
 
 _LEFT = re.compile(r"(?:about|the run about) ((?:\d+ h )?(?:\d+ min )?(?:\d+ s)?)(?: left)?$|under (\d+) s left$")
 

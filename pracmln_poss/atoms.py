@@ -7,7 +7,7 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 from __future__ import annotations
 
 __all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range",
-           "evidence_items", "is_pracmln_database", "database_literals"]
+           "evidence_items", "is_pracmln_database", "pracmln_database", "database_literals"]
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence
@@ -55,7 +55,7 @@ def evidence_items(items: object) -> Evidence:
     """
     if items is None:
         return ()
-    database = _pracmln_database(items)
+    database = pracmln_database(items)
     if database is not None:
         return database_literals(database)
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
@@ -71,9 +71,9 @@ def is_pracmln_database(x: object) -> bool:
     return type(x).__name__ == "Database" and hasattr(x, "evidence") and hasattr(x, "domains")
 
 
-def _pracmln_database(items: object) -> Any:
-    """pracmln's ``Database`` given as evidence (itself or the list of one that
-    ``Database.load`` returns), else None."""
+def pracmln_database(items: object) -> Any:
+    """pracmln's ``Database`` given as evidence or a database (itself or the list of one
+    that ``Database.load`` returns), else None."""
     if isinstance(items, (list, tuple)) and len(items) == 1 and is_pracmln_database(items[0]):
         return items[0]
     return items if is_pracmln_database(items) else None

@@ -261,8 +261,8 @@ def _query(args: argparse.Namespace) -> Query:
     command without closed-world options leaves the world open."""
     from .bridge.query import open_query
 
-    cw, cw_preds = (getattr(args, "cw", False), getattr(args, "cw_preds", ()))
-    preds = None if cw_preds is None else [p.strip() for p in cw_preds.split(",") if p.strip()] if cw_preds else []
+    cw, cw_preds = getattr(args, "cw", False), getattr(args, "cw_preds", "")  # (no options: the world open)
+    preds = None if cw_preds is None else [p.strip() for p in cw_preds.split(",") if p.strip()]
     query = open_query(getattr(args, "model", None) or args.mln, args.db, cw=cw, cw_preds=preds, force=args.force,
                        **_load_options(args))
     if cw is None and query.settings.cw and cw_preds is not None and not getattr(args, "quiet", False):

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import arguments
-from ..atoms import database_literals, is_pracmln_database
+from .. import arguments, atoms
 from ..closed_world import close_as_asked
 from ..compat import import_pracmln
 from ..errors import (
@@ -58,7 +57,7 @@ from ..logic.formula import (
     Variable,
     walk,
 )
-from ..logic.syntax import GRAMMARS, strip_comments
+from ..logic.syntax import GRAMMARS, compact_atom, split_atom, strip_comments
 from ..weights import INF, Resolution
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
@@ -243,7 +242,7 @@ def load_model(
         raise ModelError(f"unknown reader {reader!r}; valid: {', '.join(READERS)}")
     if arguments.path("mln_path", mln_path) is None:
         raise ArgumentTypeError("mln_path takes a file name (a string or a path), not None")
-    database = pracmln_database(db_path)
+    database = one_pracmln_database(db_path)
     if database is not None:
         db_path = None
     arguments.path("db_path", db_path)
@@ -280,8 +279,7 @@ def load_model(
     if sources.db_name is not None:
         db_domains, evidence = read_database(sources.db_name, grammar, text=sources.db_text)
     elif database is not None:
-        db_domains = [(d, tuple(cs), SourcePosition("<pracmln Database>")) for d, cs in database.domains.items()]
-        evidence = _db_evidence(database)
+        db_domains, evidence = _database_parts(database)
     model = _assemble(
         parsed, resolution=resolution, source=name, extra_domains=db_domains, evidence=evidence,
         domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln) if mln is not None else None,
@@ -378,8 +376,7 @@ def from_pracmln(
     extra: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
     if db is not None:
-        extra = [(d, tuple(cs), SourcePosition()) for d, cs in db.domains.items()]
-        evidence = _db_evidence(db)
+        extra, evidence = _database_parts(db)
     prac = type(getattr(getattr(mln, "logic", None), "grammar", None)).__name__ == "PRACGrammar"
     return _assemble(parsed, resolution=resolution, source=source, extra_domains=extra, evidence=evidence,
                      domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln), prac=prac)
@@ -554,18 +551,17 @@ def _weight_value(
     return value
 
 
-def pracmln_database(db: Any) -> Any:
-    """pracmln's ``Database`` given as ``db`` (itself, or the list of one that
-    ``Database.load`` returns); None for anything else (a file name, None).
+def one_pracmln_database(db: Any) -> Any:
+    """:func:`pracmln_poss.atoms.pracmln_database`, and a list that is not one database
+    refused rather than read as a file name.
 
     :raises ArgumentError: for a list of more or fewer than one database.
     """
-    if isinstance(db, (list, tuple)):
-        if len(db) != 1 or not is_pracmln_database(db[0]):
-            raise ArgumentError(f"db takes one database; the list given holds {len(db)} "
-                                f"{'databases (pass one of them)' if all(map(is_pracmln_database, db)) else 'items'}")
-        return db[0]
-    return db if is_pracmln_database(db) else None
+    database = atoms.pracmln_database(db)
+    if database is None and isinstance(db, (list, tuple)):
+        raise ArgumentError(f"db takes one database; the list given holds {len(db)} "
+                            f"{'databases (pass one of them)' if all(map(atoms.is_pracmln_database, db)) else 'items'}")
+    return database
 
 
 def pracmln_database_of(mln: Any, db: Any) -> Any:
@@ -576,21 +572,22 @@ def pracmln_database_of(mln: Any, db: Any) -> Any:
     """
     if isinstance(db, (str, os.PathLike)):
         db = import_pracmln().Database.load(mln, os.fspath(db))
-    database = pracmln_database(db)
+    database = one_pracmln_database(db)
     if db is not None and database is None:
         raise ArgumentTypeError(f"db takes a pracmln Database, a list of one or a .db file's name, "
                                 f"not {type(db).__name__}")
     return database
 
 
-def _db_evidence(db: Any) -> list[EvidenceLiteral]:
+def _database_parts(db: Any) -> tuple[list[tuple[str, tuple[str, ...], SourcePosition]], list[EvidenceLiteral]]:
+    """A pracmln ``Database``'s domains and evidence, as a ``.db`` file's are read."""
     import_pracmln()
-    out = []
-    for literal in database_literals(db):
-        atom = literal.removeprefix("!")
-        pred, args = atom[: atom.index("(")], atom[atom.index("(") + 1 : -1]
-        out.append(EvidenceLiteral(pred, tuple(a.strip() for a in args.split(",")), atom == literal))
-    return out
+    where = SourcePosition("<pracmln Database>")
+    evidence = []
+    for literal in atoms.database_literals(db):
+        pred, args = split_atom(compact_atom(literal.removeprefix("!")))
+        evidence.append(EvidenceLiteral(pred, args, not literal.startswith("!")))
+    return [(d, tuple(cs), where) for d, cs in db.domains.items()], evidence
 
 
 class _Translator:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..closed_world import close_world, closed_predicates
+from ..closed_world import close_as_asked, close_world
 from ..errors import ArgumentError, ArgumentTypeError
 from ..first_order import EvidenceLiteral, FirstOrderMLN
 from ..ground_mln import GroundMLN
@@ -102,8 +102,10 @@ class Query:
         given = frozenset(open_atoms)
 
         def engine(opened: frozenset[tuple[str, tuple[str, ...]]]) -> MapEngine:
-            return open_engine(ground(close_world(self.model, self.closed_preds, given | opened, force=force),
-                                      force=force), backend)
+            left_open = given | opened
+            model = (close_world(self.model, self.closed_preds, left_open, force=force) if left_open
+                     else self.closed_model)  # (closed once already: nothing left open)
+            return open_engine(ground(model, force=force), backend)
 
         main = engine(frozenset())
         gmln = main.mln
@@ -133,10 +135,9 @@ def open_query(model: object, db: object = None, *, cw: bool | None = None, cw_p
         raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(cw).__name__}")
     cw_preds = arguments.names("cw_preds", cw_preds)
     first, settings = _first_order(model, db, options)
-    preds = closed_predicates(first, settings.cw if cw is None else cw,
-                              settings.cw_preds if cw_preds is None else cw_preds,
-                              (settings.queries or ()) if queries is None else queries)
-    return Query(first, settings, preds, close_world(first, preds, force=force))
+    closed, preds = close_as_asked(first, cw, cw_preds, settings.cw, settings.cw_preds,
+                                   (settings.queries or ()) if queries is None else queries, force=force)
+    return Query(first, settings, preds, closed)
 
 
 def map_inference(model: object, db: object = None, *, backend: str = "auto", cw: bool | None = None,

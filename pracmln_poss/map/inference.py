@@ -14,6 +14,7 @@ __all__ = ["MapAnswer", "MapInference", "map_engine_inference"]
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..atoms import EvidenceItem, evidence_items
 from ..errors import InconsistentEvidenceError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
@@ -73,9 +74,11 @@ class MapInference:
     def _units(self, steps: int | float) -> float:
         return self.mln.resolution.to_units(steps)
 
-    def engine_for(self, evidence: Evidence = ()) -> tuple[MapEngine, list[int | Formula]]:
+    def engine_for(self, evidence: Evidence = ()) -> tuple[MapEngine, list[EvidenceItem]]:
         """The engine that answers a question with this evidence (one that leaves open
         the closed atoms the evidence names), and the evidence as it takes it."""
+        if not self.closed:  # (the engine reads the evidence itself: nothing to choose by)
+            return self.engine, list(evidence_items(evidence))
         units, formulas = self.engine.split_evidence(evidence)
         named = frozenset(abs(u) for u in units) & self.closed
         engine = self.engine
