@@ -299,6 +299,25 @@ def test_a_time_limit_gives_up_with_status_3_or_the_best_world_found(hard_model,
     assert answer["cost"] == violated
 
 
+def test_cpsats_best_world_so_far_is_kept_as_a_value_of_its_own():
+    """The world CP-SAT reports while it searches is copied as it comes: the response its
+    callback sees is CP-SAT's memory, which dangles once a time limit's exception leaves
+    ``solve()`` (CI once read a garbage length from it: MemoryError)."""
+    from ortools.sat.python import cp_model
+
+    from pracmln_poss.map.cpsat import _recorder
+
+    model = cp_model.CpModel()
+    xs = [model.new_bool_var(f"x{i}") for i in range(8)]
+    model.add_bool_or([xs[0].Not(), xs[1].Not()])
+    model.maximize(sum(xs))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    recorder = _recorder(cp_model)()
+    assert solver.solve(model, recorder) == cp_model.OPTIMAL
+    assert type(recorder.solution) is list and sum(recorder.solution) == 7
+
+
 @pytest.mark.parametrize("options, message", [
     (["--anytime"], "--anytime goes with --time-limit SECONDS"),
     (["--time-limit", "0"], "expected a positive, finite number of seconds, got '0'"),

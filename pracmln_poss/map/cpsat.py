@@ -36,17 +36,20 @@ _RECORDER: Any = None
 
 def _recorder(cp_model: Any) -> Any:
     """A CP-SAT solution callback class that keeps the last solution found (CP-SAT
-    finds better ones as it goes)."""
+    finds better ones as it goes), copied: ``Response().solution`` is a view into
+    CP-SAT's own memory, which dangles once ``solve()`` is left by an exception (CI read
+    a garbage length from it and failed with MemoryError; it could as well have read a
+    wrong world)."""
     global _RECORDER
     if _RECORDER is None:
 
         class Recorder(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
             def __init__(self) -> None:
                 super().__init__()
-                self.solution: Any = None
+                self.solution: list[int] | None = None
 
             def on_solution_callback(self) -> None:
-                self.solution = self.Response().solution
+                self.solution = list(self.Response().solution)
 
         _RECORDER = Recorder
     return _RECORDER
@@ -159,7 +162,7 @@ class CPSATBackend(Backend):
                     status = solver.solve(model, recorder)
             except BaseException:
                 if recorder is not None and recorder.solution is not None:
-                    self.incumbent = self._optimum(self._values(list(recorder.solution)))
+                    self.incumbent = self._optimum(self._values(recorder.solution))
                 raise
             if not run.stopped:
                 break
