@@ -16,16 +16,12 @@ from typing import Any
 
 from .errors import ArgumentTypeError, FormulaSyntaxError, ModelError, UnknownNameError, UnsupportedInputError
 from .logic.formula import (
-    And,
     Atom,
     Equals,
     Exists,
     Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
     PredAtom,
+    Rebuild,
     Truth,
     Valuation,
     atoms_of,
@@ -215,20 +211,28 @@ class NamedAtoms:
 
 
 def map_leaves(f: Formula, leaf: Callable[[Atom | PredAtom | Equals], Formula]) -> Formula:
-    """``f`` with every atom-like leaf replaced by ``leaf(node)``."""
-    if isinstance(f, (PredAtom, Atom, Equals)):
-        return leaf(f)
-    if isinstance(f, Truth):
-        return f
-    if isinstance(f, Not):
-        return Not(map_leaves(f.arg, leaf))
-    if isinstance(f, (And, Or)):
-        return type(f)(tuple(map_leaves(a, leaf) for a in f.args))
-    if isinstance(f, (Implies, Iff)):
-        return type(f)(map_leaves(f.left, leaf), map_leaves(f.right, leaf))
-    if isinstance(f, Exists):
+    """``f`` with every atom-like leaf replaced by ``leaf(node)``.
+
+    :raises ModelError: for an ``EXIST`` (a ground formula has none).
+    """
+    return _MapLeaves(leaf)(f)
+
+
+class _MapLeaves(Rebuild):
+    def __init__(self, leaf: Callable[[Atom | PredAtom | Equals], Formula]) -> None:
+        self.leaf = leaf
+
+    def atom(self, f: Atom) -> Formula:
+        return self.leaf(f)
+
+    def pred_atom(self, f: PredAtom) -> Formula:
+        return self.leaf(f)
+
+    def equals(self, f: Equals) -> Formula:
+        return self.leaf(f)
+
+    def exists(self, f: Exists, body: Formula) -> Formula:
         raise ModelError("EXIST is not allowed in a ground formula")
-    raise TypeError(f"unexpected formula node {f!r}")
 
 
 def _ground_leaf_name(a: PredAtom | Equals) -> str | bool:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached, closest
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
-from .map import BACKENDS
+from .map import BACKENDS, DEFAULT_BACKEND
 from .possibilistic.filtering import FILTER_MODES
 from .stopping import INTERRUPTS, expire, interrupted, stoppable
 from .transformations import METHODS
@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--query-preds", metavar="Q,...", dest="focus_query_preds",
                    help="print only the atoms of these predicates (default: a project's queries, else all; "
                    "'all' for all)")
-    m.add_argument("--backend", choices=BACKENDS, default="auto",
+    m.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
                    help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
     m.add_argument("--json", action="store_true", help="print JSON: penalty, world, entailed")
     m.add_argument("--time-limit", metavar="SECONDS", type=_seconds, default=None,
@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown = c.add_mutually_exclusive_group()
     shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
     shown.add_argument("--quiet", action="store_true", help="no progress report")
-    c.add_argument("--backend", choices=BACKENDS, default="auto",
+    c.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
                    help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
     c.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="defaults, lifted: search with N worker processes (0: one per core; default 1); "
@@ -162,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-k", type=int, required=True, help="check all E, C with |E| + |C| <= k + 1")
     _focus_arguments(v)
     v.add_argument("--sample", type=int, metavar="N", help="check exactly N pairs, drawn at random (seeded)")
-    v.add_argument("--backend", choices=BACKENDS, default="auto", help="MAP solver (default: auto)")
+    v.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND, help="MAP solver (default: auto)")
     v.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     v.add_argument("--json", action="store_true", help="print JSON")
     shown_v = v.add_mutually_exclusive_group()

@@ -26,6 +26,7 @@ from .logic.formula import (
     Atom,
     Equals,
     Exists,
+    Fold,
     Formula,
     Iff,
     Implies,
@@ -268,64 +269,79 @@ def _compile_template(
 ) -> Callable[[Env], Formula]:
     """The template as a function from a binding of its variables (to constant positions)
     to its ground formula: the tree is walked once, not once per grounding."""
+    return _Builder(template, table, types, preds)(template.formula)
 
-    def term_pos(t: Term, dom: str) -> Callable[[Env], int]:
+
+class _Builder(Fold[Callable[[Env], Formula]]):
+    """A template's tree folded into the function of a binding that builds its grounding."""
+
+    doing = "ground"
+
+    def __init__(self, template: FormulaTemplate, table: _AtomTable, types: Mapping[str, str],
+                 preds: Mapping[str, Predicate]) -> None:
+        self.template, self.table, self.types, self.preds = template, table, types, preds
+
+    def _position(self, t: Term, dom: str) -> Callable[[Env], int]:
         if isinstance(t, Variable):
             name = t.name
             return lambda env: env[name]
-        positions = table.positions[dom]
+        positions = self.table.positions[dom]
         if t.name not in positions:
-            raise ModelError(f"constant {t.name} is not in domain {dom}", template.position)
+            raise ModelError(f"constant {t.name} is not in domain {dom}", self.template.position)
         pos = positions[t.name]
         return lambda env: pos
 
-    def term_name(t: Term) -> Callable[[Env], str]:
+    def _name(self, t: Term) -> Callable[[Env], str]:
         if isinstance(t, Variable):
-            name, consts = t.name, table.domains[types[t.name]]
+            name, consts = t.name, self.table.domains[self.types[t.name]]
             return lambda env: consts[env[name]]
         c = t.name
         return lambda env: c
 
-    def build(f: Formula) -> Callable[[Env], Formula]:
-        if isinstance(f, PredAtom):
-            doms = preds[f.pred].domains
-            getters = tuple(term_pos(t, d) for t, d in zip(f.args, doms))
-            pred = f.pred
-            index = table.index
-            return lambda env: Atom(index(pred, tuple(g(env) for g in getters)))
-        if isinstance(f, Equals):
-            left_name, right_name = term_name(f.left), term_name(f.right)
-            return lambda env: Truth(left_name(env) == right_name(env))
-        if isinstance(f, Truth):
-            return lambda env: f
-        if isinstance(f, Not):
-            inner = build(f.arg)
-            return lambda env: Not(inner(env))
-        if isinstance(f, (And, Or)):
-            parts = tuple(build(a) for a in f.args)
-            cls = type(f)
-            return lambda env: cls(tuple(p(env) for p in parts))
-        if isinstance(f, (Implies, Iff)):
-            left, right = build(f.left), build(f.right)
-            cls2 = type(f)
-            return lambda env: cls2(left(env), right(env))
-        if isinstance(f, Exists):
-            body = build(f.body)
-            names = tuple(v.name for v in f.variables)
-            ranges = tuple(range(len(table.domains[types[n]])) for n in names)
+    def pred_atom(self, f: PredAtom) -> Callable[[Env], Formula]:
+        getters = tuple(self._position(t, d) for t, d in zip(f.args, self.preds[f.pred].domains))
+        pred, index = f.pred, self.table.index
+        return lambda env: Atom(index(pred, tuple(g(env) for g in getters)))
 
-            def exists(env: Env) -> Formula:
-                disjuncts = []
-                for combo in itertools.product(*ranges):
-                    inner = dict(env)
-                    inner.update(zip(names, combo))
-                    disjuncts.append(body(inner))
-                return Or(tuple(disjuncts))
+    def equals(self, f: Equals) -> Callable[[Env], Formula]:
+        left, right = self._name(f.left), self._name(f.right)
+        return lambda env: Truth(left(env) == right(env))
 
-            return exists
-        raise TypeError(f"unexpected formula node {f!r}")
+    def truth(self, f: Truth) -> Callable[[Env], Formula]:
+        return lambda env: f
 
-    return build(template.formula)
+    def not_(self, f: Not, arg: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
+        return lambda env: Not(arg(env))
+
+    def and_(self, f: And, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
+        args = tuple(parts)
+        return lambda env: And(tuple(p(env) for p in args))
+
+    def or_(self, f: Or, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
+        args = tuple(parts)
+        return lambda env: Or(tuple(p(env) for p in args))
+
+    def implies(self, f: Implies, left: Callable[[Env], Formula],
+                right: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
+        return lambda env: Implies(left(env), right(env))
+
+    def iff(self, f: Iff, left: Callable[[Env], Formula],
+            right: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
+        return lambda env: Iff(left(env), right(env))
+
+    def exists(self, f: Exists, body: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
+        names = tuple(v.name for v in f.variables)
+        ranges = tuple(range(len(self.table.domains[self.types[n]])) for n in names)
+
+        def exists(env: Env) -> Formula:
+            disjuncts = []
+            for combo in itertools.product(*ranges):
+                inner = dict(env)
+                inner.update(zip(names, combo))
+                disjuncts.append(body(inner))
+            return Or(tuple(disjuncts))
+
+        return exists
 
 
 def _functional_constraints(model: FirstOrderMLN, table: _AtomTable) -> Iterator[WeightedFormula]:

@@ -48,6 +48,20 @@ def test_transform_checks_its_arguments_at_the_door(options, error, words):
         transform(smokers(), **{"k": 1, **options})
 
 
+def test_a_backend_name_is_checked_in_one_place_with_the_same_words_at_every_door():
+    """The options, the engine and MAP inference share one check: one error, one message,
+    a close spelling suggested."""
+    from pracmln_poss import map_inference, open_engine
+
+    said = set()
+    for call in (lambda: transform(smokers(), k=1, backend="OLL"), lambda: open_engine(smokers(), "OLL"),
+                 lambda: map_inference(smokers(), backend="OLL")):
+        with pytest.raises(UnknownNameError, match="unknown MAP backend 'OLL' for backend; did you mean oll") as e:
+            call()
+        said.add(str(e.value))
+    assert len(said) == 1
+
+
 def test_errors_are_the_builtins_they_mean():
     with pytest.raises(TypeError):
         transform(smokers(), k="2")

@@ -26,7 +26,7 @@ from ..first_order import EvidenceLiteral, FirstOrderMLN
 from ..ground_mln import GroundMLN
 from ..grounding import ground
 from ..logic.syntax import atom_name
-from ..map import MapEngine, open_engine
+from ..map import DEFAULT_BACKEND, MapEngine, open_engine
 from ..map.inference import MapInference
 from ..possibilistic.protocol import Theory
 from ..transformations import conversion
@@ -93,7 +93,7 @@ class Query:
         """How many atoms the closed world makes false."""
         return len(self.closed_model.evidence) - len(self.model.evidence)
 
-    def inference(self, backend: str = "auto", force: bool = False,
+    def inference(self, backend: str = DEFAULT_BACKEND, force: bool = False,
                   open_atoms: Iterable[tuple[str, tuple[str, ...]]] = ()) -> MapInference:
         """MAP inference on the model with its database and closed world as hard evidence
         (the fast way), ``open_atoms`` (``(pred, args)``) left open; a question naming
@@ -140,7 +140,7 @@ def open_query(model: object, db: object = None, *, cw: bool | None = None, cw_p
     return Query(first, settings, preds, closed)
 
 
-def map_inference(model: object, db: object = None, *, backend: str = "auto", cw: bool | None = None,
+def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BACKEND, cw: bool | None = None,
                   cw_preds: Sequence[str] | None = None, queries: Sequence[str] | None = None, force: bool = False,
                   **options: Any) -> MapInference:
     """MAP inference as pracmln's ``MLNQuery`` (and the CLI's ``map``) answers it, by

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 __all__ = ["to_latex"]
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from ..logic.formula import And, Atom, Equals, Formula, Iff, Implies, Not, Or, PredAtom, Truth
+from ..logic.formula import And, Atom, Equals, Fold, Formula, Iff, Implies, Not, Or, PredAtom, Truth
+from ..logic.syntax import compound
 from ..possibilistic.protocol import Theory
 from ..weights import INF, format_weight
 from .sections import by_level
@@ -42,30 +43,49 @@ def latex_formula(f: Formula, name: Callable[[int], str] | None) -> str:
     """A formula in LaTeX math (``\\neg``, ``\\wedge``, ``\\vee``, ``\\rightarrow``, ``\\neq``);
     ``name`` names the atom ints of ground formulas."""
 
-    def go(g: Formula, wrap: bool) -> str:
-        if isinstance(g, Atom):
-            return _atom(name(g.index) if name is not None else f"x_{g.index}")
-        if isinstance(g, PredAtom):
-            return _predicate(g.pred, [t.name for t in g.args])
-        if isinstance(g, Equals):
-            return r"\textit{" + _escape(g.left.name) + r"} = \textit{" + _escape(g.right.name) + "}"
-        if isinstance(g, Not) and isinstance(g.arg, Equals):
-            return r"\textit{" + _escape(g.arg.left.name) + r"} \neq \textit{" + _escape(g.arg.right.name) + "}"
-        if isinstance(g, Truth):
-            return r"\top" if g.value else r"\bot"
-        if isinstance(g, Not):
-            return r"\neg " + go(g.arg, True)
-        if isinstance(g, (And, Or)):
-            op = r" \wedge " if isinstance(g, And) else r" \vee "
-            text = op.join(go(a, True) for a in g.args)
-        elif isinstance(g, (Implies, Iff)):
-            op = r" \rightarrow " if isinstance(g, Implies) else r" \leftrightarrow "
-            text = go(g.left, True) + op + go(g.right, True)
-        else:
-            raise TypeError(f"cannot print {g!r}")
-        return f"({text})" if wrap else text
+    return _LaTeX(name)(f)
 
-    return go(f, False)
+
+def _equality(f: Equals, op: str) -> str:
+    return r"\textit{" + _escape(f.left.name) + "} " + op + r" \textit{" + _escape(f.right.name) + "}"
+
+
+def _part(f: Formula, text: str) -> str:
+    return f"({text})" if compound(f) else text
+
+
+class _LaTeX(Fold[str]):
+    doing = "print"
+
+    def __init__(self, name: Callable[[int], str] | None) -> None:
+        self.name = name
+
+    def atom(self, f: Atom) -> str:
+        return _atom(self.name(f.index) if self.name is not None else f"x_{f.index}")
+
+    def pred_atom(self, f: PredAtom) -> str:
+        return _predicate(f.pred, [t.name for t in f.args])
+
+    def equals(self, f: Equals) -> str:
+        return _equality(f, "=")
+
+    def truth(self, f: Truth) -> str:
+        return r"\top" if f.value else r"\bot"
+
+    def not_(self, f: Not, arg: str) -> str:
+        return _equality(f.arg, r"\neq") if isinstance(f.arg, Equals) else r"\neg " + _part(f.arg, arg)
+
+    def and_(self, f: And, parts: Iterator[str]) -> str:
+        return r" \wedge ".join(map(_part, f.args, parts))
+
+    def or_(self, f: Or, parts: Iterator[str]) -> str:
+        return r" \vee ".join(map(_part, f.args, parts))
+
+    def implies(self, f: Implies, left: str, right: str) -> str:
+        return _part(f.left, left) + r" \rightarrow " + _part(f.right, right)
+
+    def iff(self, f: Iff, left: str, right: str) -> str:
+        return _part(f.left, left) + r" \leftrightarrow " + _part(f.right, right)
 
 
 def to_latex(theory: Theory) -> str:

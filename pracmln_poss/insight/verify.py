@@ -24,7 +24,7 @@ from .. import arguments
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
 from ..logic.formula import disjunction, literal
-from ..map import open_engine
+from ..map import DEFAULT_BACKEND, open_engine
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticTheory
 from ..search.evidence import EvidenceSet, literal_sets
@@ -144,7 +144,7 @@ def verify(
     sample: int | None = None,
     seed: int = 0,
     max_pairs: int = DEFAULT_MAX_PAIRS,
-    backend: str = "auto",
+    backend: str = DEFAULT_BACKEND,
     focus: Focus = Focus(),
     progress: Progress = None,
 ) -> Verification:

@@ -36,6 +36,8 @@ __all__ = [
     "shape",
     "children",
     "walk",
+    "Fold",
+    "Rebuild",
     "is_literal",
     "literal_of",
 ]
@@ -43,7 +45,7 @@ __all__ = [
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +192,116 @@ def atoms_of(f: Formula) -> frozenset[int]:
     return frozenset(out)
 
 
+T = TypeVar("T")
+
+
+class Fold(Generic[T]):
+    """The one walk over a formula tree: bottom up, each node's method given the node and
+    what its subformulas folded to (an ``And``'s or ``Or``'s lazily, in order, so that a
+    fold may stop early), subformulas left to right.
+
+    A subclass defines the methods of the nodes it takes; the others refuse the node
+    with a :class:`TypeError` saying what the fold could not do (:attr:`doing`).
+    """
+
+    doing = "fold"
+
+    def __call__(self, f: Formula) -> T:
+        # (the leaves and the connectives most met first: a ground clause's Or and its atoms)
+        match f:
+            case Atom():
+                return self.atom(f)
+            case Not():
+                return self.not_(f, self(f.arg))
+            case Or():
+                return self.or_(f, map(self, f.args))
+            case And():
+                return self.and_(f, map(self, f.args))
+            case Implies():
+                return self.implies(f, self(f.left), self(f.right))
+            case Iff():
+                return self.iff(f, self(f.left), self(f.right))
+            case Truth():
+                return self.truth(f)
+            case PredAtom():
+                return self.pred_atom(f)
+            case Equals():
+                return self.equals(f)
+            case Exists():
+                return self.exists(f, self(f.body))
+        raise TypeError(f"not a formula: {f!r}")
+
+    def refuse(self, f: Formula) -> T:
+        raise TypeError(f"cannot {self.doing} {f!r}")
+
+    def atom(self, f: Atom) -> T:
+        return self.refuse(f)
+
+    def truth(self, f: Truth) -> T:
+        return self.refuse(f)
+
+    def pred_atom(self, f: PredAtom) -> T:
+        return self.refuse(f)
+
+    def equals(self, f: Equals) -> T:
+        return self.refuse(f)
+
+    def not_(self, f: Not, arg: T) -> T:
+        return self.refuse(f)
+
+    def and_(self, f: And, parts: Iterator[T]) -> T:
+        return self.refuse(f)
+
+    def or_(self, f: Or, parts: Iterator[T]) -> T:
+        return self.refuse(f)
+
+    def implies(self, f: Implies, left: T, right: T) -> T:
+        return self.refuse(f)
+
+    def iff(self, f: Iff, left: T, right: T) -> T:
+        return self.refuse(f)
+
+    def exists(self, f: Exists, body: T) -> T:
+        return self.refuse(f)
+
+
+class Rebuild(Fold[Formula]):
+    """The fold that gives the tree back: leaves as they are, each connective over its
+    rebuilt subformulas; a subclass replaces the leaves it means to."""
+
+    doing = "rebuild"
+
+    def atom(self, f: Atom) -> Formula:
+        return f
+
+    def truth(self, f: Truth) -> Formula:
+        return f
+
+    def pred_atom(self, f: PredAtom) -> Formula:
+        return f
+
+    def equals(self, f: Equals) -> Formula:
+        return f
+
+    def not_(self, f: Not, arg: Formula) -> Formula:
+        return Not(arg)
+
+    def and_(self, f: And, parts: Iterator[Formula]) -> Formula:
+        return And(tuple(parts))
+
+    def or_(self, f: Or, parts: Iterator[Formula]) -> Formula:
+        return Or(tuple(parts))
+
+    def implies(self, f: Implies, left: Formula, right: Formula) -> Formula:
+        return Implies(left, right)
+
+    def iff(self, f: Iff, left: Formula, right: Formula) -> Formula:
+        return Iff(left, right)
+
+    def exists(self, f: Exists, body: Formula) -> Formula:
+        return Exists(f.variables, body)
+
+
 class Valuation(Protocol):
     """Anything indexed by atom int giving a truth value (a list, a dict, a MAP world)."""
 
@@ -198,21 +310,35 @@ class Valuation(Protocol):
 
 def evaluate(f: Formula, world: Valuation | Sequence[bool] | Mapping[int, bool]) -> bool:
     """Truth of a ground formula in ``world`` (indexed by atom int)."""
-    if isinstance(f, Atom):
-        return bool(world[f.index])
-    if isinstance(f, Not):
-        return not evaluate(f.arg, world)
-    if isinstance(f, And):
-        return all(evaluate(a, world) for a in f.args)
-    if isinstance(f, Or):
-        return any(evaluate(a, world) for a in f.args)
-    if isinstance(f, Implies):
-        return (not evaluate(f.left, world)) or evaluate(f.right, world)
-    if isinstance(f, Iff):
-        return evaluate(f.left, world) == evaluate(f.right, world)
-    if isinstance(f, Truth):
+    return _Evaluate(world)(f)
+
+
+class _Evaluate(Fold[bool]):
+    doing = "evaluate non-ground formula"
+
+    def __init__(self, world: Valuation | Sequence[bool] | Mapping[int, bool]) -> None:
+        self.world = world
+
+    def atom(self, f: Atom) -> bool:
+        return bool(self.world[f.index])
+
+    def truth(self, f: Truth) -> bool:
         return f.value
-    raise TypeError(f"cannot evaluate non-ground formula {f!r}")
+
+    def not_(self, f: Not, arg: bool) -> bool:
+        return not arg
+
+    def and_(self, f: And, parts: Iterator[bool]) -> bool:
+        return all(parts)
+
+    def or_(self, f: Or, parts: Iterator[bool]) -> bool:
+        return any(parts)
+
+    def implies(self, f: Implies, left: bool, right: bool) -> bool:
+        return (not left) or right
+
+    def iff(self, f: Iff, left: bool, right: bool) -> bool:
+        return left == right
 
 
 def shape(f: Formula) -> tuple[str, tuple[int, ...]]:
@@ -220,33 +346,35 @@ def shape(f: Formula) -> tuple[str, tuple[int, ...]]:
     share exactly when they are the same tree over other atoms), and those atoms in
     that order: the groundings of one template have one shape."""
     atoms: dict[int, int] = {}
-    parts: list[str] = []
+    return _Shape(atoms)(f), tuple(atoms)
 
-    def walk(g: Formula) -> None:
-        if isinstance(g, Atom):
-            parts.append(f"a{atoms.setdefault(g.index, len(atoms))}")
-        elif isinstance(g, Truth):
-            parts.append("T" if g.value else "F")
-        elif isinstance(g, Not):
-            parts.append("!")
-            walk(g.arg)
-        elif isinstance(g, (And, Or)):
-            parts.append("&(" if isinstance(g, And) else "|(")
-            for a in g.args:
-                walk(a)
-                parts.append(",")
-            parts.append(")")
-        elif isinstance(g, (Implies, Iff)):
-            parts.append(">(" if isinstance(g, Implies) else "=(")
-            walk(g.left)
-            parts.append(",")
-            walk(g.right)
-            parts.append(")")
-        else:
-            raise TypeError(f"not a ground formula: {g!r}")
 
-    walk(f)
-    return "".join(parts), tuple(atoms)
+class _Shape(Fold[str]):
+    doing = "take the shape of non-ground formula"
+
+    def __init__(self, atoms: dict[int, int]) -> None:
+        self.atoms = atoms  # (numbered as met: the fold goes left to right)
+
+    def atom(self, f: Atom) -> str:
+        return f"a{self.atoms.setdefault(f.index, len(self.atoms))}"
+
+    def truth(self, f: Truth) -> str:
+        return "T" if f.value else "F"
+
+    def not_(self, f: Not, arg: str) -> str:
+        return "!" + arg
+
+    def and_(self, f: And, parts: Iterator[str]) -> str:
+        return "&(" + "".join(p + "," for p in parts) + ")"
+
+    def or_(self, f: Or, parts: Iterator[str]) -> str:
+        return "|(" + "".join(p + "," for p in parts) + ")"
+
+    def implies(self, f: Implies, left: str, right: str) -> str:
+        return f">({left},{right})"
+
+    def iff(self, f: Iff, left: str, right: str) -> str:
+        return f"=({left},{right})"
 
 
 def compile_ground(f: Formula) -> Callable[[Sequence[bool]], bool]:
@@ -276,25 +404,38 @@ _SHAPES: dict[str, types.CodeType] = {}
 def _python(f: Formula, atoms: dict[int, str]) -> str:
     """Python source of ``f`` over ``v``, an atom ``a`` written ``v[x_i]`` where ``x_i``
     is ``atoms[a]`` (named in order of first occurrence, added here)."""
-    if isinstance(f, Atom):
-        name = atoms.get(f.index)
+    return _Python(atoms)(f)
+
+
+class _Python(Fold[str]):
+    doing = "evaluate non-ground formula"
+
+    def __init__(self, atoms: dict[int, str]) -> None:
+        self.atoms = atoms
+
+    def atom(self, f: Atom) -> str:
+        name = self.atoms.get(f.index)
         if name is None:
-            name = atoms[f.index] = f"x{len(atoms)}"
+            name = self.atoms[f.index] = f"x{len(self.atoms)}"
         return f"v[{name}]"
-    if isinstance(f, Not):
-        return f"(not {_python(f.arg, atoms)})"
-    if isinstance(f, (And, Or)):
-        if not f.args:
-            return "True" if isinstance(f, And) else "False"
-        joiner = " and " if isinstance(f, And) else " or "
-        return "(" + joiner.join(_python(a, atoms) for a in f.args) + ")"
-    if isinstance(f, Implies):
-        return f"((not {_python(f.left, atoms)}) or {_python(f.right, atoms)})"
-    if isinstance(f, Iff):
-        return f"({_python(f.left, atoms)} == {_python(f.right, atoms)})"
-    if isinstance(f, Truth):
+
+    def truth(self, f: Truth) -> str:
         return "True" if f.value else "False"
-    raise TypeError(f"cannot evaluate non-ground formula {f!r}")
+
+    def not_(self, f: Not, arg: str) -> str:
+        return f"(not {arg})"
+
+    def and_(self, f: And, parts: Iterator[str]) -> str:
+        return "(" + " and ".join(parts) + ")" if f.args else "True"
+
+    def or_(self, f: Or, parts: Iterator[str]) -> str:
+        return "(" + " or ".join(parts) + ")" if f.args else "False"
+
+    def implies(self, f: Implies, left: str, right: str) -> str:
+        return f"((not {left}) or {right})"
+
+    def iff(self, f: Iff, left: str, right: str) -> str:
+        return f"({left} == {right})"
 
 
 def nnf(f: Formula, positive: bool = True) -> Formula:
@@ -302,25 +443,44 @@ def nnf(f: Formula, positive: bool = True) -> Formula:
 
     ``positive=False`` gives the NNF of ``not f``.
     """
-    if isinstance(f, Atom):
-        return f if positive else Not(f)
-    if isinstance(f, Truth):
-        return f if positive else Truth(not f.value)
-    if isinstance(f, Not):
-        return nnf(f.arg, not positive)
-    if isinstance(f, And):
-        parts = tuple(nnf(a, positive) for a in f.args)
-        return And(parts) if positive else Or(parts)
-    if isinstance(f, Or):
-        parts = tuple(nnf(a, positive) for a in f.args)
-        return Or(parts) if positive else And(parts)
-    if isinstance(f, Implies):
-        return nnf(Or((Not(f.left), f.right)), positive)
-    if isinstance(f, Iff):
-        if positive:
-            return And((nnf(Or((Not(f.left), f.right))), nnf(Or((f.left, Not(f.right))))))
-        return Or((nnf(And((f.left, Not(f.right)))), nnf(And((Not(f.left), f.right)))))
-    raise TypeError(f"cannot take the NNF of non-ground formula {f!r}")
+    return _NNF()(f)(positive)
+
+
+Polar = Callable[[bool], Formula]
+"""A subformula's NNF as a function of its polarity (asked for only where needed)."""
+
+
+class _NNF(Fold[Polar]):
+    doing = "take the NNF of non-ground formula"
+
+    def atom(self, f: Atom) -> Polar:
+        return lambda positive: f if positive else Not(f)
+
+    def truth(self, f: Truth) -> Polar:
+        return lambda positive: f if positive else Truth(not f.value)
+
+    def not_(self, f: Not, arg: Polar) -> Polar:
+        return lambda positive: arg(not positive)
+
+    def and_(self, f: And, parts: Iterator[Polar]) -> Polar:
+        args = tuple(parts)
+        return lambda positive: (And if positive else Or)(tuple(a(positive) for a in args))
+
+    def or_(self, f: Or, parts: Iterator[Polar]) -> Polar:
+        args = tuple(parts)
+        return lambda positive: (Or if positive else And)(tuple(a(positive) for a in args))
+
+    def implies(self, f: Implies, left: Polar, right: Polar) -> Polar:
+        # l => r is !l v r
+        return lambda positive: Or((left(False), right(True))) if positive else And((left(True), right(False)))
+
+    def iff(self, f: Iff, left: Polar, right: Polar) -> Polar:
+        def polar(positive: bool) -> Formula:
+            if positive:
+                return And((Or((left(False), right(True))), Or((left(True), right(False)))))
+            return Or((And((left(True), right(False))), And((left(False), right(True)))))
+
+        return polar
 
 
 def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula:
@@ -330,44 +490,39 @@ def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula
     repeated parts, implications kept as such); it is ``TOP``/``BOTTOM`` when the known
     atoms decide ``f``.
     """
-    if isinstance(f, Atom):
-        v = value(f.index)
+    return _Substitute(value)(f)
+
+
+class _Substitute(Fold[Formula]):
+    doing = "simplify non-ground formula"
+
+    def __init__(self, value: Callable[[int], bool | None]) -> None:
+        self.value = value
+
+    def atom(self, f: Atom) -> Formula:
+        v = self.value(f.index)
         return f if v is None else Truth(v)
-    if isinstance(f, Truth):
+
+    def truth(self, f: Truth) -> Formula:
         return f
-    if isinstance(f, Not):
-        g = substitute_atoms(f.arg, value)
-        return Truth(not g.value) if isinstance(g, Truth) else negate(g)
-    if isinstance(f, (And, Or)):
-        absorbing = isinstance(f, Or)  # Or is decided by a true part, And by a false one
-        parts: list[Formula] = []
-        for a in f.args:
-            g = substitute_atoms(a, value)
-            if isinstance(g, Truth):
-                if g.value == absorbing:
-                    return g
-                continue
-            if type(g) is type(f):
-                parts.extend(g.args)
-            else:
-                parts.append(g)
-        parts = list(dict.fromkeys(parts))  # repeated parts add nothing
-        if not parts:
-            return Truth(not absorbing)
-        if len(parts) == 1:
-            return parts[0]
-        return type(f)(tuple(parts))
-    if isinstance(f, Implies):
-        left = substitute_atoms(f.left, value)
-        right = substitute_atoms(f.right, value)
+
+    def not_(self, f: Not, arg: Formula) -> Formula:
+        return Truth(not arg.value) if isinstance(arg, Truth) else negate(arg)
+
+    def and_(self, f: And, parts: Iterator[Formula]) -> Formula:
+        return _junction(And, parts, absorbing=False)
+
+    def or_(self, f: Or, parts: Iterator[Formula]) -> Formula:
+        return _junction(Or, parts, absorbing=True)
+
+    def implies(self, f: Implies, left: Formula, right: Formula) -> Formula:
         if isinstance(left, Truth):
             return right if left.value else TOP
         if isinstance(right, Truth):
             return TOP if right.value else negate(left)
         return Implies(left, right)
-    if isinstance(f, Iff):
-        left = substitute_atoms(f.left, value)
-        right = substitute_atoms(f.right, value)
+
+    def iff(self, f: Iff, left: Formula, right: Formula) -> Formula:
         if isinstance(left, Truth) and isinstance(right, Truth):
             return Truth(left.value == right.value)
         if isinstance(left, Truth):
@@ -375,7 +530,28 @@ def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula
         if isinstance(right, Truth):
             return left if right.value else negate(left)
         return Iff(left, right)
-    raise TypeError(f"cannot simplify non-ground formula {f!r}")
+
+
+def _junction(kind: type[And] | type[Or], simplified: Iterator[Formula], absorbing: bool) -> Formula:
+    """An And (``absorbing`` false: decided by a false part) or Or (decided by a true part)
+    of parts already simplified, flattened, without repeats; the parts after a deciding
+    one are never simplified."""
+    parts: list[Formula] = []
+    for g in simplified:
+        if isinstance(g, Truth):
+            if g.value == absorbing:
+                return g
+            continue
+        if type(g) is kind:
+            parts.extend(g.args)
+        else:
+            parts.append(g)
+    parts = list(dict.fromkeys(parts))  # repeated parts add nothing
+    if not parts:
+        return Truth(not absorbing)
+    if len(parts) == 1:
+        return parts[0]
+    return kind(tuple(parts))
 
 
 def variables_of(f: Formula) -> Iterator[Variable]:
@@ -391,19 +567,18 @@ def variables_of(f: Formula) -> Iterator[Variable]:
 
 def map_terms(f: Formula, term: Callable[[Term], Term]) -> Formula:
     """``f`` with every term of its atoms and equalities replaced by ``term(t)``."""
-    if isinstance(f, PredAtom):
-        return PredAtom(f.pred, tuple(term(t) for t in f.args))
-    if isinstance(f, Equals):
-        return Equals(term(f.left), term(f.right))
-    if isinstance(f, Not):
-        return Not(map_terms(f.arg, term))
-    if isinstance(f, (And, Or)):
-        return type(f)(tuple(map_terms(a, term) for a in f.args))
-    if isinstance(f, (Implies, Iff)):
-        return type(f)(map_terms(f.left, term), map_terms(f.right, term))
-    if isinstance(f, Exists):
-        return Exists(f.variables, map_terms(f.body, term))
-    return f
+    return _MapTerms(term)(f)
+
+
+class _MapTerms(Rebuild):
+    def __init__(self, term: Callable[[Term], Term]) -> None:
+        self.term = term
+
+    def pred_atom(self, f: PredAtom) -> Formula:
+        return PredAtom(f.pred, tuple(self.term(t) for t in f.args))
+
+    def equals(self, f: Equals) -> Formula:
+        return Equals(self.term(f.left), self.term(f.right))
 
 
 def conjunction(parts: Iterable[Formula]) -> Formula:

@@ -20,6 +20,7 @@ __all__ = [
     "parse_formula",
     "parse_literal",
     "format_formula",
+    "compound",
     "atom_name",
     "strip_comments",
     "compact_atom",
@@ -31,8 +32,7 @@ __all__ = [
 ]
 
 import re
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnknownNameError
 from .formula import (
@@ -41,6 +41,7 @@ from .formula import (
     Constant,
     Equals,
     Exists,
+    Fold,
     Formula,
     Iff,
     Implies,
@@ -396,11 +397,6 @@ def _term(t: Term) -> str:
     return t.name
 
 
-_F = TypeVar("_F", bound=Formula)
-
-_PREC = {Iff: 1, Implies: 2, Or: 3, And: 3, Not: 5}
-
-
 def format_formula(f: Formula, name: Callable[[int], str] | None = None, shown: dict[int, str] | None = None) -> str:
     """Print a formula in pracmln syntax, parenthesised to read back under either grammar.
 
@@ -410,51 +406,61 @@ def format_formula(f: Formula, name: Callable[[int], str] | None = None, shown: 
         every formula printed with it alive while it uses the memo.
     """
 
-    def go(g: Formula, parent: int) -> str:
-        if isinstance(g, (And, Or)):
-            # parenthesised according to the parent; the inside is the same (and the
-            # premise of many rules)
-            text = memoised(g, inside)
-            return f"({text})" if parent >= 4 else text
-        if isinstance(g, (Implies, Iff)):
-            text = inside(g)  # (a rule's own: not worth keeping)
-            return f"({text})" if parent >= 1 else text
-        return memoised(g, other)
+    return _Printer(name, shown)(f)
 
-    def memoised(g: _F, make: Callable[[_F], str]) -> str:
-        if shown is None:
-            return make(g)
-        known = shown.get(id(g))
+
+def compound(f: Formula) -> bool:
+    """Whether ``f`` is printed inside parentheses as a part of another formula."""
+    return isinstance(f, (And, Or, Implies, Iff))
+
+
+class _Printer(Fold[str]):
+    doing = "print"
+
+    def __init__(self, name: Callable[[int], str] | None, shown: dict[int, str] | None) -> None:
+        self.name, self.shown = name, shown
+
+    def __call__(self, f: Formula) -> str:
+        # a rule's own text is not worth keeping; its parts are (the premise of many rules)
+        if self.shown is None or isinstance(f, (Implies, Iff)):
+            return super().__call__(f)
+        known = self.shown.get(id(f))
         if known is None:
-            known = shown[id(g)] = make(g)
+            known = self.shown[id(f)] = super().__call__(f)
         return known
 
-    def inside(g: And | Or | Implies | Iff) -> str:
-        if isinstance(g, (And, Or)):
-            op = " ^ " if isinstance(g, And) else " v "
-            # every compound child gets parentheses: the text reads back to the same tree
-            return op.join(go(a, 4) for a in g.args)
-        op = " => " if isinstance(g, Implies) else " <=> "
-        return go(g.left, 4) + op + go(g.right, 4)
+    def _joined(self, args: Sequence[Formula], texts: Iterable[str], op: str) -> str:
+        # every compound part gets parentheses: the text reads back to the same tree
+        return op.join(f"({t})" if compound(a) else t for a, t in zip(args, texts))
 
-    def other(g: Formula) -> str:
-        if isinstance(g, Atom):
-            return name(g.index) if name else f"#{g.index}"
-        if isinstance(g, PredAtom):
-            return atom_name(g.pred, tuple(_term(a) for a in g.args))
-        if isinstance(g, Equals):
-            return f"{_term(g.left)} = {_term(g.right)}"
-        if isinstance(g, Truth):
-            return "TRUE" if g.value else "FALSE"
-        if isinstance(g, Not):
-            if isinstance(g.arg, Equals):
-                return f"{_term(g.arg.left)} != {_term(g.arg.right)}"
-            if isinstance(g.arg, (Atom, PredAtom)):
-                return "!" + go(g.arg, 5)
-            return f"!({go(g.arg, 0)})"
-        if isinstance(g, Exists):
-            names = ", ".join(v.name for v in g.variables)
-            return f"EXIST {names} ({go(g.body, 0)})"
-        raise TypeError(f"cannot print {g!r}")
+    def atom(self, f: Atom) -> str:
+        return self.name(f.index) if self.name else f"#{f.index}"
 
-    return go(f, 0)
+    def pred_atom(self, f: PredAtom) -> str:
+        return atom_name(f.pred, tuple(_term(a) for a in f.args))
+
+    def equals(self, f: Equals) -> str:
+        return f"{_term(f.left)} = {_term(f.right)}"
+
+    def truth(self, f: Truth) -> str:
+        return "TRUE" if f.value else "FALSE"
+
+    def not_(self, f: Not, arg: str) -> str:
+        if isinstance(f.arg, Equals):
+            return f"{_term(f.arg.left)} != {_term(f.arg.right)}"
+        return "!" + arg if isinstance(f.arg, (Atom, PredAtom)) else f"!({arg})"
+
+    def and_(self, f: And, parts: Iterator[str]) -> str:
+        return self._joined(f.args, parts, " ^ ")
+
+    def or_(self, f: Or, parts: Iterator[str]) -> str:
+        return self._joined(f.args, parts, " v ")
+
+    def implies(self, f: Implies, left: str, right: str) -> str:
+        return self._joined((f.left, f.right), (left, right), " => ")
+
+    def iff(self, f: Iff, left: str, right: str) -> str:
+        return self._joined((f.left, f.right), (left, right), " <=> ")
+
+    def exists(self, f: Exists, body: str) -> str:
+        return f"EXIST {', '.join(v.name for v in f.variables)} ({body})"

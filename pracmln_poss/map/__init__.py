@@ -14,9 +14,18 @@ from __future__ import annotations
 
 __all__ = [
     "BACKENDS", "MANY_DISTINCT_WEIGHTS", "SOFT_PER_WEIGHT", "MapEngine", "World", "Optimum", "open_engine",
-    "choose_backend", "make_backend",
+    "choose_backend", "make_backend", "DEFAULT_BACKEND", "backend_name",
 ]
 
-from .choice import BACKENDS, MANY_DISTINCT_WEIGHTS, SOFT_PER_WEIGHT, choose_backend, make_backend, open_engine
+from .choice import (
+    BACKENDS,
+    DEFAULT_BACKEND,
+    MANY_DISTINCT_WEIGHTS,
+    SOFT_PER_WEIGHT,
+    backend_name,
+    choose_backend,
+    make_backend,
+    open_engine,
+)
 from .engine import MapEngine
 from .world import Optimum, World

@@ -3,16 +3,81 @@
 
 from __future__ import annotations
 
-__all__ = ["BACKENDS", "MANY_DISTINCT_WEIGHTS", "SOFT_PER_WEIGHT", "choose_backend", "make_backend", "open_engine"]
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "backend_name", "MANY_DISTINCT_WEIGHTS", "SOFT_PER_WEIGHT", "choose_backend", "make_backend", "open_engine"]
 
-from ..errors import UnknownNameError
+from collections.abc import Callable
+
+from ..errors import UnknownNameError, closest
 from ..ground_mln import GroundMLN
 from .backend import Backend
 from .engine import MapEngine
 from .instance import MaxSatInstance, build_instance
 
-BACKENDS = ("auto", "oll", "rc2", "toulbar2", "cpsat", "bruteforce", "wcsp")
+DEFAULT_BACKEND = "auto"
+"""The backend when none is named: one picked per model (:func:`choose_backend`)."""
+
+
+def _oll(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+    from .oll import OLLBackend
+
+    return OLLBackend(mln, instance)
+
+
+def _rc2(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+    from .rc2 import RC2Backend
+
+    return RC2Backend(mln, instance)
+
+
+def _toulbar2(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+    from .toulbar2 import Toulbar2Backend
+
+    return Toulbar2Backend(mln, instance)
+
+
+def _cpsat(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+    from .cpsat import CPSATBackend
+
+    return CPSATBackend(mln, instance)
+
+
+def _bruteforce(mln: GroundMLN, instance: MaxSatInstance | None) -> Backend:
+    from .bruteforce import BruteForceBackend
+
+    return BruteForceBackend(mln)
+
+
+def _wcsp(mln: GroundMLN, instance: MaxSatInstance | None) -> Backend:
+    from .wcsp import WCSPBackend
+
+    return WCSPBackend(mln)
+
+
+_ON_WEIGHTED_CNF: dict[str, Callable[[GroundMLN, MaxSatInstance], Backend]] = {
+    "oll": _oll, "rc2": _rc2, "toulbar2": _toulbar2, "cpsat": _cpsat,
+}
+"""The backends that solve the model's weighted CNF (built once, shared with ``auto``'s choice)."""
+
+_ON_FORMULAS: dict[str, Callable[[GroundMLN, MaxSatInstance | None], Backend]] = {
+    "bruteforce": _bruteforce, "wcsp": _wcsp,
+}
+"""The backends that read the ground formulas themselves."""
+
+BACKENDS = (DEFAULT_BACKEND, *_ON_WEIGHTED_CNF, *_ON_FORMULAS)
 """The MAP backends, by name (``auto`` picks one per model: :func:`choose_backend`)."""
+
+
+def backend_name(value: object, option: str = "backend") -> str:
+    """``value`` as a backend name, the one check of it (the CLI's choices are the same).
+
+    :raises UnknownNameError: for anything not in :data:`BACKENDS`, naming ``option``.
+    """
+    if not isinstance(value, str) or value not in BACKENDS:
+        shown = f"{value!r}" if isinstance(value, str) else f"{type(value).__name__} {value!r}"
+        raise UnknownNameError(f"unknown MAP backend {shown} for {option}; "
+                               f"{closest(str(value), BACKENDS, 'valid')}")
+    return value
+
 
 MANY_DISTINCT_WEIGHTS = 32
 """From this many distinct soft weights on, ``auto`` may leave the core-guided solver
@@ -44,7 +109,7 @@ def choose_backend(instance: MaxSatInstance) -> str:
     return "toulbar2" if instance.total_weight <= MAX_TOTAL_WEIGHT else "cpsat"
 
 
-def open_engine(mln: GroundMLN, backend: str = "auto") -> MapEngine:
+def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> MapEngine:
     """A MAP engine for ``mln``; use it as a context manager.  It works on ints: atoms
     ``1..n`` in ``mln.atoms`` order, DIMACS literals, penalties in resolution steps (by
     name and in weight units: :func:`~pracmln_poss.bridge.query.map_inference`).
@@ -62,32 +127,13 @@ def open_engine(mln: GroundMLN, backend: str = "auto") -> MapEngine:
     return MapEngine(mln, make_backend(mln, backend))
 
 
-def make_backend(mln: GroundMLN, backend: str = "auto") -> Backend:
-    """The named backend for ``mln`` (``auto``: :func:`choose_backend`)."""
-    if backend not in BACKENDS:
-        raise UnknownNameError(f"unknown MAP backend {backend!r}; valid: {', '.join(BACKENDS)}")
-    if backend in ("auto", "oll", "rc2", "toulbar2", "cpsat"):
-        instance = build_instance(mln)
-        name = choose_backend(instance) if backend == "auto" else backend
-        if name == "oll":
-            from .oll import OLLBackend
+def make_backend(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> Backend:
+    """The named backend for ``mln`` (``auto``: :func:`choose_backend`).
 
-            return OLLBackend(mln, instance)
-        if name == "toulbar2":
-            from .toulbar2 import Toulbar2Backend
-
-            return Toulbar2Backend(mln, instance)
-        if name == "cpsat":
-            from .cpsat import CPSATBackend
-
-            return CPSATBackend(mln, instance)
-        from .rc2 import RC2Backend
-
-        return RC2Backend(mln, instance)
-    if backend == "bruteforce":
-        from .bruteforce import BruteForceBackend
-
-        return BruteForceBackend(mln)
-    from .wcsp import WCSPBackend
-
-    return WCSPBackend(mln)
+    :raises UnknownNameError: for a backend name not in :data:`BACKENDS`.
+    """
+    name = backend_name(backend)
+    if name in _ON_FORMULAS:
+        return _ON_FORMULAS[name](mln, None)
+    instance = build_instance(mln)
+    return _ON_WEIGHTED_CNF[choose_backend(instance) if name == DEFAULT_BACKEND else name](mln, instance)

@@ -101,7 +101,6 @@ class CoreGuided:
                  solver: str = SAT_SOLVER) -> None:
         self.top = top
         self.oracle: Any = Solver(name=solver, bootstrap_with=[list(c) for c in hard])
-        self.calls = 0  # SAT calls made
         weights: dict[int, int] = {}
         for clause, weight in soft:
             if weight <= 0:
@@ -172,7 +171,6 @@ class CoreGuided:
 
     def sat(self, assumptions: list[int]) -> bool:
         """Whether the clauses have a model under ``assumptions`` (the oracle keeps it)."""
-        self.calls += 1
         return stopping.sat(self.oracle, assumptions)
 
     def _optimise(self, state: _State, evidence: list[int], shared: bool = False

@@ -19,6 +19,7 @@ from ..errors import InconsistentEvidenceError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
 from ..weights import INF
+from .choice import DEFAULT_BACKEND, open_engine
 from .engine import Evidence, MapEngine
 
 
@@ -142,10 +143,8 @@ class MapInference:
         return engine.entails(ev, query)
 
 
-def map_engine_inference(mln: GroundMLN, backend: str = "auto") -> MapInference:
+def map_engine_inference(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> MapInference:
     """MAP inference on a ground MLN by name and in weight units (see :func:`.open_engine`
     for the int-level engine); :func:`~pracmln_poss.bridge.query.map_inference` takes files, projects
     and pracmln's objects too."""
-    from . import open_engine
-
     return MapInference(open_engine(mln, backend))

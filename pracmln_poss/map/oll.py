@@ -90,11 +90,6 @@ class OLLBackend(Backend):
             self._known.clear()
         return self.core
 
-    @property
-    def sat_calls(self) -> int:
-        """SAT calls made so far (optima and backbones)."""
-        return 0 if self._core is None else self._core.calls
-
     def close(self) -> None:
         if self._core is not None:
             self._core.close()

@@ -51,10 +51,6 @@ class Focus:
 
         return cls(atoms(evidence, "evidence"), atoms(query, "query"))
 
-    @property
-    def restricted(self) -> bool:
-        return self.evidence is not None or self.query is not None
-
     def is_query(self, atom: int) -> bool:
         return self.query is None or atom in self.query
 

@@ -41,6 +41,7 @@ from functools import cached_property
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
+from ..map.choice import DEFAULT_BACKEND
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
 from ..possibilistic.theory import Level
@@ -100,7 +101,7 @@ class RuleSearch:
     long_blocking: bool = True
     omit_redundant_blocking: bool = True
     prune_heads: bool = True
-    backend: str = "auto"
+    backend: str = DEFAULT_BACKEND
     one_per_class: bool = False
 
     def canon(self, e: EvidenceSet) -> tuple[EvidenceSet, dict[str, str]]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import arguments
 from ..errors import ArgumentTypeError, UnknownNameError
+from ..map.choice import DEFAULT_BACKEND, backend_name
 from ..search.evidence import EvidenceSet
 from ..search.progress import Progress
 from ..search.rules import RuleStats
@@ -36,13 +37,6 @@ class _Checked:
             check = _CHECKS.get(f.name)
             if check is not None:
                 check(f.name, getattr(self, f.name))
-
-
-def _backend(name: str, value: object) -> None:
-    from ..map import BACKENDS
-
-    if not isinstance(value, str) or value not in BACKENDS:
-        raise UnknownNameError(f"unknown MAP backend {value!r} for {name}; valid: {', '.join(BACKENDS)}")
 
 
 def _flag(name: str, value: object) -> None:
@@ -74,7 +68,7 @@ def _stats(name: str, value: object) -> None:
 
 
 _CHECKS: dict[str, Callable[[str, Any], object]] = {
-    "backend": _backend,
+    "backend": lambda name, value: backend_name(value, name),
     "k": lambda name, value: arguments.integer(name, value, 0),
     "family": _family,
     "progress": _progress,
@@ -98,7 +92,7 @@ class ExhaustiveOptions(_Checked):
     :ivar progress: called with what is being done and how far.
     """
 
-    backend: str = "auto"
+    backend: str = DEFAULT_BACKEND
     max_formulas: int = DEFAULT_MAX_FORMULAS
     progress: Progress = None
 
@@ -112,7 +106,7 @@ class SelectiveOptions(_Checked):
         evidence atoms, or only the positive ones), or the evidence sets themselves.
     """
 
-    backend: str = "auto"
+    backend: str = DEFAULT_BACKEND
     k: int = 1
     family: str | tuple[EvidenceSet, ...] = "all"
     progress: Progress = None
@@ -138,7 +132,7 @@ class DefaultsOptions(_Checked):
         same file resumes from it; removed when the conversion completes.
     """
 
-    backend: str = "auto"
+    backend: str = DEFAULT_BACKEND
     k: int = 1
     omit_redundant_blocking: bool = True
     prune_heads: bool = True
@@ -160,7 +154,7 @@ class LiftedOptions(_Checked):
     :ivar checkpoint: as for :class:`DefaultsOptions`.
     """
 
-    backend: str = "auto"
+    backend: str = DEFAULT_BACKEND
     k: int = 1
     long_blocking: bool = False
     jobs: int = 1
