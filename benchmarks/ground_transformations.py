@@ -22,8 +22,10 @@ sys.path.insert(0, str(ROOT))
 from pracmln_poss.bridge.loader import load_model  # noqa: E402
 from pracmln_poss.grounding import ground  # noqa: E402
 from pracmln_poss.possibilistic.filtering import filter_redundant  # noqa: E402
-from pracmln_poss.transformations.defaults import DefaultsStats, defaults  # noqa: E402
-from pracmln_poss.transformations.options import DefaultsOptions  # noqa: E402
+from pracmln_poss.search.rules import RuleStats  # noqa: E402
+from pracmln_poss.transformations import DefaultsOptions  # noqa: E402
+from pracmln_poss.transformations.defaults import defaults  # noqa: E402
+from pracmln_poss.transformations.options import Runtime  # noqa: E402
 
 PAPER = ROOT / "examples" / "paper"
 CASES = [
@@ -42,9 +44,9 @@ def main(argv: list[str]) -> int:
     for name, path, domains, ks in CASES:
         g = ground(load_model(path, domains=domains).model)
         for k in ks[:1] if args.quick else ks:
-            stats = DefaultsStats()
+            stats = RuleStats()
             start = time.perf_counter()
-            theory = defaults(g, DefaultsOptions(k=k, stats=stats))
+            theory = defaults(g, DefaultsOptions(k=k), runtime=Runtime(stats=stats))
             elapsed = time.perf_counter() - start
             filtered = filter_redundant(theory, "conservative").theory
             print(

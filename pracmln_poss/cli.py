@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .map.world import Optimum
     from .possibilistic.protocol import Theory
     from .possibilistic.theory import PossibilisticFormula
+    from .transformations.options import Flag
 
 PROG = "pracmln-poss"
 
@@ -120,16 +121,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--method", choices=METHODS, default=None,
         help="the transformation (default: lifted for a first-order MLN, defaults for a propositional one)",
     )
-    c.add_argument("-k", type=int, default=None, help="largest evidence set size (defaults, selective, lifted; default 1)")
-    c.add_argument(
-        "--blocking", choices=("short", "long"), default=None,
-        help="lifted: blocking rules not AND E (short, default) or not (AND E ^ AND X(E)) (long)",
-    )
-    c.add_argument(
-        "--family", default=None, metavar="all|positive|FILE",
-        help="selective: all sets of at most k literals, only positive ones, or a file with "
-        "one evidence set per line (literals separated by commas)",
-    )
     _focus_arguments(c)
     c.add_argument("--filter", choices=FILTER_MODES, default="none", help="redundancy filtering (default: none)")
     c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
@@ -137,14 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown = c.add_mutually_exclusive_group()
     shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
     shown.add_argument("--quiet", action="store_true", help="no progress report")
-    c.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
-                   help="MAP solver (default: auto, which picks oll, toulbar2 or cpsat per model)")
-    c.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                   help="defaults, lifted: search with N worker processes (0: one per core; default 1); "
-                   "the output is the same")
-    c.add_argument("--no-checkpoint", action="store_true",
-                   help="with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
-                   "defaults or lifted conversion resumes from it when run again; it is removed on success)")
+    _method_flags(c)
     c.set_defaults(run=_run_convert)
 
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
@@ -416,12 +400,54 @@ def _print_anytime(args: argparse.Namespace, gmln: GroundMLN, found: Optimum, sh
         print(f"{name:<{width}}  {'true' if world[name] else 'false'}")
 
 
+def _method_flags(parser: argparse.ArgumentParser) -> None:
+    """``convert``'s flags for the transformations' options, made from their fields (one
+    flag an option; absent from the namespace unless given)."""
+    from .transformations.conversion import METHODS, method_flags
+
+    for name, (flag, methods) in method_flags().items():
+        shown = flag.help if len(methods) == len(METHODS) else f"{', '.join(methods)}: {flag.help}"
+        if flag.type is None:
+            parser.add_argument(*flag.names, dest=name, action="store_const", const=None, default=argparse.SUPPRESS,
+                                help=shown)
+        else:
+            parser.add_argument(*flag.names, dest=name, type=flag.type, choices=flag.choices, metavar=flag.metavar,
+                                default=argparse.SUPPRESS, help=shown)
+
+
+def _given_options(args: argparse.Namespace, method: str) -> dict[str, object]:
+    """The options ``convert``'s flags give, by field name, as the options take them.
+
+    :raises UsageError: for a flag the method lacks, naming those it has.
+    """
+    from .transformations.conversion import METHODS, method_flags
+
+    flags = method_flags()
+    given = {name: vars(args)[name] for name in flags if name in vars(args)}
+    takes = METHODS[method].names()
+    lacking = [name for name in given if name not in takes]
+    if lacking:
+        own = [flag.name for name, (flag, _) in flags.items() if name in takes]
+        raise UsageError(f"the {method} transformation has no {', '.join(flags[name][0].name for name in lacking)}; "
+                         f"its options: {', '.join(own)}")
+    return {name: _read(flags[name][0], value) for name, value in given.items()}
+
+
+def _read(flag: Flag, value: object) -> object:
+    return value if flag.read is None else flag.read(value)
+
+
+def _no_checkpoint(args: argparse.Namespace) -> bool:
+    """Whether ``convert`` was told not to keep a checkpoint (``--no-checkpoint``)."""
+    return "checkpoint" in vars(args)
+
+
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .grounding import ground as ground_model
     from .search.evidence import read_family
     from .transformations import convert, default_method
-    from .transformations.conversion import METHODS, has_option
+    from .transformations.conversion import has_option
 
     destination = None
     if args.output is not None:
@@ -431,10 +457,11 @@ def _run_convert(args: argparse.Namespace) -> int:
         inputs = {"the model": _archive(args.model)}
         if args.db:
             inputs["the database"] = _archive(args.db)
-        if args.family not in (None, "all", "positive"):
-            inputs["the evidence family"] = args.family
+        family = vars(args).get("family")
+        if family not in (None, "all", "positive"):
+            inputs["the evidence family"] = family
         destination = check_writable(args.output, inputs)
-        if not args.no_checkpoint:
+        if not _no_checkpoint(args):
             _check_checkpoint(_checkpoint_path(args.output), inputs)
     loaded = _load(args)
     if (loaded.settings.cw or loaded.settings.cw_preds) and not args.quiet:
@@ -443,28 +470,21 @@ def _run_convert(args: argparse.Namespace) -> int:
     gmln = ground_model(loaded.model, force=args.force)
     method = args.method or default_method(loaded.model)
     # only what the user gave is passed, and the method's options decide (the one rule, not a copy here)
-    given = {"backend": args.backend, "k": args.k, "jobs": args.jobs, "family": args.family,
-             "long_blocking": None if args.blocking is None else args.blocking == "long"}
-    given = {name: value for name, value in given.items() if value is not None}
-    lacking = [name for name in given if not has_option(method, name)]
-    if lacking:
-        own = [_OPTION_FLAGS[name] for name in METHODS[method].option_names if name in _OPTION_FLAGS]
-        raise UsageError(f"the {method} transformation has no {_OPTION_FLAGS[lacking[0]]}; "
-                         f"its options: {', '.join(own)}")
+    given = _given_options(args, method)
     if given.get("family") not in (None, "all", "positive"):
-        given["family"] = read_family(args.family, gmln)
+        given["family"] = read_family(str(given["family"]), gmln)
     options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded.settings), **given}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     display = _display(args)
     if display is not None:
         options["progress"] = display
-    if args.jobs is not None and args.jobs > 1 and not args.quiet:
+    jobs = given.get("jobs")
+    if isinstance(jobs, int) and jobs > 1 and not args.quiet:
         from .search.workers import workers_for
 
-        if workers_for(args.jobs) < args.jobs:
-            print(f"{PROG}: -j {args.jobs}: using {workers_for(args.jobs)} worker processes (one per core)",
-                  file=sys.stderr)
-    if args.output is not None and not args.no_checkpoint and has_option(method, "checkpoint"):
+        if workers_for(jobs) < jobs:
+            print(f"{PROG}: -j {jobs}: using {workers_for(jobs)} worker processes (one per core)", file=sys.stderr)
+    if args.output is not None and not _no_checkpoint(args) and has_option(method, "checkpoint"):
         options["checkpoint"] = _checkpoint_path(args.output)
     done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
     _report_filtering(show, args.filter, done.removed)
@@ -476,11 +496,6 @@ def _run_convert(args: argparse.Namespace) -> int:
         display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{hard}"
                        f"{' to ' + args.output if args.output else ''}")
     return status
-
-
-_OPTION_FLAGS = {"backend": "--backend", "k": "-k", "family": "--family", "jobs": "--jobs",
-                 "long_blocking": "--blocking"}
-"""The transformations' options that ``convert`` has a flag for."""
 
 
 def _display(args: argparse.Namespace) -> ProgressDisplay | None:
@@ -836,7 +851,7 @@ def _flush_stdout() -> None:
 
 def _resume_hint(args: argparse.Namespace) -> str:
     """Where a stopped conversion's finished work is, when it is kept."""
-    if getattr(args, "run", None) is _run_convert and args.output is not None and not args.no_checkpoint \
+    if getattr(args, "run", None) is _run_convert and args.output is not None and not _no_checkpoint(args) \
             and os.path.isfile(_checkpoint_path(args.output)):
         return f"; the finished work is in {_checkpoint_path(args.output)}: run the same command again to resume"
     return ""

@@ -200,13 +200,14 @@ def test_convert_progress_and_exhaustive_refusal(pracmln, capsys):
 
 
 def test_convert_interrupted_leaves_no_file(pracmln, capsys, tmp_path, monkeypatch):
-    import pracmln_poss.transformations.conversion as transform_module
+    import pracmln_poss.transformations.defaults as defaults_module
+    import pracmln_poss.transformations.lifted as lifted_module
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(transform_module, "defaults", interrupted)
-    monkeypatch.setattr(transform_module, "lifted", interrupted)
+    monkeypatch.setattr(defaults_module, "defaults", interrupted)
+    monkeypatch.setattr(lifted_module, "lifted", interrupted)
     for method in ("defaults", "lifted"):
         target = tmp_path / "out.theory"
         code, out, err = run_cli("convert", PAPER / "example5-defaults.mln", "--method", method, "-o", target)
@@ -379,17 +380,22 @@ def test_on_a_terminal_progress_is_one_updating_line_ending_at_what_is_written(t
 
 
 @pytest.mark.parametrize("flags, error", [
-    (["--method", "exhaustive", "-j", "4"], "the exhaustive transformation has no --jobs; its options: --backend"),
-    (["--method", "exhaustive", "-k", "2"], "the exhaustive transformation has no -k; its options: --backend"),
+    (["--method", "exhaustive", "-j", "4"],
+     "the exhaustive transformation has no --jobs; its options: --backend, --max-formulas"),
+    (["--method", "exhaustive", "-k", "2"], "the exhaustive transformation has no -k; its options: --backend, --max-formulas"),
     (["--method", "exhaustive", "-j", "4", "--blocking", "long", "--family", "positive"],
-     "the exhaustive transformation has no --jobs; its options: --backend"),
+     "the exhaustive transformation has no --family, --blocking, --jobs; its options: --backend, --max-formulas"),
+    (["--method", "exhaustive", "--no-checkpoint"],
+     "the exhaustive transformation has no --no-checkpoint; its options: --backend, --max-formulas"),
+    (["--method", "selective", "--no-checkpoint"],
+     "the selective transformation has no --no-checkpoint; its options: --backend, -k, --family"),
     (["--method", "defaults", "--blocking", "long"],
-     "the defaults transformation has no --blocking; its options: --backend, -k, --jobs"),
+     "the defaults transformation has no --blocking; its options: --backend, -k, --jobs, --no-checkpoint"),
     (["--method", "defaults", "--family", "positive"],
-     "the defaults transformation has no --family; its options: --backend, -k, --jobs"),
+     "the defaults transformation has no --family; its options: --backend, -k, --jobs, --no-checkpoint"),
     (["--method", "selective", "-j", "2"], "the selective transformation has no --jobs; its options: --backend, -k, --family"),
     (["--method", "lifted", "--family", "all"],
-     "the lifted transformation has no --family; its options: --backend, -k, --blocking, --jobs"),
+     "the lifted transformation has no --family; its options: --backend, -k, --blocking, --jobs, --no-checkpoint"),
 ])
 def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_path, flags, error):
     """Exit 2 with one line naming the flags the method has: the rule is the options
@@ -404,10 +410,12 @@ def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_pa
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and error in err and not out.exists()
     method, flag = flags[1], flags[2]
-    name = {"-j": "jobs", "-k": "k", "--blocking": "long_blocking", "--family": "family"}[flag]
+    name = {"-j": "jobs", "-k": "k", "--blocking": "long_blocking", "--family": "family",
+            "--no-checkpoint": "checkpoint"}[flag]
     assert not has_option(method, name)
     with pytest.raises(UnknownNameError, match=f"the {method} transformation has no option '{name}'"):
-        transform(GroundMLN.from_pairs([("a", 1)]), method, **{name: {"long_blocking": True, "family": "all"}.get(name, 2)})
+        transform(GroundMLN.from_pairs([("a", 1)]), method,
+                  **{name: {"long_blocking": True, "family": "all", "checkpoint": "c"}.get(name, 2)})
 
 
 def test_family_is_the_selective_transformation_s_own_in_python():
@@ -445,3 +453,46 @@ def test_ctrl_c_inside_a_sat_call_is_an_interrupt(pracmln, capsys, monkeypatch):
     monkeypatch.setattr(MapEngine, "base", failed)
     with pytest.raises(pysolvers.error, match="something else"):
         run_cli("map", ANTARCTIC)
+
+
+# what convert says of every conversion, whatever the method (the rest are the methods' own)
+CONVERT_FLAGS = {"help", "model", "db", "domain", "domain_size", "grammar", "resolution", "force", "method",
+                 "evidence_preds", "focus_query_preds", "filter", "format", "output", "progress", "quiet"}
+# a text for each method flag and the value its field then holds
+FLAG_VALUES = {"backend": (["oll"], "oll"), "max_formulas": (["3"], 3), "k": (["2"], 2),
+               "family": (["positive"], "positive"), "long_blocking": (["long"], True), "jobs": (["2"], 2),
+               "checkpoint": ([], None)}
+
+
+def test_every_method_flag_is_one_options_field_and_back():
+    """``convert``'s method flags are made from the options' fields: each sets its one field
+    for exactly the methods whose options (or runtime) have that field, is an error for the
+    others, and every field that has a flag is reached by it; no other flag sets an option."""
+    from dataclasses import fields
+
+    from pracmln_poss.cli import UsageError, _given_options, build_parser
+    from pracmln_poss.transformations.conversion import METHODS, method_flags
+    from pracmln_poss.transformations.options import RUNTIME_NAMES, Runtime, make_options, make_runtime
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(getattr(a, "choices", None), dict))
+    dests = {a.dest for a in commands.choices["convert"]._actions}
+    flags = method_flags()
+    assert dests - CONVERT_FLAGS == set(flags) == set(FLAG_VALUES)
+    for name, (flag, methods) in flags.items():
+        texts, value = FLAG_VALUES[name]
+        for spelling in flag.names:
+            args = parser.parse_args(["convert", "m.mln", spelling, *texts])
+            for method, options in METHODS.items():
+                if method not in methods:
+                    with pytest.raises(UsageError, match=f"the {method} transformation has no {flag.name};"):
+                        _given_options(args, method)
+                    continue
+                given = _given_options(args, method)
+                assert given == {name: value}
+                made = make_runtime(options, given) if name in RUNTIME_NAMES else make_options(options, given)
+                assert getattr(made, name) == value
+    for method, options in METHODS.items():
+        for f in (*fields(options), *fields(Runtime)):
+            if f.name in options.names() and "flag" in f.metadata:
+                assert method in flags[f.name][1], (method, f.name)

@@ -13,6 +13,7 @@ from pracmln_poss.search.evidence import literal_sets
 from pracmln_poss.search.rules import RuleSearch, _all_optima
 from pracmln_poss.search.symmetry import canonical, find_symmetry, representatives
 from pracmln_poss.search.workers import ChunkRunner
+from pracmln_poss.transformations import LiftedOptions
 from pracmln_poss.weights import INF, Resolution
 
 from .reference import assert_same_cuts
@@ -83,8 +84,8 @@ def test_representatives_cover_every_class_exactly_once():
         assert set(keys) == all_keys  # every class
         assert all(canonical(e, sym) == e for e in reps)
         # the rule search finds them itself, in chunks, with the optima: the same list
-        search = RuleSearch(mln=g, k=k, symmetry=sym)
         with open_engine(g) as engine:
+            search = RuleSearch(mln=g, options=LiftedOptions(k=k), backend=engine.name, symmetry=sym)
             found, _ = _all_optima(search, ChunkRunner(search, engine), None, None, None)
         assert list(found) == reps
 
@@ -104,9 +105,9 @@ SMALL = [
 
 import pytest  # noqa: E402
 
+from pracmln_poss.transformations import DefaultsOptions  # noqa: E402
 from pracmln_poss.transformations.defaults import defaults  # noqa: E402
 from pracmln_poss.transformations.lifted import ground_schemas, lifted_schemas  # noqa: E402
-from pracmln_poss.transformations.options import DefaultsOptions, LiftedOptions  # noqa: E402
 
 
 @pytest.mark.parametrize("case", range(len(SMALL)))

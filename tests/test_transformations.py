@@ -217,8 +217,8 @@ def test_an_option_the_method_does_not_have_is_named():
     """``long_blocking`` belongs to the lifted transformation: given to ``defaults`` it is
     an error naming the options ``defaults`` has, not silently ignored."""
     from pracmln_poss.errors import UnknownNameError
+    from pracmln_poss.transformations import DefaultsOptions
     from pracmln_poss.transformations.conversion import method_options
-    from pracmln_poss.transformations.options import DefaultsOptions
 
     mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
     with pytest.raises(UnknownNameError, match="defaults transformation has no option 'long_blocking'.*prune_heads"):
@@ -228,3 +228,35 @@ def test_an_option_the_method_does_not_have_is_named():
     free = GroundMLN.from_pairs([("c", 1), ("b => d", 2)])
     pruned, unpruned = (transform(free, "defaults", k=1, prune_heads=p, backend="bruteforce") for p in (True, False))
     assert sum(len(str(f.formula)) for f in unpruned.formulas) > sum(len(str(f.formula)) for f in pruned.formulas)
+
+
+def test_the_options_object_is_the_method():
+    """``transform(m, DefaultsOptions(k=2))`` is ``transform(m, "defaults", k=2)``; options
+    and runtime each go one way, and a runtime field the method does not use is an error."""
+    from pracmln_poss.errors import ArgumentError, ArgumentTypeError, UnknownNameError
+    from pracmln_poss.search.rules import RuleStats
+    from pracmln_poss.transformations import (
+        METHODS,
+        DefaultsOptions,
+        ExhaustiveOptions,
+        Runtime,
+        SelectiveOptions,
+    )
+
+    mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2), ("b => c", -1)])
+    assert [cls.method for cls in METHODS.values()] == list(METHODS)
+    for options, keywords in ((DefaultsOptions(k=2, prune_heads=False), {"k": 2, "prune_heads": False}),
+                              (SelectiveOptions(k=1, family="positive"), {"k": 1, "family": "positive"}),
+                              (ExhaustiveOptions(backend="bruteforce"), {"backend": "bruteforce"})):
+        assert transform(mln, options) == transform(mln, options.method, **keywords)
+    stats = RuleStats()
+    transform(mln, DefaultsOptions(k=2), runtime=Runtime(stats=stats))
+    assert stats.evidence_sets == 1 + 6 + 12
+    with pytest.raises(ArgumentError, match="options given both in DefaultsOptions and as keywords .k."):
+        transform(mln, DefaultsOptions(k=2), k=3)
+    with pytest.raises(ArgumentTypeError, match="runtime takes a Runtime"):
+        transform(mln, DefaultsOptions(k=2), runtime=Runtime(), jobs=2)
+    with pytest.raises(UnknownNameError, match="the exhaustive transformation has no option 'jobs'"):
+        transform(mln, ExhaustiveOptions(), runtime=Runtime(jobs=2))
+    with pytest.raises(UnknownNameError, match="the selective transformation has no option 'stats'"):
+        transform(mln, "selective", stats=RuleStats())

@@ -30,6 +30,7 @@ from ..map import DEFAULT_BACKEND, MapEngine, open_engine
 from ..map.inference import MapInference
 from ..possibilistic.protocol import Theory
 from ..transformations import conversion
+from ..transformations.options import MethodOptions
 from .project import ProjectSettings
 
 
@@ -182,17 +183,19 @@ def _conversion_model(model: object, db: object, loading: dict[str, Any]) -> Fir
 _LOADING = ("grammar", "resolution", "domains", "domain_sizes", "reader")
 
 
-def transform(model: object, method: str | None = None, *, db: object = None, **options: Any) -> Theory:
+def transform(model: object, method: str | MethodOptions | None = None, *, db: object = None,
+              **options: Any) -> Theory:
     """:func:`pracmln_poss.transformations.conversion.transform` on any model: also a
     file or project name or pracmln's ``MLN`` (with ``db``: a ``.db`` name, pracmln's
     ``Database`` or the list of one), loaded as ``convert`` loads it (the world open);
     loading options (``grammar``, ``resolution``, ``domains``, ``domain_sizes``,
-    ``reader``) go to the loader, the others to the method."""
+    ``reader``) go to the loader, the others to the method (``method``: its name, or its
+    options object, ``DefaultsOptions(k=2)``)."""
     loading = {name: options.pop(name) for name in _LOADING if name in options}
     return conversion.transform(_conversion_model(model, db, loading), method, **options)
 
 
-def convert(model: object, method: str | None = None, *, db: object = None, filter: str = "none",
+def convert(model: object, method: str | MethodOptions | None = None, *, db: object = None, filter: str = "none",
             **options: Any) -> conversion.Conversion:
     """:func:`pracmln_poss.transformations.conversion.convert` on any model, as :func:`transform`."""
     loading = {name: options.pop(name) for name in _LOADING if name in options}

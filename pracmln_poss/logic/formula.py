@@ -201,7 +201,7 @@ class Fold(Generic[T]):
     fold may stop early), subformulas left to right.
 
     A subclass defines the methods of the nodes it takes; the others refuse the node
-    with a :class:`TypeError` saying what the fold could not do (:attr:`doing`).
+    with a :class:`TypeError` saying what the fold could not do (``doing``).
     """
 
     doing = "fold"

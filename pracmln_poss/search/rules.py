@@ -30,7 +30,7 @@ and skips what rational monotonicity already gives.
 
 from __future__ import annotations
 
-__all__ = ["DefaultRule", "BlockingRule", "default_rules", "RuleStats", "RuleSearch"]
+__all__ = ["DefaultRule", "BlockingRule", "default_rules", "RuleStats", "RuleSearch", "RuleOptions"]
 
 import bisect
 import os
@@ -38,10 +38,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
-from ..map.choice import DEFAULT_BACKEND
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
 from ..possibilistic.theory import Level
@@ -77,31 +77,46 @@ def _by_abs(lits: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(lits, key=lambda l: (abs(l), l)))
 
 
-@dataclass(frozen=True)
-class RuleSearch:
-    """One conversion's search without its solver: what a worker process needs besides
-    a MAP engine of its own (:mod:`.workers` ships it pickled).  Made by keyword from a
-    transformation's checked options.
+class RuleOptions(Protocol):
+    """What a rule search is asked for (Transformations 3 and 4's options classes hold it).
 
     :ivar k: the largest evidence set.
-    :ivar symmetry: the classes of interchangeable constants (Transformation 4), or None.
-    :ivar focus: evidence over its evidence atoms, conclusions about its query atoms.
     :ivar long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
     :ivar omit_redundant_blocking: drop blocking rules the rules for ``E - {y}`` entail.
     :ivar prune_heads: remove from heads what rational monotonicity gives (Prop. 3).
+    """
+
+    @property
+    def k(self) -> int: ...
+
+    @property
+    def long_blocking(self) -> bool: ...
+
+    @property
+    def omit_redundant_blocking(self) -> bool: ...
+
+    @property
+    def prune_heads(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class RuleSearch:
+    """One conversion's search without its solver: what a worker process needs besides
+    a MAP engine of its own (:mod:`.workers` ships it pickled).
+
+    :ivar options: what the search is asked for (the transformation's options, as given).
     :ivar backend: the MAP backend each worker opens (the name the engine resolved).
+    :ivar symmetry: the classes of interchangeable constants (Transformation 4), or None.
+    :ivar focus: evidence over its evidence atoms, conclusions about its query atoms.
     :ivar one_per_class: with ``symmetry``, a head keeps one literal of those that a
         renaming fixing ``E`` maps onto each other (the lifted rules say the rest).
     """
 
     mln: GroundMLN
-    k: int
+    options: RuleOptions
+    backend: str
     symmetry: Symmetry | None = None
     focus: Focus = Focus()
-    long_blocking: bool = True
-    omit_redundant_blocking: bool = True
-    prune_heads: bool = True
-    backend: str = DEFAULT_BACKEND
     one_per_class: bool = False
 
     def canon(self, e: EvidenceSet) -> tuple[EvidenceSet, dict[str, str]]:
@@ -132,8 +147,9 @@ class RuleSearch:
         symmetry = None if self.symmetry is None else (self.symmetry.domains, self.symmetry.classes)
         focus = tuple(None if a is None else sorted(a) for a in (self.focus.evidence, self.focus.query))
         given = None if sets is None else (len(sets), sets[:1], sets[-1:])
-        return search_key(self.mln, self.k, symmetry, focus, self.long_blocking, self.omit_redundant_blocking,
-                          self.prune_heads, self.one_per_class, given)
+        o = self.options
+        return search_key(self.mln, o.k, symmetry, focus, o.long_blocking, o.omit_redundant_blocking,
+                          o.prune_heads, self.one_per_class, given)
 
 
 def default_rules(
@@ -147,7 +163,7 @@ def default_rules(
     executor: Executor | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
 ) -> Iterator[DefaultRule | BlockingRule]:
-    """The rules of ``search`` for ``sets`` (every evidence set of at most ``search.k``
+    """The rules of ``search`` for ``sets`` (every evidence set of at most ``search.options.k``
     literals, smallest first; with ``search.symmetry``, one per renaming class, each its
     class's representative: ``None`` finds them, :func:`~.symmetry.representatives`, size
     by size with the optima).
@@ -160,7 +176,7 @@ def default_rules(
         to this search, removed at the end (:mod:`.checkpoint`).
     """
     stats = stats if stats is not None else RuleStats()
-    k = search.k
+    k = search.options.k
     if sets is None and search.symmetry is None:
         raise ModelError("representatives of renaming classes need a symmetry")
     runner = ChunkRunner(search, engine, executor)
@@ -264,7 +280,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
     for e in sets or ():
         groups.setdefault(len(e), []).append(e)
     found: list[EvidenceSet] = []
-    for size in range(search.k + 1) if grow else sorted(groups):
+    for size in range(search.options.k + 1) if grow else sorted(groups):
         if size not in groups:  # (growing, after a size taken from the checkpoint)
             groups[size] = ([e for e, _ in saved.optima[size]] if saved is not None and size in saved.optima
                             else sorted(_extended(runner, chunked(groups[size - 1])), key=set_order))
@@ -272,7 +288,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
         if not group:
             break
         found.extend(group)
-        extend = grow and size < search.k
+        extend = grow and size < search.options.k
         if report is not None and grow and not extend:
             report.total = len(found)
         if saved is not None and size in saved.optima:
@@ -356,7 +372,7 @@ def _run_optima(search: RuleSearch, engine: MapEngine, state: _OptimaState,
             found = engine.optimum_within(list(e), (), base) if highest == base and engine.sat_backbones else None
             if found is None:
                 found = engine.find_optimum(list(e))
-                if found is not None and len(e) == search.k and found.cost > highest and engine.sat_backbones:
+                if found is not None and len(e) == search.options.k and found.cost > highest and engine.sat_backbones:
                     backbone = engine.consequences(list(e), known=found, atoms=search.query_free)
         out.append(pack_optimum(found, backbone))
     return out, _run_extensions(search, engine, None, chunk) if extend else []
@@ -398,7 +414,7 @@ class _RuleState:
         of ``E`` when ``E`` has ``k`` literals, ``canon`` its representative and the
         renaming onto it when the caller has them."""
         search = self.search
-        if len(e) == search.k:  # asked about once (and most sets are of this size): not kept
+        if len(e) == search.options.k:  # asked about once (and most sets are of this size): not kept
             rests = [(y, rest, search.canon(rest)) for y, rest in _drop_each(e)]
             return self.at_k(e, known, [(y, rest, c, self.tables.penalty[c[0]]) for y, rest, c in rests])
         rep, mapping = canon if canon is not None else search.canon(e)
@@ -493,14 +509,14 @@ def _run_rules(search: RuleSearch, engine: MapEngine, state: _RuleState,
         if any(_entails(state, rest, canon, y, p_rest, p) for y, rest, canon, p_rest in below_e):
             cautious += 1  # E - {y} already entails y
             continue
-        if len(e) < search.k:
+        if len(e) < search.options.k:
             x = state.consequences(e)
         elif known is not None and known[2] is not None:  # (found with the optimum)
             x = frozenset(known[2])
         else:
             x = state.at_k(e, unpack_optimum(known), below_e)
         head = {lit for lit in x if abs(lit) not in fixed and lit not in e and focus.is_query(abs(lit))}
-        if search.prune_heads:
+        if search.options.prune_heads:
             for _y, rest, canon, p_rest in below_e:
                 if p_rest == p:  # E - {y} does not entail not y (rational monotonicity)
                     head = {lit for lit in head if not state.holds(rest, canon, lit)}
@@ -510,12 +526,12 @@ def _run_rules(search: RuleSearch, engine: MapEngine, state: _RuleState,
         if p > 0:
             below = levels[bisect.bisect_left(levels, p) - 1]
             # the rules of E - {y} conclude not y when pen(E - {y}) < pen(E), if y is a query atom
-            if search.omit_redundant_blocking and any(
+            if search.options.omit_redundant_blocking and any(
                 p_rest == below and focus.is_query(abs(y)) for y, _rest, _canon, p_rest in below_e
             ):
                 continue
             body = e
-            if search.long_blocking:
+            if search.options.long_blocking:
                 body = _by_abs(set(e) | {lit for lit in x if abs(lit) not in fixed and focus.is_query(abs(lit))})
             out.append(BlockingRule(e, body, below))
     return out, impossible, cautious

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 __all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "evidence_family", "Focus", "count_evidence_sets",
            "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions",
-           "LiftedOptions"]
+           "LiftedOptions", "MethodOptions", "Runtime"]
 
 from ..search.focus import Focus
 from .conversion import (
@@ -23,5 +23,8 @@ from .conversion import (
     default_method,
     transform,
 )
-from .options import DefaultsOptions, ExhaustiveOptions, LiftedOptions, SelectiveOptions
-from .selective import evidence_family
+from .defaults import DefaultsOptions
+from .exhaustive import ExhaustiveOptions
+from .lifted import LiftedOptions
+from .options import MethodOptions, Runtime
+from .selective import SelectiveOptions, evidence_family

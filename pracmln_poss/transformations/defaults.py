@@ -13,7 +13,10 @@ evidence atoms and ``C`` over the query atoms (docs/focus.md).
 
 from __future__ import annotations
 
-__all__ = ["defaults", "DefaultsStats"]
+__all__ = ["defaults", "DefaultsOptions"]
+
+from dataclasses import dataclass
+from typing import ClassVar
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Implies
@@ -22,35 +25,51 @@ from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, Possib
 from ..search.evidence import describe, literal_sets
 from ..search.focus import Focus
 from ..search.progress import LATER_RULES, Reporter
-from ..search.rules import BlockingRule, RuleSearch, RuleStats, default_rules
+from ..search.rules import BlockingRule, RuleSearch, default_rules
 from ..search.workers import executor_for
 from .formulas import clause_against, conjunction_of, hard_part
-from .options import DefaultsOptions
-
-DefaultsStats = RuleStats  # what a run did (filled in when passed to :func:`defaults`)
+from .options import MAX_EVIDENCE_SETS, RUNTIME_NAMES, Request, Runtime, SearchOptions, option
 
 
-def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, focus: Focus = Focus()
-             ) -> PossibilisticTheory:
+@dataclass(frozen=True)
+class DefaultsOptions(SearchOptions):
+    """Transformation 3 (the rule search's options: :class:`~pracmln_poss.search.rules.RuleOptions`).
+
+    :ivar omit_redundant_blocking: drop blocking rules that the rules for ``E - {y}`` entail.
+    :ivar prune_heads: remove from rule heads what rational monotonicity gives (Prop. 3).
+    """
+
+    method: ClassVar[str] = "defaults"
+    max_evidence_sets: ClassVar[int | None] = MAX_EVIDENCE_SETS
+    runtime: ClassVar[tuple[str, ...]] = RUNTIME_NAMES
+    long_blocking: ClassVar[bool] = True  # (Prop. 2 is proved for the long form)
+
+    omit_redundant_blocking: bool = option(True)
+    prune_heads: bool = option(True)
+
+    def run(self, request: Request, runtime: Runtime) -> PossibilisticTheory:
+        return defaults(request.ground, self, focus=request.focus, runtime=runtime)
+
+
+def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, focus: Focus = Focus(),
+             runtime: Runtime = Runtime()) -> PossibilisticTheory:
     """Transformation 3 with evidence sets of at most ``options.k`` literals.
 
-    :param options: the search's (:class:`~.options.DefaultsOptions`: pruning, workers,
-        checkpoint, progress); the output is the same whatever runs it.
     :param focus: evidence over its evidence atoms, conclusions about its query atoms
         (:class:`~pracmln_poss.search.focus.Focus`).
+    :param runtime: how the search runs (workers, checkpoint, progress, statistics); the
+        output is the same whatever runs it.
     """
     out = hard_part(mln)
-    progress = options.progress
-    with open_engine(mln, options.backend) as engine, executor_for(options.jobs, options.executor) as runner:
-        search = RuleSearch(mln=mln, k=options.k, focus=focus, long_blocking=True,
-                            omit_redundant_blocking=options.omit_redundant_blocking, prune_heads=options.prune_heads,
-                            backend=engine.name)
+    progress = runtime.progress
+    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
+        search = RuleSearch(mln=mln, options=options, focus=focus, backend=engine.name)
         sets = list(literal_sets(search.enumerated, options.k))
         rules = default_rules(
             engine, search, sets,
             report_optima=Reporter(progress, "penalties of evidence sets", len(sets), later=LATER_RULES),
-            report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=options.stats,
-            executor=runner, checkpoint=options.checkpoint,
+            report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=runtime.stats,
+            executor=runner, checkpoint=runtime.checkpoint,
         )
         for rule in rules:
             origin = describe(rule.evidence, mln)

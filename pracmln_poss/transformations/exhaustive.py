@@ -11,9 +11,11 @@ unless forced.
 
 from __future__ import annotations
 
-__all__ = ["exhaustive"]
+__all__ = ["exhaustive", "ExhaustiveOptions"]
 
 import itertools
+from dataclasses import dataclass
+from typing import ClassVar
 
 from ..errors import ModelError
 from ..ground_mln import GroundMLN
@@ -23,12 +25,31 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.progress import Reporter
 from ..weights import INF
 from .formulas import hard_part
-from .options import ExhaustiveOptions
+from .options import DEFAULT_MAX_FORMULAS, Flag, MethodOptions, Request, Runtime, option
 
 
-def exhaustive(mln: GroundMLN, options: ExhaustiveOptions = ExhaustiveOptions(), *, force: bool = False
-               ) -> PossibilisticTheory:
+@dataclass(frozen=True)
+class ExhaustiveOptions(MethodOptions):
+    """Transformation 1 (exact for every question: it has no ``k``).
+
+    :ivar max_formulas: refuse more soft formulas than this (2^m subsets) unless forced.
+    """
+
+    method: ClassVar[str] = "exhaustive"
+
+    max_formulas: int = option(DEFAULT_MAX_FORMULAS, Flag(
+        ("--max-formulas",), f"refuse more soft formulas than N (2^N subsets) unless --force (default "
+        f"{DEFAULT_MAX_FORMULAS})", int, "N"))
+
+    def run(self, request: Request, runtime: Runtime) -> PossibilisticTheory:
+        return exhaustive(request.ground, self, force=request.force, runtime=runtime)
+
+
+def exhaustive(mln: GroundMLN, options: ExhaustiveOptions = ExhaustiveOptions(), *, force: bool = False,
+               runtime: Runtime = Runtime()) -> PossibilisticTheory:
     """Transformation 1.
+
+    :param runtime: its progress is reported to.
 
     :raises ModelError: with more than ``options.max_formulas`` soft formulas, unless ``force``.
     """
@@ -37,11 +58,12 @@ def exhaustive(mln: GroundMLN, options: ExhaustiveOptions = ExhaustiveOptions(),
     if m > max_formulas and not force:
         raise ModelError(
             f"the exhaustive transformation has up to 2**{m} formulas for {m} soft formulas; "
-            f"it is refused above {max_formulas} (--force, or force=True from Python; or use the selective or defaults method)"
+            f"it is refused above {max_formulas} (--max-formulas N or --force; max_formulas= or force=True from "
+            "Python; or use the selective or defaults method)"
         )
     out = hard_part(mln)
     total = 2**m - 1
-    report = Reporter(options.progress, "subsets of soft formulas", total)
+    report = Reporter(runtime.progress, "subsets of soft formulas", total)
     done = 0
     with open_engine(mln, options.backend) as engine:
         for size in range(1, m + 1):

@@ -14,9 +14,11 @@ The rules themselves come from the rule core shared with Transformation 3
 
 from __future__ import annotations
 
-__all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas"]
+__all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas", "LiftedOptions"]
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
 
 from ..errors import ModelError
 from ..first_order import FirstOrderMLN
@@ -34,29 +36,53 @@ from ..search.rules import BlockingRule, RuleSearch, default_rules
 from ..search.symmetry import Symmetry, rename, renamings
 from ..search.workers import executor_for
 from .formulas import clause_against, conjunction_of, hard_part
-from .options import LiftedOptions
+from .options import MAX_LIFTED_EVIDENCE_SETS, RUNTIME_NAMES, Flag, Request, Runtime, SearchOptions, option
+
+
+@dataclass(frozen=True)
+class LiftedOptions(SearchOptions):
+    """Transformation 4 (the rule search's options: :class:`~pracmln_poss.search.rules.RuleOptions`).
+
+    :ivar long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
+    """
+
+    method: ClassVar[str] = "lifted"
+    first_order: ClassVar[bool] = True
+    max_evidence_sets: ClassVar[int | None] = MAX_LIFTED_EVIDENCE_SETS
+    runtime: ClassVar[tuple[str, ...]] = RUNTIME_NAMES
+    omit_redundant_blocking: ClassVar[bool] = True
+    prune_heads: ClassVar[bool] = True
+
+    long_blocking: bool = option(False, Flag(
+        ("--blocking",), "blocking rules not AND E (short, default) or not (AND E ^ AND X(E)) (long)", str, None,
+        ("short", "long"), lambda text: text == "long"))
+
+    def run(self, request: Request, runtime: Runtime) -> LiftedTheory:
+        if not isinstance(request.model, FirstOrderMLN):
+            raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
+        return lifted(request.model, self, focus=request.focus, grounded=request.ground, runtime=runtime)
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
-                   focus: Focus = Focus()) -> list[Schema]:
+                   focus: Focus = Focus(), runtime: Runtime = Runtime()) -> list[Schema]:
     """The rules of Transformation 3 for one evidence set per renaming class, one
     conclusion per schema (:mod:`pracmln_poss.search.rules` computes them)."""
-    return list(iter_schemas(mln, symmetry, options, focus=focus))
+    return list(iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime))
 
 
 def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
-                 focus: Focus = Focus()) -> Iterator[Schema]:
+                 focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Iterator[Schema]:
     """:func:`lifted_schemas` as they are found."""
-    progress = options.progress
-    with open_engine(mln, options.backend) as engine, executor_for(options.jobs, options.executor) as runner:
-        search = RuleSearch(mln=mln, k=options.k, symmetry=symmetry, focus=focus,
-                            long_blocking=options.long_blocking, backend=engine.name, one_per_class=True)
+    progress = runtime.progress
+    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
+        search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
+                            one_per_class=True)
         # sets=None: one representative per class, found by the rule core (in chunks)
         rules = default_rules(
             engine, search, None,
             report_optima=Reporter(progress, "penalties of evidence classes", None, later=LATER_RULES),
-            report_rules=Reporter(progress, "rules of evidence classes", None),
-            executor=runner, checkpoint=options.checkpoint,
+            report_rules=Reporter(progress, "rules of evidence classes", None), stats=runtime.stats,
+            executor=runner, checkpoint=runtime.checkpoint,
         )
         for rule in rules:
             if isinstance(rule, BlockingRule):
@@ -90,13 +116,13 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
 
 
 def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, focus: Focus = Focus(),
-           grounded: GroundMLN | None = None) -> LiftedTheory:
+           grounded: GroundMLN | None = None, runtime: Runtime = Runtime()) -> LiftedTheory:
     """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory` of the first-order ``model``
     for evidence sets of at most ``options.k`` literals, one per renaming class of
     interchangeable constants.
 
-    :param options: the search's (:class:`~.options.LiftedOptions`: blocking rules, workers,
-        checkpoint, progress); the output is the same whatever runs it.
+    :param runtime: how the search runs (workers, checkpoint, progress, statistics); the
+        output is the same whatever runs it.
     :param focus: evidence over its evidence atoms, conclusions about its query atoms
         (atoms of ``grounded``, or of ``ground(model)``).
     :param grounded: ``ground(model)``, when the caller has it already.
@@ -108,5 +134,5 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
         raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
     mln = grounded if grounded is not None else ground(model)
     symmetry = find_symmetry(mln, dict(model.domain_map))
-    schemas = iter_schemas(mln, symmetry, options, focus=focus)
+    schemas = iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime)
     return lift(mln, symmetry, schemas, model)

@@ -1,35 +1,77 @@
-"""The options of each transformation, as immutable values.
+"""What a conversion is asked for, as values: each transformation's options class *is*
+the method (its :meth:`~MethodOptions.run`), checked when made; what a run needs besides
+(progress, statistics, workers, a checkpoint) travels apart, in :class:`Runtime`.
 
-:func:`~pracmln_poss.transformations.conversion.transform` (and so ``convert``, the CLI
-and the plugin) takes them as keyword arguments and checks them here, once: an option the
-method does not have is an error naming the ones it has, not a silent no-op.  The checked
-value then travels whole, down to the search.
+The fields say how the command line gives them (:class:`Flag`, in their metadata): ``convert``
+builds its method flags from them, so a flag and an option cannot drift apart, and a flag
+the chosen method lacks is an error.
 """
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_MAX_FORMULAS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOptions",
-           "MethodOptions", "option_names", "make_options"]
+__all__ = ["DEFAULT_MAX_FORMULAS", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "Flag", "MethodOptions",
+           "SearchOptions", "Runtime", "Request", "option", "option_names", "make_options", "make_runtime",
+           "RUNTIME_NAMES", "family_name"]
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import arguments
 from ..errors import ArgumentTypeError, UnknownNameError
-from ..map.choice import DEFAULT_BACKEND, backend_name
-from ..search.evidence import EvidenceSet
+from ..first_order import FirstOrderMLN
+from ..ground_mln import GroundMLN
+from ..map.choice import BACKENDS, DEFAULT_BACKEND, backend_name
+from ..search.focus import Focus
 from ..search.progress import Progress
 from ..search.rules import RuleStats
 
+if TYPE_CHECKING:
+    from ..possibilistic.lifted_theory import LiftedTheory
+    from ..possibilistic.theory import PossibilisticTheory
+
 DEFAULT_MAX_FORMULAS = 16
 """The exhaustive transformation's default bound on soft formulas (2^m subsets)."""
+MAX_EVIDENCE_SETS = 10_000_000
+"""Above this many evidence sets, Transformations 2 and 3 are refused unless forced."""
+MAX_LIFTED_EVIDENCE_SETS = 1_000_000_000
+"""The same for Transformation 4, counted before symmetry (its classes are far fewer:
+CORA over 4 papers and 4 persons has 16 million sets of at most 4 literals in 339,308
+classes)."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """How ``convert`` gives an option.
+
+    :ivar names: the flag's spellings (``("--jobs", "-j")``).
+    :ivar help: what it does (the methods that have it are added).
+    :ivar type: what argparse reads the text as (``str``, ``int``); None: a switch.
+    :ivar choices: the texts it takes, if a few.
+    :ivar read: the option's value from what argparse read (None: that itself).
+    """
+
+    names: tuple[str, ...]
+    help: str
+    type: type | None = str
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    read: Callable[[Any], object] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+
+def option(default: Any, flag: Flag | None = None) -> Any:
+    """A field of an options class with its default and, if the command line has it, its :class:`Flag`."""
+    return field(default=default, metadata={} if flag is None else {"flag": flag})
 
 
 class _Checked:
-    """Options that check their own values when made: one ``TypeError`` or ``ValueError``
+    """Values that check themselves when made: one ``TypeError`` or ``ValueError``
     naming the option, before any work."""
 
     def __post_init__(self) -> None:
@@ -54,10 +96,19 @@ def _progress(name: str, value: object) -> None:
         raise ArgumentTypeError(f"{name} takes a function or None, not {type(value).__name__}")
 
 
+def family_name(value: str) -> str:
+    """An evidence family's name, checked.
+
+    :raises UnknownNameError: for a name other than ``all`` and ``positive``.
+    """
+    if value not in ("all", "positive"):
+        raise UnknownNameError(f"unknown evidence family {value!r}; valid: all, positive, or a list of sets")
+    return value
+
+
 def _family(name: str, value: object) -> None:
     if isinstance(value, str):
-        if value not in ("all", "positive"):
-            raise UnknownNameError(f"unknown evidence family {value!r}; valid: all, positive, or a list of sets")
+        family_name(value)
     elif not isinstance(value, Iterable):
         raise ArgumentTypeError(f"{name} takes 'all', 'positive' or a list of evidence sets, not {value!r}")
 
@@ -84,102 +135,126 @@ _CHECKS: dict[str, Callable[[str, Any], object]] = {
 
 
 @dataclass(frozen=True)
-class ExhaustiveOptions(_Checked):
-    """Transformation 1 (exact for every question: it has no ``k``).
+class Request:
+    """One conversion as :func:`~.conversion.transform` hands it to a method: the model
+    (first-order when the caller gave one), its grounding, the focus."""
 
-    :ivar backend: the MAP backend (``auto``, ``rc2``, ``toulbar2``, ``cpsat``, ...).
-    :ivar max_formulas: refuse more soft formulas than this (2^m worlds) unless forced.
+    model: FirstOrderMLN | GroundMLN
+    ground: GroundMLN
+    focus: Focus
+    force: bool
+
+
+@dataclass(frozen=True)
+class Runtime(_Checked):
+    """How a conversion runs, which never changes what it gives.
+
     :ivar progress: called with what is being done and how far.
+    :ivar stats: filled in with what a rule search did (a :class:`~pracmln_poss.search.rules.RuleStats`), if given.
+    :ivar jobs: worker processes for a rule search (1: this process; 0: one per core).
+    :ivar executor: any ``concurrent.futures.Executor`` to run a rule search on instead
+        (a Dask cluster's ``Client.get_executor()``).
+    :ivar checkpoint: a file keeping a rule search's finished work: an interrupted conversion
+        given the same file resumes from it; removed when the conversion completes.
     """
 
-    backend: str = DEFAULT_BACKEND
-    max_formulas: int = DEFAULT_MAX_FORMULAS
     progress: Progress = None
-
-
-@dataclass(frozen=True)
-class SelectiveOptions(_Checked):
-    """Transformation 2.
-
-    :ivar k: the largest evidence set of a family given by name.
-    :ivar family: ``all`` or ``positive`` (the sets of at most ``k`` literals over the
-        evidence atoms, or only the positive ones), or the evidence sets themselves.
-    """
-
-    backend: str = DEFAULT_BACKEND
-    k: int = 1
-    family: str | tuple[EvidenceSet, ...] = "all"
-    progress: Progress = None
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if not isinstance(self.family, str):
-            object.__setattr__(self, "family", tuple(tuple(e) for e in self.family))
-
-
-@dataclass(frozen=True)
-class DefaultsOptions(_Checked):
-    """Transformation 3.
-
-    :ivar k: the largest evidence set.
-    :ivar omit_redundant_blocking: drop blocking rules that the rules for ``E - {y}`` entail.
-    :ivar prune_heads: remove from rule heads what rational monotonicity gives (Prop. 3).
-    :ivar stats: filled in with what the run did (a :class:`~pracmln_poss.search.rules.RuleStats`), if given.
-    :ivar jobs: worker processes for the search (1: this process; 0: one per core).
-    :ivar executor: any ``concurrent.futures.Executor`` to run the search on instead
-        (a Dask cluster's ``Client.get_executor()``); the output is the same.
-    :ivar checkpoint: a file keeping finished work: an interrupted conversion given the
-        same file resumes from it; removed when the conversion completes.
-    """
-
-    backend: str = DEFAULT_BACKEND
-    k: int = 1
-    omit_redundant_blocking: bool = True
-    prune_heads: bool = True
     stats: RuleStats | None = None
-    jobs: int = 1
+    jobs: int = option(1, Flag(("--jobs", "-j"), "search with N worker processes (0: one per core); the output "
+                                "is the same", int, "N"))
     executor: Executor | None = None
-    checkpoint: str | os.PathLike[str] | None = None
-    progress: Progress = None
+    checkpoint: str | os.PathLike[str] | None = option(None, Flag(
+        ("--no-checkpoint",), "with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
+        "conversion resumes from it when run again; it is removed on success)", None))
+
+
+    def used(self) -> tuple[str, ...]:
+        """The fields set to other than their defaults."""
+        return tuple(f.name for f in fields(self) if getattr(self, f.name) != f.default)
+
+
+RUNTIME_NAMES = tuple(f.name for f in fields(Runtime))
+"""The keyword arguments of :func:`~.conversion.transform` that go to its :class:`Runtime`."""
 
 
 @dataclass(frozen=True)
-class LiftedOptions(_Checked):
-    """Transformation 4.
+class MethodOptions(_Checked):
+    """What every transformation takes; a subclass is one transformation.
 
-    :ivar k: the largest evidence set.
-    :ivar long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
-    :ivar jobs: as for :class:`DefaultsOptions`.
-    :ivar executor: as for :class:`DefaultsOptions`.
-    :ivar checkpoint: as for :class:`DefaultsOptions`.
+    :ivar backend: the MAP backend (``auto``, ``oll``, ``toulbar2``, ``cpsat``, ...).
     """
 
-    backend: str = DEFAULT_BACKEND
-    k: int = 1
-    long_blocking: bool = False
-    jobs: int = 1
-    executor: Executor | None = None
-    checkpoint: str | os.PathLike[str] | None = None
-    progress: Progress = None
+    method: ClassVar[str]
+    """The transformation's name."""
+    first_order: ClassVar[bool] = False
+    """It needs the first-order model (its domains), not a ground MLN."""
+    max_evidence_sets: ClassVar[int | None] = None
+    """Refused above this many evidence sets unless forced (None: it enumerates none)."""
+    runtime: ClassVar[tuple[str, ...]] = ("progress",)
+    """The :class:`~pracmln_poss.transformations.options.Runtime` fields it uses (another
+    given is an error, not ignored)."""
+
+    backend: str = option(DEFAULT_BACKEND, Flag(("--backend",), "MAP solver (default: auto, which picks oll, "
+                                                "toulbar2 or cpsat per model)", str, None, BACKENDS))
+
+    def run(self, request: Request, runtime: Runtime) -> PossibilisticTheory | LiftedTheory:
+        """The transformation of ``request`` with these options."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how it runs")
+
+    def evidence_atoms(self, request: Request, free: list[int]) -> int | None:
+        """How many atoms its evidence sets range over (None: none, or a family the caller
+        gave, already in memory)."""
+        return None
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """What it takes by keyword: its options, then the runtime's it uses."""
+        return option_names(cls) + cls.runtime
 
 
-MethodOptions = ExhaustiveOptions | SelectiveOptions | DefaultsOptions | LiftedOptions
+@dataclass(frozen=True)
+class SearchOptions(MethodOptions):
+    """The options of a transformation over evidence sets of at most ``k`` literals.
 
-def option_names(options: type[MethodOptions]) -> tuple[str, ...]:
-    """The options an options class holds, in order."""
+    :ivar k: the largest evidence set.
+    """
+
+    k: int = option(1, Flag(("-k",), "largest evidence set size", int))
+
+    def evidence_atoms(self, request: Request, free: list[int]) -> int | None:
+        return len(request.focus.enumerated(free))
+
+
+def option_names(options: type[MethodOptions] | type[Runtime]) -> tuple[str, ...]:
+    """The options a class holds, in order."""
     return tuple(f.name for f in fields(options))
 
 
-def make_options(method: str, options: type[MethodOptions], given: dict[str, Any]) -> MethodOptions:
-    """``options(**given)`` for the transformation ``method``, checked.
+def make_options(options: type[MethodOptions], given: Mapping[str, Any]) -> MethodOptions:
+    """``options(**given)``, checked.
 
     :raises UnknownNameError: for an option the method does not have, naming those it has.
     """
-    names = option_names(options)
-    unknown = sorted(set(given) - set(names))
+    _refuse_unknown(options, set(given) - set(option_names(options)))
+    return options(**given)
+
+
+def make_runtime(options: type[MethodOptions], given: Mapping[str, Any] | Runtime) -> Runtime:
+    """``Runtime(**given)`` (or the runtime given), checked, for a run of ``options``' method.
+
+    :raises UnknownNameError: for a runtime field the method does not use (no worker
+        processes for the exhaustive transformation, ...), naming what it takes.
+    """
+    if isinstance(given, Runtime):
+        _refuse_unknown(options, set(given.used()) - set(options.runtime))
+        return given
+    _refuse_unknown(options, set(given) - set(options.runtime))
+    return Runtime(**given)
+
+
+def _refuse_unknown(options: type[MethodOptions], unknown: set[str]) -> None:
     if unknown:
         raise UnknownNameError(
-            f"the {method} transformation has no option {unknown[0]!r}; its options: {', '.join(names)} "
-            "(and evidence_preds, query_preds, grounded, force)"
+            f"the {options.method} transformation has no option {sorted(unknown)[0]!r}; its options: "
+            f"{', '.join(options.names())} (and evidence_preds, query_preds, grounded, force)"
         )
-    return options(**given)

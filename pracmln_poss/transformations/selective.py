@@ -9,12 +9,13 @@ With the corrections of docs/corrections.md: ``M*_E`` uses ``pen(M, not F) <= pe
 
 from __future__ import annotations
 
-__all__ = ["selective", "evidence_family", "minimal_sets"]
+__all__ = ["selective", "evidence_family", "minimal_sets", "SelectiveOptions"]
 
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
-from ..errors import UnknownNameError
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, disjunction, literal, negate
 from ..map import open_engine
@@ -24,7 +25,36 @@ from ..search.focus import Focus
 from ..search.progress import Reporter
 from ..weights import INF
 from .formulas import clause_against, hard_part
-from .options import SelectiveOptions
+from .options import MAX_EVIDENCE_SETS, Flag, Request, Runtime, SearchOptions, family_name, option
+
+
+@dataclass(frozen=True)
+class SelectiveOptions(SearchOptions):
+    """Transformation 2.
+
+    :ivar family: ``all`` or ``positive`` (the sets of at most ``k`` literals over the
+        evidence atoms, or only the positive ones), or the evidence sets themselves.
+    """
+
+    method: ClassVar[str] = "selective"
+    max_evidence_sets: ClassVar[int | None] = MAX_EVIDENCE_SETS
+
+    family: str | tuple[EvidenceSet, ...] = option("all", Flag(
+        ("--family",), "all sets of at most k literals, only positive ones, or a file with one evidence set "
+        "per line (literals separated by commas)", str, "all|positive|FILE"))
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.family, str):
+            object.__setattr__(self, "family", tuple(tuple(e) for e in self.family))
+
+    def run(self, request: Request, runtime: Runtime) -> PossibilisticTheory:
+        return selective(request.ground, self, focus=request.focus, runtime=runtime)
+
+    def evidence_atoms(self, request: Request, free: list[int]) -> int | None:
+        if not isinstance(self.family, str):
+            return None  # (the caller's sets, in memory already)
+        return len(free) if request.focus.evidence is None else len(request.focus.evidence)
 
 
 def minimal_sets(items: Sequence[int], holds: Callable[[tuple[int, ...]], bool]) -> list[tuple[int, ...]]:
@@ -43,15 +73,18 @@ def minimal_sets(items: Sequence[int], holds: Callable[[tuple[int, ...]], bool])
     return out
 
 
-def selective(mln: GroundMLN, options: SelectiveOptions = SelectiveOptions(), *, focus: Focus = Focus()
-              ) -> PossibilisticTheory:
+def selective(mln: GroundMLN, options: SelectiveOptions = SelectiveOptions(), *, focus: Focus = Focus(),
+              runtime: Runtime = Runtime()) -> PossibilisticTheory:
     """Transformation 2 for the evidence sets of ``options.family`` (tuples of DIMACS
-    literals, or a family by name over the focus's evidence atoms: :func:`evidence_family`)."""
+    literals, or a family by name over the focus's evidence atoms: :func:`evidence_family`).
+
+    :param runtime: its progress is reported to.
+    """
     family: Sequence[EvidenceSet] = (evidence_family(mln, options.family, options.k, focus)
                                       if isinstance(options.family, str) else options.family)
     soft = [wf.formula for wf in mln.soft]
     out = hard_part(mln)
-    report = Reporter(options.progress, "evidence sets", len(family))
+    report = Reporter(runtime.progress, "evidence sets", len(family))
     with open_engine(mln, options.backend) as engine:
         negated_level = [engine.penalty([negate(f)]) for f in soft]
         for i, (f, level) in enumerate(zip(soft, negated_level)):
@@ -81,8 +114,7 @@ def selective(mln: GroundMLN, options: SelectiveOptions = SelectiveOptions(), *,
 def evidence_family(mln: GroundMLN, kind: str, k: int, focus: Focus = Focus()) -> list[EvidenceSet]:
     """The evidence sets of at most ``k`` literals over the focus's evidence atoms:
     ``all`` of them, or only the ``positive`` ones."""
-    if kind not in ("all", "positive"):
-        raise UnknownNameError(f"unknown evidence family {kind!r}; valid: all, positive, or a list of sets")
+    family_name(kind)
     atoms = list(range(1, mln.n_atoms + 1)) if focus.evidence is None else sorted(focus.evidence)
     return list(literal_sets(atoms, k, positive_only=kind == "positive"))
 
