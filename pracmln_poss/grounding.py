@@ -37,7 +37,10 @@ from .logic.formula import (
     Truth,
     Variable,
     children,
-    substitute_atoms,
+    simplified_iff,
+    simplified_implies,
+    simplified_junction,
+    simplified_not,
     variables_of,
     walk,
 )
@@ -246,7 +249,7 @@ def _ground_template(
     ranges = [range(len(table.domains[types[v]])) for v in free]
     source = template_source(template)
     for combo in itertools.product(*ranges):
-        g = substitute_atoms(build(dict(zip(free, combo))), lambda _a: None)
+        g = build(dict(zip(free, combo)))  # (simplified as it is built)
         if isinstance(g, Truth):
             if g.value:
                 continue
@@ -273,7 +276,9 @@ def _compile_template(
 
 
 class _Builder(Fold[Callable[[Env], Formula]]):
-    """A template's tree folded into the function of a binding that builds its grounding."""
+    """A template's tree folded into the function of a binding that builds its grounding,
+    simplified as :func:`~pracmln_poss.logic.formula.substitute_atoms` simplifies (each
+    node over its simplified parts: equalities decided, constants propagated)."""
 
     doing = "ground"
 
@@ -311,23 +316,23 @@ class _Builder(Fold[Callable[[Env], Formula]]):
         return lambda env: f
 
     def not_(self, f: Not, arg: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
-        return lambda env: Not(arg(env))
+        return lambda env: simplified_not(arg(env))
 
     def and_(self, f: And, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
         args = tuple(parts)
-        return lambda env: And(tuple(p(env) for p in args))
+        return lambda env: simplified_junction(And, (p(env) for p in args))
 
     def or_(self, f: Or, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
         args = tuple(parts)
-        return lambda env: Or(tuple(p(env) for p in args))
+        return lambda env: simplified_junction(Or, (p(env) for p in args))
 
     def implies(self, f: Implies, left: Callable[[Env], Formula],
                 right: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
-        return lambda env: Implies(left(env), right(env))
+        return lambda env: simplified_implies(left(env), right(env))
 
     def iff(self, f: Iff, left: Callable[[Env], Formula],
             right: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
-        return lambda env: Iff(left(env), right(env))
+        return lambda env: simplified_iff(left(env), right(env))
 
     def exists(self, f: Exists, body: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
         names = tuple(v.name for v in f.variables)
@@ -339,7 +344,7 @@ class _Builder(Fold[Callable[[Env], Formula]]):
                 inner = dict(env)
                 inner.update(zip(names, combo))
                 disjuncts.append(body(inner))
-            return Or(tuple(disjuncts))
+            return simplified_junction(Or, disjuncts)
 
         return exists
 

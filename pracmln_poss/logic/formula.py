@@ -207,28 +207,28 @@ class Fold(Generic[T]):
     doing = "fold"
 
     def __call__(self, f: Formula) -> T:
+        # type(f) is, not isinstance or match: this runs once per node of every formula
         # (the leaves and the connectives most met first: a ground clause's Or and its atoms)
-        match f:
-            case Atom():
-                return self.atom(f)
-            case Not():
-                return self.not_(f, self(f.arg))
-            case Or():
-                return self.or_(f, map(self, f.args))
-            case And():
-                return self.and_(f, map(self, f.args))
-            case Implies():
-                return self.implies(f, self(f.left), self(f.right))
-            case Iff():
-                return self.iff(f, self(f.left), self(f.right))
-            case Truth():
-                return self.truth(f)
-            case PredAtom():
-                return self.pred_atom(f)
-            case Equals():
-                return self.equals(f)
-            case Exists():
-                return self.exists(f, self(f.body))
+        if type(f) is Atom:
+            return self.atom(f)
+        if type(f) is Not:
+            return self.not_(f, self(f.arg))
+        if type(f) is Or:
+            return self.or_(f, map(self, f.args))
+        if type(f) is And:
+            return self.and_(f, map(self, f.args))
+        if type(f) is Implies:
+            return self.implies(f, self(f.left), self(f.right))
+        if type(f) is Iff:
+            return self.iff(f, self(f.left), self(f.right))
+        if type(f) is Truth:
+            return self.truth(f)
+        if type(f) is PredAtom:
+            return self.pred_atom(f)
+        if type(f) is Equals:
+            return self.equals(f)
+        if type(f) is Exists:
+            return self.exists(f, self(f.body))
         raise TypeError(f"not a formula: {f!r}")
 
     def refuse(self, f: Formula) -> T:
@@ -443,44 +443,57 @@ def nnf(f: Formula, positive: bool = True) -> Formula:
 
     ``positive=False`` gives the NNF of ``not f``.
     """
-    return _NNF()(f)(positive)
+    g = _NNF()(f)
+    return g if positive else _negated_nnf(g)
 
 
-Polar = Callable[[bool], Formula]
-"""A subformula's NNF as a function of its polarity (asked for only where needed)."""
-
-
-class _NNF(Fold[Polar]):
+class _NNF(Fold[Formula]):
     doing = "take the NNF of non-ground formula"
 
-    def atom(self, f: Atom) -> Polar:
-        return lambda positive: f if positive else Not(f)
+    def atom(self, f: Atom) -> Formula:
+        return f
 
-    def truth(self, f: Truth) -> Polar:
-        return lambda positive: f if positive else Truth(not f.value)
+    def truth(self, f: Truth) -> Formula:
+        return f
 
-    def not_(self, f: Not, arg: Polar) -> Polar:
-        return lambda positive: arg(not positive)
+    def not_(self, f: Not, arg: Formula) -> Formula:
+        return _negated_nnf(arg)
 
-    def and_(self, f: And, parts: Iterator[Polar]) -> Polar:
-        args = tuple(parts)
-        return lambda positive: (And if positive else Or)(tuple(a(positive) for a in args))
+    def and_(self, f: And, parts: Iterator[Formula]) -> Formula:
+        return And(tuple(parts))
 
-    def or_(self, f: Or, parts: Iterator[Polar]) -> Polar:
-        args = tuple(parts)
-        return lambda positive: (Or if positive else And)(tuple(a(positive) for a in args))
+    def or_(self, f: Or, parts: Iterator[Formula]) -> Formula:
+        return Or(tuple(parts))
 
-    def implies(self, f: Implies, left: Polar, right: Polar) -> Polar:
-        # l => r is !l v r
-        return lambda positive: Or((left(False), right(True))) if positive else And((left(True), right(False)))
+    def implies(self, f: Implies, left: Formula, right: Formula) -> Formula:
+        return Or((_negated_nnf(left), right))  # l => r is !l v r
 
-    def iff(self, f: Iff, left: Polar, right: Polar) -> Polar:
-        def polar(positive: bool) -> Formula:
-            if positive:
-                return And((Or((left(False), right(True))), Or((left(True), right(False)))))
-            return Or((And((left(True), right(False))), And((left(False), right(True)))))
+    def iff(self, f: Iff, left: Formula, right: Formula) -> Formula:
+        return And((Or((_negated_nnf(left), right)), Or((left, _negated_nnf(right)))))
 
-        return polar
+
+class _NegatedNNF(Fold[Formula]):
+    """The NNF of ``not g`` from the NNF ``g`` (De Morgan; a literal's sign flipped)."""
+
+    doing = "negate a formula not in NNF"
+
+    def atom(self, f: Atom) -> Formula:
+        return Not(f)
+
+    def truth(self, f: Truth) -> Formula:
+        return Truth(not f.value)
+
+    def not_(self, f: Not, arg: Formula) -> Formula:
+        return f.arg  # (NNF: the negation of an atom)
+
+    def and_(self, f: And, parts: Iterator[Formula]) -> Formula:
+        return Or(tuple(parts))
+
+    def or_(self, f: Or, parts: Iterator[Formula]) -> Formula:
+        return And(tuple(parts))
+
+
+_negated_nnf = _NegatedNNF()
 
 
 def substitute_atoms(f: Formula, value: Callable[[int], bool | None]) -> Formula:
@@ -507,35 +520,34 @@ class _Substitute(Fold[Formula]):
         return f
 
     def not_(self, f: Not, arg: Formula) -> Formula:
-        return Truth(not arg.value) if isinstance(arg, Truth) else negate(arg)
+        return simplified_not(arg)
 
     def and_(self, f: And, parts: Iterator[Formula]) -> Formula:
-        return _junction(And, parts, absorbing=False)
+        return simplified_junction(And, parts)
 
     def or_(self, f: Or, parts: Iterator[Formula]) -> Formula:
-        return _junction(Or, parts, absorbing=True)
+        return simplified_junction(Or, parts)
 
     def implies(self, f: Implies, left: Formula, right: Formula) -> Formula:
-        if isinstance(left, Truth):
-            return right if left.value else TOP
-        if isinstance(right, Truth):
-            return TOP if right.value else negate(left)
-        return Implies(left, right)
+        return simplified_implies(left, right)
 
     def iff(self, f: Iff, left: Formula, right: Formula) -> Formula:
-        if isinstance(left, Truth) and isinstance(right, Truth):
-            return Truth(left.value == right.value)
-        if isinstance(left, Truth):
-            return right if left.value else negate(right)
-        if isinstance(right, Truth):
-            return left if right.value else negate(left)
-        return Iff(left, right)
+        return simplified_iff(left, right)
 
 
-def _junction(kind: type[And] | type[Or], simplified: Iterator[Formula], absorbing: bool) -> Formula:
-    """An And (``absorbing`` false: decided by a false part) or Or (decided by a true part)
-    of parts already simplified, flattened, without repeats; the parts after a deciding
-    one are never simplified."""
+# The simplification rules, on parts already simplified (constants propagated): one node
+# each.  substitute_atoms applies them bottom up; the grounding as it builds each node.
+
+def simplified_not(arg: Formula) -> Formula:
+    """``not arg``: a constant flipped, a double negation removed."""
+    return Truth(not arg.value) if isinstance(arg, Truth) else negate(arg)
+
+
+def simplified_junction(kind: type[And] | type[Or], simplified: Iterable[Formula]) -> Formula:
+    """An And (decided by a false part) or Or (decided by a true part) of ``simplified``,
+    flattened, without repeats; the parts after a deciding one are never made (an
+    iterator's)."""
+    absorbing = kind is Or
     parts: list[Formula] = []
     for g in simplified:
         if isinstance(g, Truth):
@@ -552,6 +564,26 @@ def _junction(kind: type[And] | type[Or], simplified: Iterator[Formula], absorbi
     if len(parts) == 1:
         return parts[0]
     return kind(tuple(parts))
+
+
+def simplified_implies(left: Formula, right: Formula) -> Formula:
+    """``left => right``, kept an implication unless a side is a constant."""
+    if isinstance(left, Truth):
+        return right if left.value else TOP
+    if isinstance(right, Truth):
+        return TOP if right.value else negate(left)
+    return Implies(left, right)
+
+
+def simplified_iff(left: Formula, right: Formula) -> Formula:
+    """``left <=> right``, kept an equivalence unless a side is a constant."""
+    if isinstance(left, Truth) and isinstance(right, Truth):
+        return Truth(left.value == right.value)
+    if isinstance(left, Truth):
+        return right if left.value else negate(right)
+    if isinstance(right, Truth):
+        return left if right.value else negate(left)
+    return Iff(left, right)
 
 
 def variables_of(f: Formula) -> Iterator[Variable]:
@@ -591,4 +623,5 @@ def disjunction(parts: Iterable[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else (Or(parts) if parts else BOTTOM)
 
 
-__all__ += ["compile_ground", "conjunction", "disjunction", "map_terms", "variables_of"]
+__all__ += ["compile_ground", "conjunction", "disjunction", "map_terms", "variables_of", "simplified_not",
+            "simplified_junction", "simplified_implies", "simplified_iff"]
