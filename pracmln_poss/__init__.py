@@ -6,9 +6,13 @@ works on plain data; pracmln is imported only when called, by :mod:`pracmln_poss
 (reading models, pracmln's objects) and by the ``wcsp`` MAP backend
 (:mod:`pracmln_poss.map.wcsp`, which runs pracmln's own WCSP inference).
 
-Importing this package has one side effect: pracmln's ``MLN`` gets a
-``to_possibilistic(db=None, method=None, k=..., filter=...)`` method, at once if
-pracmln is already imported, else when it is (see :mod:`pracmln_poss.bridge.plugin`).
+Importing this package wires it up, here and nowhere else: theories show themselves
+with the text format (``print``) and the table of :mod:`pracmln_poss.insight.show` (a
+notebook), which live in layers above theirs; and, the one effect outside the package,
+pracmln's ``MLN`` gets a ``to_possibilistic(db=None, method=None, k=..., filter=...)``
+method, at once if pracmln is already imported, else when it is (see
+:mod:`pracmln_poss.bridge.plugin`).  No other module does anything on import beyond
+defining its names.
 
 pracmln 1.2.4 does not import on Python >= 3.10 by itself; after ``import pracmln_poss``
 a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln module
@@ -30,7 +34,7 @@ from .first_order import FirstOrderMLN
 from .formats import dumps, load_theory, loads, save
 from .ground_mln import GroundMLN, WeightedFormula
 from .grounding import ground
-from .insight import show as _show  # noqa: F401 (a theory in a notebook shows its table: registered on import)
+from .insight.show import show_html as _show_html
 from .map import BACKENDS, MapEngine, World, open_engine
 from .map.inference import MapInference
 from .possibilistic import (
@@ -43,10 +47,13 @@ from .possibilistic import (
 from .possibilistic.filtering import filter_redundant
 from .possibilistic.lifted_theory import LiftedTheory
 from .possibilistic.protocol import Theory
+from .possibilistic.theory import register_display
 from .transformations import METHODS, Conversion
 from .version import __version__
 from .weights import INF, Resolution
 
+register_display("text", dumps)  # print(theory) writes its text format
+register_display("html", _show_html)  # a theory in a notebook shows its table
 _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported
 
 

@@ -30,6 +30,24 @@ def test_importing_the_package_does_not_import_pracmln():
     assert out.stdout.strip() == "False"
 
 
+def test_no_module_but_the_root_does_anything_on_import_beyond_defining_names():
+    """Only imports, definitions, names bound to values and ``TYPE_CHECKING`` blocks at
+    module level: the package's ``__init__`` alone wires things up (theories' displays,
+    pracmln's ``MLN.to_possibilistic``), and says so."""
+    import ast
+
+    package = ROOT / "pracmln_poss"
+    allowed = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)
+    for path in sorted(package.rglob("*.py")):
+        if path in (package / "__init__.py", package / "__main__.py"):
+            continue
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "__name__ == '__main__'"):
+                continue
+            docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            assert isinstance(node, allowed) or docstring, f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}"
+
+
 def test_every_module_has_an_explicit_all():
     for name in modules():
         module = importlib.import_module(name)

@@ -12,7 +12,7 @@ from .. import arguments
 from ..errors import PossError, SourcePosition, UnknownNameError
 from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.protocol import Theory
-from ..possibilistic.theory import PossibilisticTheory, register_display
+from ..possibilistic.theory import PossibilisticTheory
 from ..sources import read_source
 from .json_format import read_json, to_json
 from .latex import to_latex
@@ -94,5 +94,3 @@ def load_theory(path: str | os.PathLike[str], ground: bool = True, force: bool =
             raise
         raise type(exc)(exc.message, SourcePosition(os.fspath(path))) from None
 
-
-register_display("text", dumps)  # print(theory) writes its text format

@@ -37,7 +37,7 @@ from ..logic.formula import (
 )
 from ..logic.syntax import format_formula
 from ..possibilistic.protocol import Theory
-from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, register_display
+from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..weights import INF, format_weight
 from .explain import explain
 from .vocabulary import check_predicates, check_same_atoms
@@ -294,5 +294,3 @@ def show_html(theory: Theory, flags: Iterable[Flag] = (), max_levels: int | None
     parts.append(f"<p>{esc(summary)}</p></div>")
     return "\n".join(parts)
 
-
-register_display("html", show_html)  # a theory in a notebook shows this table

@@ -126,8 +126,7 @@ _SHOWN_AS: dict[str, Callable[[Any], str]] = {}
 def register_display(kind: str, show: Callable[[Any], str]) -> None:
     """How theories show themselves as ``text`` (``print``) or ``html`` (a notebook):
     the text format lives with the other formats and the table with the other displays,
-    in layers above this one, and each registers itself here when imported (the
-    package's ``__init__`` imports both)."""
+    in layers above this one; the package's ``__init__`` registers both, once."""
     if kind not in ("text", "html"):
         raise ValueError(f"unknown display {kind!r}")
     _SHOWN_AS[kind] = show

@@ -111,8 +111,6 @@ def _close_worker_engine() -> None:
         engine.close()
 
 
-atexit.register(_close_worker_engine)
-
 
 def _task(prepare: Prepare, run: Run, context: tuple[str, Any], shared: tuple[str, Any],
           chunk: Any) -> tuple[Any, int]:
@@ -122,6 +120,8 @@ def _task(prepare: Prepare, run: Run, context: tuple[str, Any], shared: tuple[st
             _close_worker_engine()
             _WORKER.clear()
             gc.unfreeze()  # (the previous context's objects can go)
+        else:  # (the first context this process works on: its engine is closed at exit)
+            atexit.register(_close_worker_engine)
         ctx = _INHERITED[context[0]] if context[1] is None else pickle.loads(context[1])
         _WORKER.update(context=context[0], ctx=ctx, engine=open_engine(ctx.mln, ctx.backend), shared=None)
         # the collector's passes need not walk what every chunk reads (and, in a forked
