@@ -444,8 +444,8 @@ def _no_checkpoint(args: argparse.Namespace) -> bool:
 
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
+    from .formats.family import read_family
     from .grounding import ground as ground_model
-    from .search.evidence import read_family
     from .transformations import convert, default_method
     from .transformations.conversion import has_option
 

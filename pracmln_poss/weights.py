@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "DEFAULT_RESOLUTION",
     "INF",
+    "Level",
     "Resolution",
     "format_weight",
     "parse_weight",
@@ -26,6 +27,9 @@ from .errors import WeightError
 
 INF = math.inf
 """The level/weight of hard formulas and evidence."""
+
+Level = int | float
+"""A level or penalty counted in resolution steps: an int, or :data:`INF`."""
 
 DEFAULT_RESOLUTION = "1e-6"
 

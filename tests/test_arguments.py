@@ -12,7 +12,7 @@ from pracmln_poss import load_ground
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.errors import ArgumentError, ArgumentTypeError, PossError, ResolutionWarning, UnknownNameError
 from pracmln_poss.formats import dumps
-from pracmln_poss.search.evidence import read_family
+from pracmln_poss.formats.family import read_family
 from pracmln_poss.transformations import convert, transform
 
 from .support import PAPER, run_cli

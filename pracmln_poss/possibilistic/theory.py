@@ -28,9 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ArgumentError, ArgumentTypeError, PossWarning, WeightError
 from ..logic.formula import Formula, evaluate
-from ..weights import INF, Resolution, format_weight, parse_weight
-
-Level = int | float  # int steps, or INF
+from ..weights import INF, Level, Resolution, format_weight, parse_weight
 
 
 def parse_level(level: object, resolution: Resolution) -> Level:

@@ -32,9 +32,8 @@ from typing import Any, TypeVar
 from ..errors import OutputError, SourcePosition
 from ..ground_mln import GroundMLN
 from ..map.engine import Optimum, World
-from ..possibilistic.theory import Level
 from ..sources import load_json
-from ..weights import INF
+from ..weights import INF, Level
 from .rule import BlockingRule, DefaultRule
 
 FORMAT = "pracmln_poss checkpoint 4"

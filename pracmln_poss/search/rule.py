@@ -6,7 +6,7 @@ __all__ = ["DefaultRule", "BlockingRule", "Schema"]
 
 from dataclasses import dataclass
 
-from ..possibilistic.theory import Level
+from ..weights import Level
 from .evidence import EvidenceSet
 
 

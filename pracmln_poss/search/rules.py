@@ -40,13 +40,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
 
-from ..errors import ModelError
+from ..errors import ArgumentError
 from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
-from ..possibilistic.theory import Level
 from ..stopping import INTERRUPTS, interrupted
-from ..weights import INF
+from ..weights import INF, Level
 from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
 from .evidence import EvidenceSet
 from .focus import Focus
@@ -178,7 +177,7 @@ def default_rules(
     stats = stats if stats is not None else RuleStats()
     k = search.options.k
     if sets is None and search.symmetry is None:
-        raise ModelError("representatives of renaming classes need a symmetry")
+        raise ArgumentError("a search for one evidence set per renaming class (sets=None) needs a symmetry")
     runner = ChunkRunner(search, engine, executor)
     if report_optima is not None and report_optima.total is None and sets is not None:
         report_optima.total = len(sets)
@@ -246,7 +245,7 @@ def _run_extensions(search: RuleSearch, engine: MapEngine, state: None, chunk: S
     across chunks)."""
     symmetry = search.symmetry
     if symmetry is None:
-        raise ModelError("representatives of renaming classes need a symmetry")
+        raise ArgumentError("a search for one evidence set per renaming class (sets=None) needs a symmetry")
     return list({image for rep in chunk for image in extensions(rep, symmetry, search.enumerated)})
 
 

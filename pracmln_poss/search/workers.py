@@ -37,8 +37,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from multiprocessing.context import BaseContext
 from typing import Any, Protocol, TypeVar
 
-from .. import stopping
-from ..errors import ModelError
+from .. import arguments, stopping
 from ..ground_mln import GroundMLN
 from ..map import open_engine
 from ..map.engine import MapEngine
@@ -290,8 +289,7 @@ def _start_method() -> BaseContext | None:
 def workers_for(jobs: int) -> int:
     """The worker processes ``jobs`` asks for (0: one per core), at most one per core and
     :data:`CHUNKS` (more would only wait: a phase has no more chunks than that)."""
-    if jobs < 0:
-        raise ModelError(f"jobs must be at least 0 (0: one per core), got {jobs}")
+    jobs = arguments.integer("jobs", jobs, 0)
     cores = os.cpu_count() or 1
     return min(jobs or cores, cores, CHUNKS)
 
