@@ -17,7 +17,7 @@ not used (its ``refused`` says why) and is replaced by the search's own.
 from __future__ import annotations
 
 __all__ = ["Checkpoint", "search_key", "Packed", "pack_optimum", "unpack_optimum", "unpack_world",
-           "CheckpointRules"]
+           "RuleChunk"]
 
 import hashlib
 import json
@@ -27,7 +27,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..errors import OutputError, SourcePosition
 from ..ground_mln import GroundMLN
@@ -78,9 +78,13 @@ def unpack_optimum(packed: Packed | None) -> Optimum | None:
     return Optimum(packed[0], unpack_world(packed))
 
 
-CheckpointRules = tuple[list[DefaultRule | BlockingRule], int, int]
-"""The result of one chunk of rules: its rules (default and blocking), and the sets
-skipped as impossible and by cautious monotonicity."""
+class RuleChunk(NamedTuple):
+    """The result of one chunk of rules: its rules (default and blocking), and the sets
+    skipped as impossible and by cautious monotonicity."""
+
+    rules: list[DefaultRule | BlockingRule]
+    impossible: int
+    cautious: int
 
 # -- the file's values: JSON of ints, strings and lists ------------------------------
 
@@ -171,7 +175,7 @@ class _Decoder:
     def chunk(self, value: object) -> int:
         return self.int_(value, 0, 1 << 20)
 
-    def rules(self, value: object) -> CheckpointRules:
+    def rules(self, value: object) -> RuleChunk:
         rules, impossible, cautious = self.list_(value, 3)
         out: list[DefaultRule | BlockingRule] = []
         for rule in self.list_(rules):
@@ -180,7 +184,7 @@ class _Decoder:
                 raise ValueError(f"unknown rule kind {kind!r}")
             make = DefaultRule if kind == "d" else BlockingRule
             out.append(make(self.evidence(e), self.literals(lits), self.level(level)))
-        return out, self.int_(impossible), self.int_(cautious)
+        return RuleChunk(out, self.int_(impossible), self.int_(cautious))
 
 
 def _packed_json(packed: Packed | None) -> list[Any] | None:
@@ -202,7 +206,7 @@ def _level_json(level: Level) -> int | str:
     return "inf" if level == INF else int(level)
 
 
-def _rules_json(result: CheckpointRules) -> list[Any]:
+def _rules_json(result: RuleChunk) -> list[Any]:
     rules, impossible, cautious = result
     return [[["b" if isinstance(r, BlockingRule) else "d", list(r.evidence),
               list(r.body if isinstance(r, BlockingRule) else r.head), _level_json(r.level)] for r in rules],
@@ -230,7 +234,7 @@ class Checkpoint:
         self.interval = interval
         self.optima: dict[int, list[tuple[tuple[int, ...], Packed | None]]] = {}
         self.partial: dict[int, dict[int, list[Packed | None]]] = {}  # size -> chunk -> its optima
-        self.rules: dict[int, CheckpointRules] = {}
+        self.rules: dict[int, RuleChunk] = {}
         self.resumed = False
         self.refused: str | None = None
         self._saved = time.monotonic()
@@ -266,7 +270,7 @@ class Checkpoint:
         return True
 
     def _read(self) -> tuple[dict[int, list[tuple[tuple[int, ...], Packed | None]]],
-                             dict[int, dict[int, list[Packed | None]]], dict[int, CheckpointRules]] | None:
+                             dict[int, dict[int, list[Packed | None]]], dict[int, RuleChunk]] | None:
         """The file's content, checked; None (with :attr:`refused` set) when it is
         another search's; ValueError (or OSError) when it is not a sound checkpoint."""
         # (not followed if a link, not waited on if a FIFO: looked at first, then refused)

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..errors import ArgumentError
 from ..ground_mln import GroundMLN
@@ -46,13 +46,13 @@ from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
 from ..stopping import INTERRUPTS, interrupted
 from ..weights import INF, Level
-from .checkpoint import Checkpoint, Packed, pack_optimum, search_key, unpack_optimum, unpack_world
+from .checkpoint import Checkpoint, Packed, RuleChunk, pack_optimum, search_key, unpack_optimum, unpack_world
 from .evidence import EvidenceSet
 from .focus import Focus
 from .progress import Reporter
 from .rule import BlockingRule, DefaultRule
 from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order
-from .workers import ChunkRunner, chunked
+from .workers import ChunkRunner, Phase, chunked
 
 
 @dataclass
@@ -209,9 +209,9 @@ def default_rules(
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
         del optima  # (the chunks keep what the rules need)
         done = 0
-        results = runner.map(_prepare_rules, _run_rules, tables, chunks, saved.rules if saved is not None else None)
+        results = runner.map(_RULES, tables, chunks, saved.rules if saved is not None else None)
         for i, (chunk, result) in enumerate(zip(chunks, results)):
-            rules, skipped_impossible, skipped_cautious = result
+            rules, skipped_impossible, skipped_cautious = result.rules, result.impossible, result.cautious
             done += len(chunk)
             stats.evidence_sets += len(chunk)
             stats.skipped_impossible += skipped_impossible
@@ -254,14 +254,14 @@ def _prepare_extensions(search: RuleSearch, engine: MapEngine, shared: None) -> 
     return None
 
 
-def _extended(runner: ChunkRunner, chunks: Sequence[Sequence[EvidenceSet]]) -> set[EvidenceSet]:
+def _extended(runner: ChunkRunner[RuleSearch], chunks: Sequence[Sequence[EvidenceSet]]) -> set[EvidenceSet]:
     """The representatives one literal larger than those of ``chunks`` (found in chunks)."""
     if not chunks:
         return set()
-    return {image for part in runner.map(_prepare_extensions, _run_extensions, None, chunks) for image in part}
+    return {image for part in runner.map(_EXTENSIONS, None, chunks) for image in part}
 
 
-def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[EvidenceSet] | None,
+def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Sequence[EvidenceSet] | None,
                 report: Reporter | None, saved: Checkpoint | None
                 ) -> tuple[Sequence[EvidenceSet], dict[EvidenceSet, Packed | None]]:
     """The sets and an optimal world of each (None when it is impossible), size by size,
@@ -301,8 +301,8 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
         # the optima of the chunks finished before an interrupt (their extensions are
         # found again: kept, they would make the checkpoint many times larger)
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
-        results = runner.map(_prepare_optima, _run_optima, (previous, base, extend), chunks,
-                             {i: (packed, None) for i, packed in partial.items()})
+        results = runner.map(_OPTIMA, (previous, base, extend), chunks,
+                             {i: OptimaChunk(packed, None) for i, packed in partial.items()})
         again: list[Sequence[EvidenceSet]] = []
         for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
             optima.update(zip(chunk, packed))
@@ -330,21 +330,34 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner, sets: Sequence[Evidence
     return found, optima
 
 
-_OptimaState = tuple[dict[EvidenceSet, Optimum | None], int | None, bool]
-"""What the chunks of one size of :func:`_all_optima` share: the optima of the size
-below, the optimum without evidence (None before it is known), and whether to find the
-representatives one size larger."""
+class _OptimaState(NamedTuple):
+    """What the chunks of one size of :func:`_all_optima` share: the optima of the size
+    below, the optimum without evidence (None before it is known), and whether to find the
+    representatives one size larger."""
+
+    previous: dict[EvidenceSet, Optimum | None]
+    base: int | None
+    extend: bool
+
+
+class OptimaChunk(NamedTuple):
+    """What one chunk of :func:`_all_optima` gives: its sets' optima, packed, and the
+    representatives one literal larger (None: to be found again, for a chunk taken from
+    a checkpoint)."""
+
+    optima: list[Packed | None]
+    extensions: list[EvidenceSet] | None
 
 
 def _prepare_optima(search: RuleSearch, engine: MapEngine,
                     shared: tuple[dict[EvidenceSet, Packed | None], int | None, bool]) -> _OptimaState:
     """A worker's state for :func:`_run_optima`: the shared optima unpacked."""
     previous, base, extend = shared
-    return {e: unpack_optimum(p) for e, p in previous.items()}, base, extend
+    return _OptimaState({e: unpack_optimum(p) for e, p in previous.items()}, base, extend)
 
 
 def _run_optima(search: RuleSearch, engine: MapEngine, state: _OptimaState,
-               chunk: Sequence[EvidenceSet]) -> tuple[list[Packed | None], list[EvidenceSet]]:
+               chunk: Sequence[EvidenceSet]) -> OptimaChunk:
     """The optima of one chunk of sets of one size, from those of the size below, and
     (when the state says so) the representatives one literal larger.
 
@@ -374,7 +387,7 @@ def _run_optima(search: RuleSearch, engine: MapEngine, state: _OptimaState,
                 if found is not None and len(e) == search.options.k and found.cost > highest and engine.sat_backbones:
                     backbone = engine.consequences(list(e), known=found, atoms=search.query_free)
         out.append(pack_optimum(found, backbone))
-    return out, _run_extensions(search, engine, None, chunk) if extend else []
+    return OptimaChunk(out, _run_extensions(search, engine, None, chunk) if extend else [])
 
 
 @dataclass(frozen=True)
@@ -489,8 +502,7 @@ def _prepare_rules(search: RuleSearch, engine: MapEngine, tables: _Tables) -> _R
 
 
 def _run_rules(search: RuleSearch, engine: MapEngine, state: _RuleState,
-              chunk: Sequence[tuple[EvidenceSet, Packed | None]]
-              ) -> tuple[list[DefaultRule | BlockingRule], int, int]:
+              chunk: Sequence[tuple[EvidenceSet, Packed | None]]) -> RuleChunk:
     """The rules of one chunk of evidence sets, and how many were skipped as impossible
     and by cautious monotonicity."""
     out: list[DefaultRule | BlockingRule] = []
@@ -533,7 +545,7 @@ def _run_rules(search: RuleSearch, engine: MapEngine, state: _RuleState,
             if search.options.long_blocking:
                 body = _by_abs(set(e) | {lit for lit in x if abs(lit) not in fixed and focus.is_query(abs(lit))})
             out.append(BlockingRule(e, body, below))
-    return out, impossible, cautious
+    return RuleChunk(out, impossible, cautious)
 
 
 def _entails(state: _RuleState, rest: EvidenceSet, canon: Canonical, y: int, p_rest: Level, p: Level) -> bool:
@@ -630,3 +642,9 @@ def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], 
                     # takes the value of its image
                     inherited = Optimum(known.cost, World(symmetry.values_getter(mapping)(known.world.values)))
     return inherited is not None, inherited, highest
+
+
+_EXTENSIONS = Phase(_prepare_extensions, _run_extensions, RuleSearch, type(None))
+_OPTIMA = Phase(_prepare_optima, _run_optima, RuleSearch, _OptimaState)
+_RULES = Phase(_prepare_rules, _run_rules, RuleSearch, _RuleState)
+"""The phases of the rule search (:mod:`.workers` runs their chunks here or on workers)."""

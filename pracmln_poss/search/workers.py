@@ -19,7 +19,7 @@ picklable functions in processes.
 
 from __future__ import annotations
 
-__all__ = ["ChunkRunner", "Context", "local_pool", "executor_for", "chunked", "CHUNKS", "workers_for"]
+__all__ = ["ChunkRunner", "Context", "Phase", "Shipped", "local_pool", "executor_for", "chunked", "CHUNKS", "workers_for"]
 
 import atexit
 import gc
@@ -34,8 +34,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
 from multiprocessing.context import BaseContext
-from typing import Any, Protocol, TypeVar
+from typing import Generic, ParamSpec, Protocol, TypeVar
 
 from .. import arguments, stopping
 from ..ground_mln import GroundMLN
@@ -43,8 +44,12 @@ from ..map import open_engine
 from ..map.engine import MapEngine
 
 T = TypeVar("T")
-S = TypeVar("S")
 R = TypeVar("R")
+P = ParamSpec("P")
+Shared = TypeVar("Shared")
+State = TypeVar("State")
+Chunk = TypeVar("Chunk")
+Result = TypeVar("Result")
 
 CHUNKS = 64
 """Chunks per phase: enough to keep a few dozen workers busy to the end, few enough
@@ -62,10 +67,32 @@ class Context(Protocol):
     def backend(self) -> str: ...
 
 
-Prepare = Callable[[Any, MapEngine, Any], Any]
-"""(context, engine, shared data) -> the phase's state in one process."""
-Run = Callable[[Any, MapEngine, Any, Any], Any]
-"""(context, engine, state, chunk) -> the chunk's result."""
+C = TypeVar("C", bound=Context)
+
+
+@dataclass(frozen=True)
+class Phase(Generic[C, Shared, State, Chunk, Result]):
+    """One phase of a search: how a process makes its state from the data every chunk
+    shares, and what it makes of one chunk.  The functions are module-level (an executor
+    ships them by name); the types are checked where values come out of a process's memory
+    or a pickle.
+
+    :ivar prepare: ``(context, engine, shared) -> state``, once per process and phase.
+    :ivar run: ``(context, engine, state, chunk) -> result``.
+    :ivar context: the class of the search's context.
+    :ivar state: the class of the state ``prepare`` makes.
+    """
+
+    prepare: Callable[[C, MapEngine, Shared], State]
+    run: Callable[[C, MapEngine, State, Chunk], Result]
+    context: type[C]
+    state: type[State]
+
+
+Shipped = tuple[str, object]
+"""A context or shared data as it travels to workers: its digest (or token) and its
+pickled bytes (a Dask future of them once scattered; None for a context forked workers
+find in their memory)."""
 
 
 def chunked(items: Sequence[T], n: int = CHUNKS) -> list[Sequence[T]]:
@@ -96,45 +123,75 @@ def _packed(value: object) -> tuple[str, bytes]:
 
 # -- the worker side: one context, engine and phase state per process -------------------
 
-_WORKER: dict[str, Any] = {}
+@dataclass
+class _Worker:
+    """What a worker process keeps between chunks: one context and its engine, and the
+    state of the phase whose shared data it last unpacked."""
 
-_INHERITED: dict[str, Any] = {}
+    token: str
+    context: Context
+    engine: MapEngine
+    shared: str | None = None
+    state: object = None
+
+
+_WORKER: list[_Worker] = []  # (this process's, once it has worked on a chunk)
+
+_INHERITED: dict[str, Context] = {}
 """Contexts a local pool's forked workers find in their copy of this process's memory
 (token -> context): they need not be pickled and sent with every chunk."""
 _TOKENS = itertools.count()
 
 
 def _close_worker_engine() -> None:
-    engine = _WORKER.pop("engine", None)
-    if engine is not None:
-        engine.close()
+    while _WORKER:
+        _WORKER.pop().engine.close()
 
 
+def _pickled(data: object) -> bytes:
+    """``data``, the pickled bytes of what a worker was sent (a Dask future arrives resolved)."""
+    if not isinstance(data, bytes):
+        raise TypeError(f"a worker got {type(data).__name__}, not the pickled bytes of its data")
+    return data
 
-def _task(prepare: Prepare, run: Run, context: tuple[str, Any], shared: tuple[str, Any],
-          chunk: Any) -> tuple[Any, int]:
+
+def _worker(context: Shipped) -> _Worker:
+    """This process's worker state for ``context``, its engine opened (once per context)."""
+    if _WORKER and _WORKER[0].token == context[0]:
+        return _WORKER[0]
+    if _WORKER:
+        _close_worker_engine()
+        gc.unfreeze()  # (the previous context's objects can go)
+    else:  # (the first context this process works on: its engine is closed at exit)
+        atexit.register(_close_worker_engine)
+    found = _INHERITED[context[0]] if context[1] is None else pickle.loads(_pickled(context[1]))
+    if not (hasattr(found, "mln") and hasattr(found, "backend")):
+        raise TypeError(f"a worker got {type(found).__name__} for a search's context")
+    _WORKER.append(_Worker(context[0], found, open_engine(found.mln, found.backend)))
+    # the collector's passes need not walk what every chunk reads (and, in a forked
+    # worker, would write to the parent's pages they share)
+    gc.freeze()
+    return _WORKER[0]
+
+
+def _task(phase: Phase[C, Shared, State, Chunk, Result], context: Shipped, shared: Shipped,
+          chunk: Chunk) -> tuple[Result, int]:
     """Run one chunk in a worker: the result and the MAP solver calls it took."""
-    if _WORKER.get("context") != context[0]:
-        if "context" in _WORKER:
-            _close_worker_engine()
-            _WORKER.clear()
-            gc.unfreeze()  # (the previous context's objects can go)
-        else:  # (the first context this process works on: its engine is closed at exit)
-            atexit.register(_close_worker_engine)
-        ctx = _INHERITED[context[0]] if context[1] is None else pickle.loads(context[1])
-        _WORKER.update(context=context[0], ctx=ctx, engine=open_engine(ctx.mln, ctx.backend), shared=None)
-        # the collector's passes need not walk what every chunk reads (and, in a forked
-        # worker, would write to the parent's pages they share)
-        gc.freeze()
-    ctx, engine = _WORKER["ctx"], _WORKER["engine"]
-    if _WORKER.get("shared") != shared[0]:
-        _WORKER.update(shared=shared[0], state=prepare(ctx, engine, pickle.loads(shared[1])))
-    before = engine.calls
-    result = run(ctx, engine, _WORKER["state"], chunk)
-    return result, engine.calls - before
+    worker = _worker(context)
+    ctx = worker.context
+    if not isinstance(ctx, phase.context):
+        raise TypeError(f"a {phase.context.__name__} phase got a {type(ctx).__name__} context")
+    if worker.shared != shared[0]:
+        worker.shared, worker.state = shared[0], phase.prepare(ctx, worker.engine, pickle.loads(_pickled(shared[1])))
+    state = worker.state
+    if not isinstance(state, phase.state):
+        raise TypeError(f"a phase's state is {type(state).__name__}, not {phase.state.__name__}")
+    before = worker.engine.calls
+    result = phase.run(ctx, worker.engine, state, chunk)
+    return result, worker.engine.calls - before
 
 
-class ChunkRunner:
+class ChunkRunner(Generic[C]):
     """Runs the chunks of a search's phases, here or on ``executor``, results in order.
 
     :ivar calls: MAP solver calls made in worker processes (this process's engine
@@ -144,7 +201,7 @@ class ChunkRunner:
         Dask future once scattered), None when the chunks run here.
     """
 
-    def __init__(self, context: Context, engine: MapEngine, executor: Executor | None = None) -> None:
+    def __init__(self, context: C, engine: MapEngine, executor: Executor | None = None) -> None:
         self.context = context
         self.engine = engine
         self.executor = executor
@@ -154,7 +211,7 @@ class ChunkRunner:
         self._client = getattr(executor, "_client", None) if executor is not None else None
         if self._client is not None and not hasattr(self._client, "scatter"):
             self._client = None
-        self.shipped_context: tuple[str, Any] | None = None
+        self.shipped_context: Shipped | None = None
         if isinstance(executor, _LocalPool) and executor.forks and not executor.started:
             # its workers are forked at the first chunk, with the context in their memory
             token = f"inherited:{os.getpid()}:{next(_TOKENS)}"
@@ -164,26 +221,32 @@ class ChunkRunner:
         elif executor is not None:
             self.shipped_context = self._shipped(_packed(context))
 
-    def _shipped(self, packed: tuple[str, bytes]) -> tuple[str, Any]:
+    def _shipped(self, packed: tuple[str, bytes]) -> Shipped:
         """``(token, bytes)``, the bytes scattered to every Dask worker when there are any."""
         if self._client is None:
             return packed
         return packed[0], self._client.scatter(packed[1], broadcast=True, hash=False)
 
-    def map(self, prepare: Prepare, run: Run, shared: object, chunks: Sequence[Any],
-            done: dict[int, Any] | None = None) -> Iterator[Any]:
-        """The results of ``run`` on each chunk, in order; chunks whose index is in ``done``
+    def map(self, phase: Phase[C, Shared, State, Chunk, Result], shared: Shared, chunks: Sequence[Chunk],
+            done: dict[int, Result] | None = None) -> Iterator[Result]:
+        """The results of ``phase`` on each chunk, in order; chunks whose index is in ``done``
         are not run again (their results are given)."""
         done = done or {}
         if self.executor is None:
-            state = prepare(self.context, self.engine, shared) if len(done) < len(chunks) else None
+            prepared: list[State] = []  # (made at the first chunk not done)
             for i, chunk in enumerate(chunks):
-                yield done[i] if i in done else run(self.context, self.engine, state, chunk)
+                if i in done:
+                    yield done[i]
+                    continue
+                if not prepared:
+                    prepared.append(phase.prepare(self.context, self.engine, shared))
+                yield phase.run(self.context, self.engine, prepared[0], chunk)
             return
-        assert self.shipped_context is not None
+        if self.shipped_context is None:
+            raise ValueError("a runner with an executor ships its context when made")
         packed = self._shipped(_packed(shared))
-        futures: dict[int, Future[tuple[Any, int]]] = {
-            i: self.executor.submit(_task, prepare, run, self.shipped_context, packed, chunk)
+        futures: dict[int, Future[tuple[Result, int]]] = {
+            i: self.executor.submit(_task, phase, self.shipped_context, packed, chunk)
             for i, chunk in enumerate(chunks) if i not in done
         }
         try:
@@ -251,7 +314,7 @@ class _LocalPool(ProcessPoolExecutor):
         self.forks = (mp_context or multiprocessing.get_context()).get_start_method() == "fork"
         self.inherited: list[str] = []  # tokens of the contexts its workers inherit
 
-    def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
+    def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
         if self.started:
             return super().submit(fn, *args, **kwargs)
         # the first submission starts the processes (forks them, where that is how they
