@@ -44,7 +44,7 @@ nitpick_ignore_regex = [
     # what autodoc names in signatures but documents nowhere: private helpers, type
     # variables, type aliases (``Level = int | float``) and a generic it cannot parse
     ("py:.*", r"(.*\.)?_\w+"),
-    ("py:.*", r"(.*\.)?[TSR]"),
+    ("py:.*", r"(.*\.)?([TSRCP]|Shared|State|Chunk|Result)"),
     ("py:class", r"(.*\.)?Level|dict\[str"),
 ]
 

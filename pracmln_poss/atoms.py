@@ -7,12 +7,12 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 from __future__ import annotations
 
 __all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range",
-           "evidence_items", "is_pracmln_database", "pracmln_database", "database_literals"]
+           "evidence_items", "is_pracmln_database", "pracmln_database", "database_literals", "PracmlnDatabase"]
 
 import difflib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import Protocol, TypeGuard
 
 from .errors import ArgumentTypeError, FormulaSyntaxError, ModelError, UnknownNameError, UnsupportedInputError
 from .logic.formula import (
@@ -62,12 +62,23 @@ def evidence_items(items: object) -> Evidence:
     return items
 
 
-def is_pracmln_database(x: object) -> bool:
+class PracmlnDatabase(Protocol):
+    """What we read of pracmln's ``Database``: its atoms' truth values (1, 0, None for
+    unknown, or a soft value) and its domains."""
+
+    @property
+    def evidence(self) -> Mapping[str, float | None]: ...
+
+    @property
+    def domains(self) -> Mapping[str, Sequence[str]]: ...
+
+
+def is_pracmln_database(x: object) -> TypeGuard[PracmlnDatabase]:
     """Whether ``x`` is pracmln's ``Database``, told by its shape (pracmln is not imported)."""
     return type(x).__name__ == "Database" and hasattr(x, "evidence") and hasattr(x, "domains")
 
 
-def pracmln_database(items: object) -> Any:
+def pracmln_database(items: object) -> PracmlnDatabase | None:
     """pracmln's ``Database`` given as evidence or a database (itself or the list of one
     that ``Database.load`` returns), else None."""
     if isinstance(items, (list, tuple)) and len(items) == 1 and is_pracmln_database(items[0]):
@@ -75,7 +86,7 @@ def pracmln_database(items: object) -> Any:
     return items if is_pracmln_database(items) else None
 
 
-def database_literals(database: Any) -> tuple[str, ...]:
+def database_literals(database: PracmlnDatabase) -> tuple[str, ...]:
     """A pracmln database's atoms as literals (``!a`` for false); unknown atoms left out."""
     out = []
     for atom, truth in database.evidence.items():

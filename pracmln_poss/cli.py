@@ -241,14 +241,14 @@ def _closed_world_options(p: argparse.ArgumentParser) -> None:
 
 def _query(args: argparse.Namespace) -> Query:
     """The model and database as MAP inference takes them: the one decision of the closed
-    world (:func:`.bridge.query.open_query`), from the options, else the project's; a
+    world (:func:`.bridge.query.query_of`), from the options, else the project's; a
     command without closed-world options leaves the world open."""
-    from .bridge.query import open_query
+    from .bridge.query import query_of
 
     cw, cw_preds = getattr(args, "cw", False), getattr(args, "cw_preds", "")  # (no options: the world open)
     preds = None if cw_preds is None else [p.strip() for p in cw_preds.split(",") if p.strip()]
-    query = open_query(getattr(args, "model", None) or args.mln, args.db, cw=cw, cw_preds=preds, force=args.force,
-                       **_load_options(args))
+    query = query_of(getattr(args, "model", None) or args.mln, args.db, _load_options(args), cw=cw, cw_preds=preds,
+                     force=args.force)
     if cw is None and query.settings.cw and cw_preds is not None and not getattr(args, "quiet", False):
         print(f"{PROG}: the project's cw: 1 closes every predicate but the query and functional ones besides "
               "--cw-preds (as pracmln does); --no-cw closes only those", file=sys.stderr)
@@ -267,12 +267,13 @@ def _source(args: argparse.Namespace, query: Query) -> str:
 
 
 def _load(args: argparse.Namespace) -> LoadedModel:
-    from .bridge.loader import load_model
+    from .bridge.loader import load
+    from .bridge.request import Loading, LoadRequest
 
-    return load_model(getattr(args, "model", None) or args.mln, args.db, **_load_options(args))
+    return load(LoadRequest.of(getattr(args, "model", None) or args.mln, args.db, Loading.of(_load_options(args))))
 
 
-def _load_options(args: argparse.Namespace) -> dict[str, Any]:
+def _load_options(args: argparse.Namespace) -> dict[str, object]:
     """The loading options the command line gives (grammar, resolution, domains)."""
 
     domains = {}

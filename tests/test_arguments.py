@@ -191,3 +191,34 @@ def test_one_fact_one_check_k_and_the_sample_size_of_verify_as_of_transform(tmp_
                  ("verify", out, "--mln", PAPER / "example5-defaults.mln", "-k", "-1")):
         code, _, err = run_cli(*argv)
         assert code == 2 and "k must be at least 0, got -1" in err, err
+
+
+def test_a_load_request_is_one_value_checked_at_the_door():
+    """Every front door reads its loading options into one :class:`Loading` (checked
+    there: a misspelt option named, with the close one) and the loader reads the request."""
+    from pracmln_poss import load_first_order
+    from pracmln_poss.bridge.loader import load
+    from pracmln_poss.bridge.request import Loading, LoadRequest
+
+    with pytest.raises(UnknownNameError, match="no loading option 'grammer'; did you mean grammar"):
+        load_first_order(SMOKERS, grammer="PRACGrammar")
+    with pytest.raises(UnknownNameError, match="no loading option 'frobnicate'; the loading options: grammar, "
+                                               "resolution, domains, domain_sizes, reader"):
+        load_first_order(SMOKERS, frobnicate=1)
+    with pytest.raises(ArgumentTypeError, match="cw_preds takes a list of names"):
+        LoadRequest.of(SMOKERS, cw_preds="s")
+    loading = Loading.of({"domains": {"person": ["A", "B"]}, "reader": "native"})
+    assert loading.domains == {"person": ("A", "B")} and loading.reader == "native"
+    request = LoadRequest.of(SMOKERS, None, loading)
+    assert load(request).model == load_model(SMOKERS, domains={"person": ["A", "B"]}, reader="native").model
+    assert load(request).model == load_first_order(SMOKERS, domains={"person": ("A", "B")})
+
+
+def test_a_pracmln_mln_takes_only_the_loading_options_it_can_use(pracmln):
+    from pracmln_poss import load_first_order
+
+    mln = pracmln.MLN.load(str(SMOKERS), grammar="StandardGrammar", logic="FirstOrderLogic")
+    with pytest.raises(UnknownNameError, match="a pracmln MLN takes no loading option 'grammar'; it takes "
+                                               "resolution, domains, domain_sizes .the others with a file name."):
+        load_first_order(mln, grammar="PRACGrammar")
+    assert load_first_order(mln, domains={"person": ["A"]}).domain_map["person"] == ("A",)

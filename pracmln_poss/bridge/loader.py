@@ -12,7 +12,7 @@ Either way, domains are merged with the database's and weights evaluated exactly
 
 from __future__ import annotations
 
-__all__ = ["LoadedModel", "READERS", "load_model", "from_pracmln", "fresh_constants"]
+__all__ = ["LoadedModel", "READERS", "load_model", "load", "from_pracmln", "fresh_constants"]
 
 import bisect
 import io
@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import arguments, atoms
+from .. import atoms
+from ..atoms import PracmlnDatabase
 from ..closed_world import close_as_asked
 from ..compat import import_pracmln
 from ..errors import (
-    ArgumentError,
     ArgumentTypeError,
     FormulaSyntaxError,
     ModelError,
@@ -62,6 +62,7 @@ from ..weights import INF, Resolution
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
 from .project import ProjectSettings, open_sources
+from .request import READERS, Loading, LoadRequest, one_pracmln_database
 from .weight_expressions import evaluate_weight
 
 
@@ -201,15 +202,12 @@ def _tracking(
         del mln.__dict__["formula"]
 
 
-READERS = ("auto", "native", "pracmln")
-
-
 def load_model(
     mln_path: str | os.PathLike[str],
-    db_path: str | os.PathLike[str] | Any = None,
+    db_path: object = None,
     *,
     grammar: str | None = None,
-    resolution: Resolution | None = None,
+    resolution: Resolution | str | float | None = None,
     domains: Mapping[str, Sequence[str]] | None = None,
     domain_sizes: Mapping[str, int] | None = None,
     reader: str = "auto",
@@ -220,42 +218,30 @@ def load_model(
     """Load an ``.mln`` file (and optionally a ``.db``); either may be a pracmln project
     (``X.pracmln``: the model and database its ``query.conf`` names) or a file in one
     (``X.pracmln:NAME.mln``, ``X.pracmln:NAME.db``); the database may also be pracmln's
-    ``Database`` (or the list of one that ``Database.load`` returns).
+    ``Database`` (or the list of one that ``Database.load`` returns).  The parameters are
+    those of :class:`~.request.LoadRequest` and :class:`~.request.Loading` (checked once,
+    here: :func:`load` reads the request).
 
-    :param grammar: pracmln's grammar of the files (None: the project's, else
-        ``StandardGrammar``).
-    :param domains: domains that replace those of the files (``{"person": ["A", "B"]}``).
-    :param domain_sizes: domains that become that many fresh constants
-        (``{"cluster": 1}``: one constant ``Cluster1``).
     :param reader: ``native`` reads the file with :mod:`.mln_file` (fast, the constructs
         of learned models), ``pracmln`` with pracmln's parser (everything pracmln reads);
         ``auto`` (the default) tries the first and falls back to the second.
         ``LoadedModel.mln`` is pracmln's ``MLN`` only from the ``pracmln`` reader.
-    :param cw: pracmln's closed world: the atoms the database leaves open of every
-        predicate but the query predicates (a project's ``queries``) and the functional
-        ones are false (:mod:`pracmln_poss.closed_world`); None: as the project says.
-    :param cw_preds: predicates closed that way; None: the project's ``cw_preds``.
-    :param force: close the world even when it adds more atoms than a grounding may have.
     :raises PossError: with file, line and text for anything we cannot read.
     """
-    if reader not in READERS:
-        raise ModelError(f"unknown reader {reader!r}; valid: {', '.join(READERS)}")
-    if arguments.path("mln_path", mln_path) is None:
-        raise ArgumentTypeError("mln_path takes a file name (a string or a path), not None")
-    database = one_pracmln_database(db_path)
-    if database is not None:
-        db_path = None
-    arguments.path("db_path", db_path)
-    resolution = arguments.resolution(resolution)
-    domains = arguments.domains(domains)
-    domain_sizes = arguments.domain_sizes(domain_sizes)
-    if cw is not None and not isinstance(cw, bool):
-        raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(cw).__name__}")
-    chosen_cw_preds = arguments.names("cw_preds", cw_preds)
-    if grammar is not None and not isinstance(grammar, str):
-        raise ArgumentTypeError(f"grammar takes a grammar's name or None, not {type(grammar).__name__}")
-    sources = open_sources(mln_path, db_path)
-    grammar = grammar or sources.settings.grammar or "StandardGrammar"
+    loading = Loading.of({"grammar": grammar, "resolution": resolution, "domains": domains,
+                          "domain_sizes": domain_sizes, "reader": reader})
+    return load(LoadRequest.of(mln_path, db_path, loading, cw=cw, cw_preds=cw_preds, force=force))
+
+
+def load(request: LoadRequest) -> LoadedModel:
+    """The model (and database) of ``request``, read the way it says, the closed world
+    applied as it asks.
+
+    :raises PossError: with file, line and text for anything we cannot read.
+    """
+    loading = request.loading
+    sources = open_sources(request.model, request.db)
+    grammar = loading.grammar or sources.settings.grammar or "StandardGrammar"
     if grammar not in GRAMMARS:
         raise ModelError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
     name, raw, positions = sources.model_name, sources.model_text, sources.model_positions
@@ -265,29 +251,28 @@ def load_model(
                 "fuzzy predicates are not supported (MAP over Boolean worlds only)",
                 positions[i] if positions is not None else SourcePosition(name, i + 1, raw.split("\n")[i]),
             )
-    parsed = read_mln(raw, name, grammar, positions) if reader != "pracmln" else None
+    parsed = read_mln(raw, name, grammar, positions) if loading.reader != "pracmln" else None
     mln = None
     if parsed is None:
-        if reader == "native":
+        if loading.reader == "native":
             raise UnsupportedInputError(
                 "this model uses constructs the native reader leaves to pracmln (reader='pracmln')",
                 SourcePosition(name),
             )
-        mln, parsed = _parse_with_pracmln(raw, name, grammar, Path(mln_path), positions)
+        mln, parsed = _parse_with_pracmln(raw, name, grammar, Path(request.model), positions)
     db_domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
     if sources.db_name is not None:
         db_domains, evidence = read_database(sources.db_name, grammar, text=sources.db_text)
-    elif database is not None:
-        db_domains, evidence = _database_parts(database)
+    elif request.database is not None:
+        db_domains, evidence = _database_parts(request.database)
     model = _assemble(
-        parsed, resolution=resolution, source=name, extra_domains=db_domains, evidence=evidence,
-        domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln) if mln is not None else None,
-        prac=grammar == "PRACGrammar",
+        parsed, loading, source=name, extra_domains=db_domains, evidence=evidence,
+        expand=_template_expander(mln) if mln is not None else None, prac=grammar == "PRACGrammar",
     )
     settings = sources.settings
-    closed, _ = close_as_asked(model, cw, chosen_cw_preds, settings.cw, settings.cw_preds, settings.queries or (),
-                               force=force)
+    closed, _ = close_as_asked(model, request.cw, request.cw_preds, settings.cw, settings.cw_preds,
+                               settings.queries or (), force=request.force)
     return LoadedModel(mln, closed, settings)
 
 
@@ -364,7 +349,7 @@ def _template_expander(mln: Any) -> Callable[[ParsedFormula, Mapping[str, Sequen
 
 def from_pracmln(
     mln: Any,
-    db: Any = None,
+    db: PracmlnDatabase | None = None,
     *,
     resolution: Resolution | None = None,
     source: str | None = None,
@@ -378,26 +363,27 @@ def from_pracmln(
     if db is not None:
         extra, evidence = _database_parts(db)
     prac = type(getattr(getattr(mln, "logic", None), "grammar", None)).__name__ == "PRACGrammar"
-    return _assemble(parsed, resolution=resolution, source=source, extra_domains=extra, evidence=evidence,
-                     domains=domains, domain_sizes=domain_sizes, expand=_template_expander(mln), prac=prac)
+    loading = Loading(resolution=resolution if resolution is not None else Resolution.of(None),
+                      domains=None if domains is None else {d: tuple(cs) for d, cs in domains.items()},
+                      domain_sizes=domain_sizes)
+    return _assemble(parsed, loading, source=source, extra_domains=extra, evidence=evidence,
+                     expand=_template_expander(mln), prac=prac)
 
 
 def _assemble(
     parsed: ParsedModel,
+    loading: Loading,
     *,
-    resolution: Resolution | None,
     source: str | None,
     extra_domains: Sequence[tuple[str, tuple[str, ...], SourcePosition]],
     evidence: Sequence[EvidenceLiteral],
-    domains: Mapping[str, Sequence[str]] | None,
     expand: Callable[[ParsedFormula, Mapping[str, Sequence[str]]], list[ParsedFormula]] | None,
-    domain_sizes: Mapping[str, int] | None = None,
     prac: bool = False,
 ) -> FirstOrderMLN:
     """The model with its domains merged (the model's, then those of the database, then
     the constants its evidence uses, then the caller's replacements) and its weights
     evaluated exactly."""
-    res = resolution or Resolution()
+    res = loading.resolution
     by_name = {p.name: p for p in parsed.predicates}
     merged: dict[str, list[str]] = {d: list(cs) for d, cs in parsed.domains.items()}
     known = sorted(set(merged) | {d for p in parsed.predicates for d in p.domains})
@@ -420,13 +406,13 @@ def _assemble(
         for domain_name, c in zip(p.domains, ev.args):
             members.setdefault(domain_name, {})[c] = None
     merged = {d: list(cs) for d, cs in members.items()}
-    for dom, given in (domains or {}).items():
+    for dom, given in (loading.domains or {}).items():
         check_domain(dom, "domain")
         for c in given:
             if not _CONSTANT.match(c):
                 raise ModelError(f"{c!r} is not a valid constant (letters, digits and _-'.:;$~/ only) for domain {dom}")
         merged[dom] = list(dict.fromkeys(given))
-    for dom, size in (domain_sizes or {}).items():
+    for dom, size in (loading.domain_sizes or {}).items():
         check_domain(dom, "domain")
         merged[dom] = fresh_constants(dom, size, merged)
 
@@ -551,27 +537,14 @@ def _weight_value(
     return value
 
 
-def one_pracmln_database(db: Any) -> Any:
-    """:func:`pracmln_poss.atoms.pracmln_database`, and a list that is not one database
-    refused rather than read as a file name.
-
-    :raises ArgumentError: for a list of more or fewer than one database.
-    """
-    database = atoms.pracmln_database(db)
-    if database is None and isinstance(db, (list, tuple)):
-        raise ArgumentError(f"db takes one database; the list given holds {len(db)} "
-                            f"{'databases (pass one of them)' if all(map(atoms.is_pracmln_database, db)) else 'items'}")
-    return database
-
-
-def pracmln_database_of(mln: Any, db: Any) -> Any:
+def pracmln_database_of(mln: Any, db: object) -> PracmlnDatabase | None:
     """One pracmln ``Database`` of ``mln`` (or None) from what a caller may pass as ``db``:
     a ``Database``, the list of one ``Database.load`` returns, or a ``.db`` file's name.
 
     :raises ArgumentTypeError: for anything else.
     """
     if isinstance(db, (str, os.PathLike)):
-        db = import_pracmln().Database.load(mln, os.fspath(db))
+        db = import_pracmln().Database.load(mln, os.fspath(db))  # (pracmln's Database, or a list of them)
     database = one_pracmln_database(db)
     if db is not None and database is None:
         raise ArgumentTypeError(f"db takes a pracmln Database, a list of one or a .db file's name, "
@@ -579,7 +552,7 @@ def pracmln_database_of(mln: Any, db: Any) -> Any:
     return database
 
 
-def _database_parts(db: Any) -> tuple[list[tuple[str, tuple[str, ...], SourcePosition]], list[EvidenceLiteral]]:
+def _database_parts(db: PracmlnDatabase) -> tuple[list[tuple[str, tuple[str, ...], SourcePosition]], list[EvidenceLiteral]]:
     """A pracmln ``Database``'s domains and evidence, as a ``.db`` file's are read."""
     import_pracmln()
     where = SourcePosition("<pracmln Database>")

@@ -24,15 +24,15 @@ from ..weights import Resolution
 
 
 def to_possibilistic(
-    self: Any,
-    db: Any = None,
+    self: object,
+    db: object = None,
     method: str | None = None,
     *,
     filter: str = "none",
     domains: Mapping[str, Sequence[str]] | None = None,
     domain_sizes: Mapping[str, int] | None = None,
     resolution: Resolution | str | float | None = None,
-    **options: Any,
+    **options: object,
 ) -> Theory:
     """Convert this pracmln MLN into a possibilistic logic theory.
 

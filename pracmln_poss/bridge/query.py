@@ -13,12 +13,11 @@ The closed world is decided here, once, as pracmln's inference decides it
 
 from __future__ import annotations
 
-__all__ = ["load_first_order", "load_ground", "map_inference", "open_query", "Query", "transform", "convert"]
+__all__ = ["load_first_order", "load_ground", "map_inference", "open_query", "query_of", "Query", "transform", "convert"]
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ..closed_world import close_as_asked, close_world
 from ..errors import ArgumentError, ArgumentTypeError
@@ -32,25 +31,22 @@ from ..possibilistic.protocol import Theory
 from ..transformations import conversion
 from ..transformations.options import MethodOptions
 from .project import ProjectSettings
+from .request import LOADING_NAMES, Loading, LoadRequest
 
 
-def _first_order(model: object, db: object, options: dict[str, Any]) -> tuple[FirstOrderMLN, ProjectSettings]:
-    """The first-order model (world open) and the project's settings of what was given."""
-    from .loader import from_pracmln, load_model, pracmln_database_of
+def _first_order(model: object, db: object, options: Mapping[str, object], cw: bool | None = False,
+                 ) -> tuple[FirstOrderMLN, ProjectSettings]:
+    """The first-order model (world open unless ``cw``) and the project's settings of what
+    was given; ``options`` the loading options (:class:`~.request.Loading`), checked here."""
+    from .loader import from_pracmln, load, pracmln_database_of
 
     if isinstance(model, (str, os.PathLike)):
-        loaded = load_model(model, db, **{"cw": False, **options})
+        loaded = load(LoadRequest.of(model, db, Loading.of(options), cw=cw))
         return loaded.model, loaded.settings
     if type(model).__name__ == "MLN" and hasattr(model, "predicates"):  # pracmln's MLN
-        allowed = {"resolution", "domains", "domain_sizes"}
-        if set(options) - allowed:
-            raise ArgumentError(f"a pracmln MLN takes only {', '.join(sorted(allowed))} here; got "
-                                f"{', '.join(sorted(set(options) - allowed))} (pass a file name for the others)")
-        from .. import arguments
-
-        return from_pracmln(model, pracmln_database_of(model, db), resolution=arguments.resolution(options.get("resolution")),
-                            domains=arguments.domains(options.get("domains")),
-                            domain_sizes=arguments.domain_sizes(options.get("domain_sizes"))), ProjectSettings()
+        loading = Loading.of(options, ("resolution", "domains", "domain_sizes"), "a pracmln MLN")
+        return from_pracmln(model, pracmln_database_of(model, db), resolution=loading.resolution,
+                            domains=loading.domains, domain_sizes=loading.domain_sizes), ProjectSettings()
     if isinstance(model, FirstOrderMLN):
         if db is not None or options:
             raise ArgumentError("a FirstOrderMLN has its evidence and domains already; give db and loading options "
@@ -60,22 +56,24 @@ def _first_order(model: object, db: object, options: dict[str, Any]) -> tuple[Fi
                             f"not {type(model).__name__}")
 
 
-def load_first_order(model: object, db: object = None, **options: Any) -> FirstOrderMLN:
+def load_first_order(model: object, db: object = None, *, cw: bool | None = False, **options: object
+                     ) -> FirstOrderMLN:
     """A model (and database) first-order, for a conversion: the world left open, as
     ``convert`` reads it.  ``model``: a file or project name, or pracmln's ``MLN``;
     ``db``: a ``.db`` name, pracmln's ``Database`` or the list of one ``Database.load``
-    returns.  Options are those of :func:`pracmln_poss.bridge.loader.load_model`
-    (``cw=True`` closes the world here too)."""
-    return _first_order(model, db, options)[0]
+    returns.  Options are the loading options (:class:`~.request.Loading`: ``grammar``,
+    ``resolution``, ``domains``, ``domain_sizes``, ``reader``); ``cw=True`` closes the
+    world here too."""
+    return _first_order(model, db, options, cw)[0]
 
 
 def load_ground(model: object, db: object = None, *, cw: bool | None = None, cw_preds: Sequence[str] | None = None,
-                force: bool = False, **options: Any) -> GroundMLN:
+                force: bool = False, **options: object) -> GroundMLN:
     """A model (and database) grounded for MAP inference, as ``map`` reads it: the
     project's closed world applies unless ``cw``/``cw_preds`` say otherwise (the
     database's atoms and the closed ones are hard evidence of the ground model).
     ``model`` and ``db`` as in :func:`load_first_order`."""
-    query = open_query(model, db, cw=cw, cw_preds=cw_preds, force=force, **options)
+    query = query_of(model, db, options, cw, cw_preds, None, force)
     return ground(query.closed_model, force=force)
 
 
@@ -127,23 +125,30 @@ def _closed_literals(query: Query, given: frozenset[tuple[str, tuple[str, ...]]]
 
 
 def open_query(model: object, db: object = None, *, cw: bool | None = None, cw_preds: Sequence[str] | None = None,
-               queries: Sequence[str] | None = None, force: bool = False, **options: Any) -> Query:
+               queries: Sequence[str] | None = None, force: bool = False, **options: object) -> Query:
     """The model and database as MAP inference takes them, the closed world decided
-    (``cw``, ``cw_preds``, ``queries``: None takes the project's, each on its own)."""
+    (``cw``, ``cw_preds``, ``queries``: None takes the project's, each on its own);
+    ``options`` the loading options (:class:`~.request.Loading`)."""
+    return query_of(model, db, options, cw, cw_preds, queries, force)
+
+
+def query_of(model: object, db: object, options: Mapping[str, object], cw: object = None, cw_preds: object = None,
+             queries: Sequence[str] | None = None, force: bool = False) -> Query:
+    """:func:`open_query` with the loading options as a mapping (the command line's)."""
     from .. import arguments
 
     if cw is not None and not isinstance(cw, bool):
         raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(cw).__name__}")
-    cw_preds = arguments.names("cw_preds", cw_preds)
+    preds = arguments.names("cw_preds", cw_preds)
     first, settings = _first_order(model, db, options)
-    closed, preds = close_as_asked(first, cw, cw_preds, settings.cw, settings.cw_preds,
-                                   (settings.queries or ()) if queries is None else queries, force=force)
-    return Query(first, settings, preds, closed)
+    closed, closing = close_as_asked(first, cw, preds, settings.cw, settings.cw_preds,
+                                     (settings.queries or ()) if queries is None else queries, force=force)
+    return Query(first, settings, closing, closed)
 
 
 def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BACKEND, cw: bool | None = None,
                   cw_preds: Sequence[str] | None = None, queries: Sequence[str] | None = None, force: bool = False,
-                  **options: Any) -> MapInference:
+                  **options: object) -> MapInference:
     """MAP inference as pracmln's ``MLNQuery`` (and the CLI's ``map``) answers it, by
     atom name and in weight units; use it as a context manager.
 
@@ -154,7 +159,7 @@ def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BA
     :param cw: pracmln's closed world (None: the project's ``cw``, else off).
     :param cw_preds: predicates closed (None: the project's ``cw_preds``).
     :param queries: the query predicates ``cw`` leaves open (None: the project's).
-    :param options: loading options of :func:`pracmln_poss.bridge.loader.load_model`.
+    :param options: the loading options (:class:`~.request.Loading`).
 
     >>> from pracmln_poss import map_inference
     >>> with map_inference("examples/antarctic/antarctic.mln") as m:
@@ -166,37 +171,37 @@ def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BA
             raise ArgumentError("a GroundMLN has its evidence already and no predicates to close; give db, "
                                 "cw and loading options with a file name or pracmln's MLN")
         return MapInference(open_engine(model, backend))
-    query = open_query(model, db, cw=cw, cw_preds=cw_preds, queries=queries, force=force, **options)
-    return query.inference(backend, force)
+    return query_of(model, db, options, cw, cw_preds, queries, force).inference(backend, force)
 
 
-def _conversion_model(model: object, db: object, loading: dict[str, Any]) -> FirstOrderMLN | GroundMLN:
+def _conversion_model(model: object, db: object, loading: Mapping[str, object]) -> FirstOrderMLN | GroundMLN:
     """The model of a conversion: itself when ours (no db), else loaded with the world open."""
     if isinstance(model, (FirstOrderMLN, GroundMLN)) and db is None and not loading:
         return model
     if isinstance(model, GroundMLN):
         raise ArgumentError("a GroundMLN has its evidence already; give db and loading options with a file name "
                             "or pracmln's MLN")
-    return load_first_order(model, db, **loading)
+    return _first_order(model, db, loading)[0]
 
 
-_LOADING = ("grammar", "resolution", "domains", "domain_sizes", "reader")
+def _split(options: dict[str, object]) -> dict[str, object]:
+    """The loading options of ``options``, taken out of it (the others go to the method)."""
+    return {name: options.pop(name) for name in LOADING_NAMES if name in options}
 
 
 def transform(model: object, method: str | MethodOptions | None = None, *, db: object = None,
-              **options: Any) -> Theory:
+              **options: object) -> Theory:
     """:func:`pracmln_poss.transformations.conversion.transform` on any model: also a
     file or project name or pracmln's ``MLN`` (with ``db``: a ``.db`` name, pracmln's
     ``Database`` or the list of one), loaded as ``convert`` loads it (the world open);
-    loading options (``grammar``, ``resolution``, ``domains``, ``domain_sizes``,
-    ``reader``) go to the loader, the others to the method (``method``: its name, or its
-    options object, ``DefaultsOptions(k=2)``)."""
-    loading = {name: options.pop(name) for name in _LOADING if name in options}
-    return conversion.transform(_conversion_model(model, db, loading), method, **options)
+    loading options (:class:`~.request.Loading`) go to the loader, the others to the
+    method (``method``: its name, or its options object, ``DefaultsOptions(k=2)``)."""
+    loading = _split(options)
+    return conversion.transform_given(_conversion_model(model, db, loading), method, options)
 
 
 def convert(model: object, method: str | MethodOptions | None = None, *, db: object = None, filter: str = "none",
-            **options: Any) -> conversion.Conversion:
+            **options: object) -> conversion.Conversion:
     """:func:`pracmln_poss.transformations.conversion.convert` on any model, as :func:`transform`."""
-    loading = {name: options.pop(name) for name in _LOADING if name in options}
+    loading = _split(options)
     return conversion.convert(_conversion_model(model, db, loading), method, filter=filter, **options)

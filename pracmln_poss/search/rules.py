@@ -30,7 +30,7 @@ and skips what rational monotonicity already gives.
 
 from __future__ import annotations
 
-__all__ = ["DefaultRule", "BlockingRule", "default_rules", "RuleStats", "RuleSearch", "RuleOptions"]
+__all__ = ["default_rules", "RuleStats", "RuleSearch", "RuleOptions", "OptimaChunk"]
 
 import bisect
 import os

@@ -3,7 +3,7 @@ checks and bounds, and :func:`convert` (transform, then filter redundant rules).
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "has_option", "method_options", "method_flags", "transform", "convert", "Conversion",
+__all__ = ["METHODS", "has_option", "method_options", "method_flags", "transform", "transform_given", "convert", "Conversion",
            "default_method", "count_evidence_sets", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
 
 import os
@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from math import comb
 from types import MappingProxyType
-from typing import Any
 
 from .. import arguments
 from ..errors import ArgumentError, ArgumentTypeError, ModelError, UnknownNameError
@@ -51,7 +50,7 @@ def has_option(method: str, name: str) -> bool:
     return name in METHODS[method].names()
 
 
-def method_options(method: str, given: Mapping[str, Any]) -> MethodOptions:
+def method_options(method: str, given: Mapping[str, object]) -> MethodOptions:
     """The checked options of the transformation ``method`` from keyword arguments.
 
     :raises UnknownNameError: for an option the method does not have, naming those it has.
@@ -92,7 +91,7 @@ def transform(
     grounded: GroundMLN | None = None,
     force: bool = False,
     runtime: Runtime | None = None,
-    **options: Any,
+    **options: object,
 ) -> PossibilisticTheory | LiftedTheory:
     """Convert ``mln`` with a transformation: its options object (``DefaultsOptions(k=2)``),
     or its name with its options as keywords (None: :func:`default_method`).
@@ -132,7 +131,28 @@ def transform(
     ...     ask.entails(["bird"], "flies"), ask.entails(["penguin"], "!flies")
     (True, True)
     """
-    mln = _model(mln)
+    return transform_given(mln, method, {"evidence_preds": evidence_preds, "query_preds": query_preds,
+                                         "grounded": grounded, "force": force, "runtime": runtime, **options})
+
+
+def transform_given(mln: object, method: object, given: Mapping[str, object]) -> PossibilisticTheory | LiftedTheory:
+    """:func:`transform` with its keyword arguments as a mapping (what a front door that
+    takes keywords of its own hands on), each checked here.
+
+    :raises PossError: as :func:`transform` does, and ``ArgumentTypeError`` for a
+        keyword argument of the wrong kind.
+    """
+    model = _model(mln)
+    options = dict(given)
+    evidence_preds = arguments.names("evidence_preds", options.pop("evidence_preds", None))
+    query_preds = arguments.names("query_preds", options.pop("query_preds", None))
+    grounded = options.pop("grounded", None)
+    if grounded is not None and not isinstance(grounded, GroundMLN):
+        raise ArgumentTypeError(f"grounded takes the model's GroundMLN or None, not {type(grounded).__name__}")
+    force = options.pop("force", False)
+    if not isinstance(force, bool):
+        raise ArgumentTypeError(f"force takes True or False, not {type(force).__name__}")
+    runtime = options.pop("runtime", None)
     given_runtime = {name: options.pop(name) for name in RUNTIME_NAMES if name in options}
     if isinstance(method, MethodOptions):
         opts = method
@@ -140,26 +160,23 @@ def transform(
             raise ArgumentError(f"options given both in {type(method).__name__} and as keywords "
                                 f"({', '.join(sorted(options))}): pass them one way")
     else:
-        name = method or default_method(mln)
+        name = method or default_method(model)
         if not isinstance(name, str) or name not in METHODS:
             raise UnknownNameError(f"unknown method {name!r}; valid: {', '.join(METHODS)}")
         opts = make_options(METHODS[name], options)
     kind = type(opts)
     if runtime is not None and (given_runtime or not isinstance(runtime, Runtime)):
         raise ArgumentTypeError("runtime takes a Runtime (or give its fields as keywords, not both)")
-    runtime = make_runtime(kind, runtime if runtime is not None else given_runtime)
-    evidence_preds = arguments.names("evidence_preds", evidence_preds)
-    query_preds = arguments.names("query_preds", query_preds)
-    if grounded is not None and not isinstance(grounded, GroundMLN):
-        raise ArgumentTypeError(f"grounded takes the model's GroundMLN or None, not {type(grounded).__name__}")
-    if kind.first_order and not isinstance(mln, FirstOrderMLN):
+    checked = make_runtime(kind, runtime if isinstance(runtime, Runtime) else given_runtime)
+    if kind.first_order and not isinstance(model, FirstOrderMLN):
         raise ModelError(f"the {kind.method} transformation needs the first-order model (its domains), "
                          "not a ground MLN")
-    ground_mln = mln if isinstance(mln, GroundMLN) else grounded if grounded is not None else ground(mln, force=force)
-    request = Request(mln, ground_mln, Focus.of_predicates(ground_mln, evidence_preds, query_preds), force)
+    ground_mln = (model if isinstance(model, GroundMLN) else grounded if grounded is not None
+                  else ground(model, force=force))
+    request = Request(model, ground_mln, Focus.of_predicates(ground_mln, evidence_preds, query_preds), force)
     if not force:
         _check_evidence_sets(opts, request)
-    return opts.run(request, runtime)
+    return opts.run(request, checked)
 
 
 def _model(mln: object) -> FirstOrderMLN | GroundMLN:
@@ -202,7 +219,7 @@ def convert(
     method: str | MethodOptions | None = None,
     *,
     filter: str = "none",
-    **options: Any,
+    **options: object,
 ) -> Conversion:
     """:func:`transform`, then redundancy filtering (``none``, ``conservative`` or
     ``aggressive``; first-order rules for a lifted theory): the one pipeline behind
@@ -216,6 +233,6 @@ def convert(
     >>> len(done.theory), done.removed
     (3, 2)
     """
-    theory = transform(mln, method, **options)
+    theory = transform_given(mln, method, options)
     result = filter_redundant(theory, filter)
     return Conversion(result.theory, len(result.removed))

@@ -25,7 +25,8 @@ from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, Possib
 from ..search.evidence import describe, literal_sets
 from ..search.focus import Focus
 from ..search.progress import LATER_RULES, Reporter
-from ..search.rules import BlockingRule, RuleSearch, default_rules
+from ..search.rule import BlockingRule
+from ..search.rules import RuleSearch, default_rules
 from ..search.workers import executor_for
 from .formulas import clause_against, conjunction_of, hard_part
 from .options import MAX_EVIDENCE_SETS, RUNTIME_NAMES, Request, Runtime, SearchOptions, option

@@ -31,8 +31,8 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe
 from ..search.focus import Focus
 from ..search.progress import LATER_RULES, Reporter
-from ..search.rule import Schema
-from ..search.rules import BlockingRule, RuleSearch, default_rules
+from ..search.rule import BlockingRule, Schema
+from ..search.rules import RuleSearch, default_rules
 from ..search.symmetry import Symmetry, rename, renamings
 from ..search.workers import executor_for
 from .formulas import clause_against, conjunction_of, hard_part

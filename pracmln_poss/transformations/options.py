@@ -236,7 +236,7 @@ def make_options(options: type[MethodOptions], given: Mapping[str, Any]) -> Meth
     :raises UnknownNameError: for an option the method does not have, naming those it has.
     """
     _refuse_unknown(options, set(given) - set(option_names(options)))
-    return options(**given)
+    return options(**given)  # (each value checked as the options are made)
 
 
 def make_runtime(options: type[MethodOptions], given: Mapping[str, Any] | Runtime) -> Runtime:
