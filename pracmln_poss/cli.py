@@ -31,7 +31,7 @@ import threading
 import warnings
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from .errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached, closest
 from .formats import FORMATS
@@ -435,7 +435,7 @@ def _given_options(args: argparse.Namespace, method: str) -> dict[str, object]:
 
 
 def _read(flag: Flag, value: object) -> object:
-    return value if flag.read is None else flag.read(value)
+    return flag.read(value) if flag.read is not None and isinstance(value, str) else value
 
 
 def _no_checkpoint(args: argparse.Namespace) -> bool:
@@ -777,11 +777,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             shown = warnings.showwarning
 
-            def show(message: Warning | str, category: type[Warning], *rest: Any, **kwargs: Any) -> None:
+            def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                     file: TextIO | None = None, line: str | None = None) -> None:
                 if issubclass(category, PossWarning):  # ours: one line, as errors are
                     print(f"{PROG}: warning: {message}", file=sys.stderr)
                 else:
-                    shown(message, category, *rest, **kwargs)
+                    shown(message, category, filename, lineno, file, line)
 
             warnings.showwarning = show
             if sys.stdout is None and not (args.run is _run_convert and args.output is not None):

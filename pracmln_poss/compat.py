@@ -31,9 +31,12 @@ import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, TextIO
 
 from .errors import DependencyError
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer  # (collections.abc.Buffer from Python 3.12)
 
 _TK_MODULES = (
     "tkinter",
@@ -119,15 +122,16 @@ def _prepare_dnutils() -> None:
 class _TextBuffer(io.RawIOBase):
     """A binary ``buffer`` for a text stream that has none: bytes written go to it as text."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
     def writable(self) -> bool:
         return True
 
-    def write(self, data: Any) -> int:
-        self.stream.write(bytes(data).decode("utf-8", "replace"))
-        return len(data)
+    def write(self, data: Buffer) -> int:
+        chunk = bytes(data)
+        self.stream.write(chunk.decode("utf-8", "replace"))
+        return len(chunk)
 
 
 def _prepare_streams() -> None:

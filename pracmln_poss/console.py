@@ -23,7 +23,7 @@ import os
 import shutil
 import sys
 import time
-from typing import Any, TextIO
+from typing import Protocol, TextIO
 
 from .search.progress import ProgressInfo
 
@@ -44,6 +44,23 @@ def duration(seconds: float) -> str:
     if s < 3600:
         return f"{s // 60} min {s % 60} s"
     return f"{s // 3600} h {s % 3600 // 60} min"
+
+
+class _Bar(Protocol):
+    """What we use of a tqdm bar."""
+
+    total: int | None
+    bar_format: str
+    n: int
+    ncols: int
+
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def refresh(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class ProgressDisplay:
@@ -67,7 +84,7 @@ class ProgressDisplay:
         self.mode = mode
         self.stream = stream if stream is not None else sys.stderr
         self.announced = False
-        self._bar: Any = None
+        self._bar: _Bar | None = None
         self._phase: str | None = None
         # (benchmarks/time_left.py samples the estimate every second)
         self.line_interval = float(os.environ.get("PRACMLN_POSS_PROGRESS_INTERVAL") or self.LINE_INTERVAL)

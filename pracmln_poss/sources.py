@@ -15,8 +15,8 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
 
 from .errors import ModelError, SourcePosition
 from .logic.syntax import strip_comments
@@ -31,7 +31,7 @@ _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
-def load_json(text: str | bytes, **options: Any) -> Any:
+def load_json(text: str | bytes, parse_float: Callable[[str], object] | None = None) -> object:
     """``json.loads`` with its nesting bounded first, the same on every Python.
 
     (How deep the standard parser goes before a ``RecursionError`` depends on the
@@ -45,7 +45,7 @@ def load_json(text: str | bytes, **options: Any) -> Any:
     depth = max(itertools.accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
     if depth > MAX_JSON_DEPTH:
         raise ValueError(f"nests deeper than {MAX_JSON_DEPTH} levels")
-    return json.loads(text, **options)
+    return json.loads(text, parse_float=parse_float)
 
 
 _CHUNK = 1 << 20

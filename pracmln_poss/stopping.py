@@ -31,7 +31,7 @@ solve and raises its own error (:data:`INTERRUPTS`, :func:`interrupted`).
 from __future__ import annotations
 
 __all__ = [
-    "INTERRUPTS", "SAT_SOLVER", "SIGNALS", "Run", "NativeRun", "check", "deadline", "expire", "interrupted", "native", "run_handlers", "sat",
+    "INTERRUPTS", "SAT_SOLVER", "SIGNALS", "Run", "NativeRun", "SatOracle", "model_of", "check", "deadline", "expire", "interrupted", "native", "run_handlers", "sat",
     "helper_threads", "solving", "stoppable", "under_deadline", "watching",
 ]
 
@@ -41,10 +41,10 @@ import os
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Protocol
 
 from pysolvers import error as _SolverError
 
@@ -199,7 +199,35 @@ def run_handlers() -> None:
         raise KeyboardInterrupt
 
 
-def sat(oracle: Any, assumptions: list[int]) -> bool:
+class SatOracle(Protocol):
+    """What we ask of a PySAT solver (``pysat.solvers.Solver``)."""
+
+    def solve_limited(self, assumptions: Iterable[int] = ..., expect_interrupt: bool = ...) -> bool | None: ...
+
+    def interrupt(self) -> None: ...
+
+    def clear_interrupt(self) -> None: ...
+
+    def add_clause(self, clause: Iterable[int], no_return: bool = ...) -> object: ...
+
+    def get_model(self) -> list[int] | None: ...
+
+    def get_core(self) -> list[int] | None: ...
+
+    def set_phases(self, literals: Iterable[int] = ...) -> None: ...
+
+    def delete(self) -> None: ...
+
+
+def model_of(oracle: SatOracle) -> list[int]:
+    """The model of ``oracle``'s last call, which was satisfiable."""
+    model = oracle.get_model()
+    if model is None:
+        raise ValueError("the SAT solver's last call was not satisfiable: it has no model")
+    return model
+
+
+def sat(oracle: SatOracle, assumptions: list[int]) -> bool:
     """``oracle.solve(assumptions)`` of a PySAT solver, stopped by the signals inside
     :func:`stoppable` (``solve_limited``, which releases the GIL, and ``interrupt``);
     outside, PySAT catches Ctrl-C during the solve, and it ends in ``KeyboardInterrupt``."""
@@ -245,10 +273,10 @@ class _Armed:
 
 
 _armed: _Armed | None = None
-_LIBC: Any = None
+_LIBC: list[ctypes.CDLL | None] = []  # (looked for once: the C library, or None where there is none)
 
 
-def _libc() -> Any:
+def _libc() -> ctypes.CDLL | None:
     """The C library's ``signal`` and ``sigaction``, or None where it lacks them."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -263,7 +291,7 @@ def _libc() -> Any:
     return libc
 
 
-def _action(libc: Any, signum: int) -> ctypes.Array[ctypes.c_char]:
+def _action(libc: ctypes.CDLL, signum: int) -> ctypes.Array[ctypes.c_char]:
     """The kernel's action for ``signum`` now."""
     action = ctypes.create_string_buffer(_SIGACTION_SIZE)
     libc.sigaction(signum, None, action)
@@ -275,7 +303,7 @@ def _records() -> dict[int, IO[bytes]]:
     return {int(signum): tempfile.TemporaryFile() for signum in SIGNALS}
 
 
-def _arm(libc: Any, handler: int) -> _Armed | None:
+def _arm(libc: ctypes.CDLL, handler: int) -> _Armed | None:
     """The actions of :class:`_Armed` for ``handler`` (set up at the first call of the
     process; a forked child gets files of its own); None where they cannot be had."""
     global _armed
@@ -319,17 +347,16 @@ def native(handler: int | None) -> Iterator[NativeRun]:
     run (:func:`run_handlers`); the run lists them (the caller asks again when none
     raised).  Does nothing outside :func:`stoppable`, without a handler, or without a C
     library to call."""
-    global _LIBC
     check()
     run = NativeRun()
     if handler is None or not watching():
         yield run
         return
-    if _LIBC is None:
-        _LIBC = _libc() or False
-    libc = _LIBC
-    armed = _arm(libc, handler) if libc else None
-    if armed is None:  # pragma: no cover - no C library to call
+    if not _LIBC:
+        _LIBC.append(_libc())
+    libc = _LIBC[0]
+    armed = _arm(libc, handler) if libc is not None else None
+    if libc is None or armed is None:  # pragma: no cover - no C library to call
         yield run
         return
     saved = {}

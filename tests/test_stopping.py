@@ -305,7 +305,7 @@ def test_cpsats_best_world_so_far_is_kept_as_a_value_of_its_own():
     ``solve()`` (CI once read a garbage length from it: MemoryError)."""
     from ortools.sat.python import cp_model
 
-    from pracmln_poss.map.cpsat import _recorder
+    from pracmln_poss.map.cpsat_recorder import Recorder
 
     model = cp_model.CpModel()
     xs = [model.new_bool_var(f"x{i}") for i in range(8)]
@@ -313,7 +313,7 @@ def test_cpsats_best_world_so_far_is_kept_as_a_value_of_its_own():
     model.maximize(sum(xs))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    recorder = _recorder(cp_model)()
+    recorder = Recorder()
     assert solver.solve(model, recorder) == cp_model.OPTIMAL
     assert type(recorder.solution) is list and sum(recorder.solution) == 7
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 __all__ = ["backbone", "kept"]
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from .. import stopping
+from ..stopping import SatOracle
 
 
-def backbone(oracle: Any, assumptions: list[int], candidates: Iterable[int], model: list[int],
+def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int], model: list[int],
              fresh: Callable[[], int], seen: Callable[[list[int]], None] | None = None,
              refine: Callable[[list[int], set[int]], None] | None = None) -> tuple[set[int], int]:
     """The candidates true in every model of ``oracle`` under ``assumptions``, and the

@@ -13,10 +13,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, Or, literal
+from ..stopping import SatOracle
 from .world import Optimum, World
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ class OptimalWorlds:
         engine adds the models it finds (one list per parent, shared by its sets).
     """
 
-    oracle: Any
+    oracle: SatOracle
     assumptions: list[int]
     model: list[int] | None
     fresh: Callable[[], int]

@@ -38,13 +38,12 @@ __all__ = ["CoreGuided", "Solution"]
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
 from .. import stopping
-from ..stopping import SAT_SOLVER
+from ..stopping import SAT_SOLVER, SatOracle
 
 Clause = Sequence[int]
 
@@ -100,7 +99,8 @@ class CoreGuided:
     def __init__(self, hard: Iterable[Clause], soft: Iterable[tuple[Clause, int]], top: int,
                  solver: str = SAT_SOLVER) -> None:
         self.top = top
-        self.oracle: Any = Solver(name=solver, bootstrap_with=[list(c) for c in hard])
+        self.oracle: SatOracle = Solver(name=solver, bootstrap_with=[list(c) for c in hard])
+        self._open = True
         weights: dict[int, int] = {}
         for clause, weight in soft:
             if weight <= 0:
@@ -136,9 +136,9 @@ class CoreGuided:
             for t in made:
                 t.delete()
         self._totalizers.clear()
-        if self.oracle is not None:
+        if self._open:
             self.oracle.delete()
-            self.oracle = None
+            self._open = False
 
     def __enter__(self) -> CoreGuided:
         return self
@@ -194,10 +194,10 @@ class CoreGuided:
             assumptions = evidence + active
             if self.sat(assumptions):
                 if stopping.under_deadline() and len(self.seen) < SEEN:
-                    self.seen.append(self.oracle.get_model())
+                    self.seen.append(stopping.model_of(self.oracle))
                 lower = _next_level(weights, threshold)
                 if lower is None:  # (every assumption was active)
-                    return self.oracle.get_model(), assumptions
+                    return stopping.model_of(self.oracle), assumptions
                 threshold = lower
                 continue
             raw = self.oracle.get_core() or ()

@@ -20,7 +20,7 @@ __all__ = ["CPSATBackend"]
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .. import stopping
 from ..errors import BackendError
@@ -31,29 +31,8 @@ from .backend import Backend, OverBudget, Solve
 from .instance import MaxSatInstance, build_instance
 from .world import Optimum
 
-_RECORDER: Any = None
-
-
-def _recorder(cp_model: Any) -> Any:
-    """A CP-SAT solution callback class that keeps the last solution found (CP-SAT
-    finds better ones as it goes), copied: ``Response().solution`` is a view into
-    CP-SAT's own memory, which dangles once ``solve()`` is left by an exception (CI read
-    a garbage length from it and failed with MemoryError; it could as well have read a
-    wrong world)."""
-    global _RECORDER
-    if _RECORDER is None:
-
-        class Recorder(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
-            def __init__(self) -> None:
-                super().__init__()
-                self.solution: list[int] | None = None
-
-            def on_solution_callback(self) -> None:
-                self.solution = list(self.Response().solution)
-
-        _RECORDER = Recorder
-    return _RECORDER
-
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model as cp_model_types
 
 class CPSATBackend(Backend):
     """Exact MAP inference with CP-SAT (one worker, deterministic)."""
@@ -70,12 +49,12 @@ class CPSATBackend(Backend):
         self.unsat_reason = self.instance.unsat_reason
         self.seed = seed
         model = cp_model.CpModel()
-        variables = [None] + [model.new_bool_var(f"v{v}") for v in range(1, self.instance.top + 1)]
+        variables = [model.new_bool_var(f"v{v}") for v in range(1, self.instance.top + 1)]  # (atom v at v - 1)
         self._top = self.instance.top
         for clause in self.instance.hard:
             model.add_bool_or([self._lit(variables, l) for l in clause])
         # cost = constant + sum(coef * var): a unit soft clause l costs w when l is false
-        terms: list[Any] = []
+        terms: list[cp_model_types.IntVar] = []
         coefs: list[int] = []
         self._relaxed: list[tuple[int, Clause]] = []  # (proto index, clause) of relaxation variables
         self._constant = 0
@@ -84,10 +63,10 @@ class CPSATBackend(Backend):
                 lit = clause[0]
                 if lit > 0:
                     self._constant += weight
-                    terms.append(variables[lit])
+                    terms.append(variables[lit - 1])
                     coefs.append(-weight)
                 else:
-                    terms.append(variables[-lit])
+                    terms.append(variables[-lit - 1])
                     coefs.append(weight)
             else:
                 relax = model.new_bool_var("")
@@ -102,29 +81,30 @@ class CPSATBackend(Backend):
         self._hint: list[bool] | None = None
 
     @staticmethod
-    def _lit(variables: list[Any], lit: int) -> Any:
-        return variables[lit] if lit > 0 else variables[-lit].Not()
+    def _lit(variables: list[cp_model_types.IntVar], lit: int) -> cp_model_types.LiteralT:
+        """The CP-SAT literal of a DIMACS literal (variable ``v`` at ``variables[v - 1]``)."""
+        return variables[lit - 1] if lit > 0 else variables[-lit - 1].Not()
 
-    def _model(self, constraints: list[Clause]) -> tuple[Any, list[Any]]:
+    def _model(self, constraints: list[Clause]) -> tuple[cp_model_types.CpModel, list[cp_model_types.IntVar]]:
         """A copy of the base model with the evidence clauses (and the variables they
         introduce above the instance's top)."""
         model = self._base.clone()
-        variables = [None] + [model.get_bool_var_from_proto_index(v - 1) for v in range(1, self._top + 1)]
+        variables = [model.get_bool_var_from_proto_index(v - 1) for v in range(1, self._top + 1)]
         for clause in constraints:
             for l in clause:
-                while abs(l) >= len(variables):
+                while abs(l) > len(variables):
                     variables.append(model.new_bool_var(""))
             model.add_bool_or([self._lit(variables, l) for l in clause])
         self._add_hint(model, variables)
         return model, variables
 
-    def _add_hint(self, model: Any, variables: list[Any]) -> None:
+    def _add_hint(self, model: cp_model_types.CpModel, variables: list[cp_model_types.IntVar]) -> None:
         """Hint the last world found, relaxation variables included (a complete hint
         lets CP-SAT start from a solution); written to the model's proto in bulk."""
         hint = self._hint
         if hint is None:
             return
-        model.clear_hints()
+        model.model_proto.clear_solution_hint()  # (clear_hints, untyped, does this)
         indices = list(range(self._top))  # variable v is proto index v - 1
         values = [int(hint[v]) for v in range(1, self._top + 1)]
         for index, clause in self._relaxed:
@@ -134,7 +114,8 @@ class CPSATBackend(Backend):
         proto.vars.extend(indices)
         proto.values.extend(values)
 
-    def _solve(self, model: Any, variables: list[Any], work: float | None = None) -> Optimum | None:
+    def _solve(self, model: cp_model_types.CpModel, variables: list[cp_model_types.IntVar],
+               work: float | None = None) -> Optimum | None:
         """The model's optimum (or, without an objective, a world satisfying it); None when
         it has none.
 
@@ -156,7 +137,11 @@ class CPSATBackend(Backend):
                 solver.parameters.max_deterministic_time = work
             # under a time limit, every solution found is kept as it comes (CP-SAT runs the
             # Python handlers itself: the limit's exception leaves from inside solve())
-            recorder = _recorder(cp_model)() if stopping.under_deadline() else None
+            recorder = None
+            if stopping.under_deadline():
+                from .cpsat_recorder import Recorder
+
+                recorder = Recorder()
             try:
                 with stopping.solving(solver.stop_search) as run:
                     status = solver.solve(model, recorder)
@@ -178,7 +163,7 @@ class CPSATBackend(Backend):
             raise BackendError(f"CP-SAT stopped without an answer (status {solver.status_name(status)})")
         return self._found(solver)
 
-    def _found(self, solver: Any) -> Optimum:
+    def _found(self, solver: cp_model_types.CpSolver) -> Optimum:
         """The world of the solver's solution (hinted to the next call)."""
         self._hint = values = self._values(list(solver.response_proto.solution))
         return self._optimum(values)
@@ -208,13 +193,15 @@ class CPSATBackend(Backend):
             return None
         return self._solve(model, variables, work)
 
-    def _bound(self, model: Any, bound: int) -> bool:
+    def _bound(self, model: cp_model_types.CpModel, bound: int) -> bool:
         """Make ``model`` ask for any world of cost at most ``bound``; False when no world
         can be that cheap."""
         limit = bound - self.instance.offset - self._constant
         if isinstance(self._objective, int):
             return limit >= 0
-        model.clear_objective()  # any world within the bound will do
+        # any world within the bound will do (clear_objective, untyped, does these)
+        model.model_proto.clear_objective()
+        model.model_proto.clear_floating_point_objective()
         model.add(self._objective <= limit)
         return True
 
@@ -233,7 +220,7 @@ class CPSATBackend(Backend):
 
         def solve(clause: tuple[int, ...]) -> Optimum | None:
             for l in clause:
-                while abs(l) >= len(variables):
+                while abs(l) > len(variables):
                     variables.append(model.new_bool_var(""))
             model.add_bool_or([self._lit(variables, l) for l in clause])
             self._add_hint(model, variables)

@@ -21,7 +21,7 @@ from ..errors import BackendError
 from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool
 from ..logic.formula import Formula, evaluate
-from ..stopping import SAT_SOLVER
+from ..stopping import SAT_SOLVER, model_of
 from .backend import Backend, OptimalWorlds
 from .core_guided import CoreGuided, Solution
 from .instance import MaxSatInstance, build_instance
@@ -201,7 +201,7 @@ class OLLBackend(Backend):
         more = self.instance.constraints(tuple(u for u in units if u not in parent), ())
         if more is None or not core.sat(found.assumptions + [c[0] for c in more]):
             return None
-        return self._optimum_of(Solution(found.cost, core.oracle.get_model(), []))
+        return self._optimum_of(Solution(found.cost, model_of(core.oracle), []))
 
     @contextmanager
     def optimal_worlds(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int,

@@ -37,9 +37,9 @@ import ctypes
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Protocol
 
 from .. import stopping
 from ..errors import BackendError
@@ -165,7 +165,7 @@ class Toulbar2Backend(Backend):
         return assigned, {(var, x) for var, x in removed if var not in assigned}
 
     @contextmanager
-    def _stored(self, evidence: Evidence, limit: int, backtracks: int) -> Iterator[Any]:
+    def _stored(self, evidence: Evidence, limit: int, backtracks: int) -> Iterator[None]:
         """The network with the evidence applied and costs below ``limit`` asked for,
         for one search of at most ``backtracks`` backtracks (state restored after)."""
         cfn = self._cfn
@@ -185,7 +185,7 @@ class Toulbar2Backend(Backend):
             if assigned:
                 cfn.MultipleAssign(list(assigned), list(assigned.values()))
             option.backtrackLimit = cfn.GetNbBacktracks() + backtracks
-            yield cfn
+            yield
         finally:
             cfn.Restore(depth)
 
@@ -213,7 +213,8 @@ class Toulbar2Backend(Backend):
             raise OverBudget(f"toulbar2 after {backtracks} backtracks")
         return None if found is None else self._optimum(found)
 
-    def _optimum(self, found: Any) -> Optimum:
+    def _optimum(self, found: tuple[Sequence[int], float, int]) -> Optimum:
+        """The world of a solution toulbar2 reports (its values, its cost, their count)."""
         # exact: integers below 2**53 are exact in the double toulbar2 reports
         return Optimum(self.network.offset + round(found[1]), self.network.world(found[0]))
 
@@ -364,8 +365,16 @@ _sink_open = False
 the null device (:func:`_solutions_written_to`)."""
 
 
+class _SolutionFile(Protocol):
+    """pytoulbar2's options, as far as they say where solutions are written."""
+
+    def closeSolution(self) -> None: ...  # (pytoulbar2's names)
+
+    def writeSolution(self, path: str) -> None: ...
+
+
 @contextmanager
-def _solutions_written_to(option: Any, path: str) -> Iterator[None]:
+def _solutions_written_to(option: _SolutionFile, path: str) -> Iterator[None]:
     """toulbar2 writes every solution it finds to ``path`` inside the block.
 
     Its ``closeSolution`` closes the file but keeps writing to it (a freed ``FILE``: the

@@ -11,7 +11,6 @@ from __future__ import annotations
 __all__ = ["SelectorSolver"]
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from pysat.solvers import Solver
 
@@ -34,13 +33,13 @@ class SelectorSolver:
     """
 
     def __init__(self, n_atoms: int, formulas: Sequence[Formula], solver: str = SAT_SOLVER,
-                 groups: Sequence[Any] | None = None, always: Iterable[Formula] = ()) -> None:
+                 groups: Sequence[float] | None = None, always: Iterable[Formula] = ()) -> None:
         self.pool = VarPool(n_atoms)
         self.sat = Solver(name=solver)
         self.calls = 0  # solver calls, for statistics and benchmarks
-        keys: Sequence[Any] = range(len(formulas)) if groups is None else groups
+        keys: Sequence[float] = range(len(formulas)) if groups is None else groups
         # selectors first, in the groups' order, then the clauses' own variables
-        self.selector_of: dict[Any, int] = {key: self.pool.new() for key in sorted(set(keys))}
+        self.selector_of: dict[float, int] = {key: self.pool.new() for key in sorted(set(keys))}
         self.selectors: list[int] = [self.selector_of[key] for key in keys]
         for s, f in zip(self.selectors, formulas):
             self._add(f, s)

@@ -27,7 +27,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from ..errors import OutputError, SourcePosition
 from ..ground_mln import GroundMLN
@@ -42,6 +42,7 @@ MAX_BYTES = 4 * 1024**3
 """A file larger than this is not a checkpoint of ours (it is refused unread)."""
 
 T = TypeVar("T")
+_E = TypeVar("_E")
 
 
 def search_key(mln: GroundMLN, *parts: object) -> str:
@@ -126,7 +127,7 @@ class _Decoder:
         return value
 
     @staticmethod
-    def list_(value: object, length: int | None = None) -> list[Any]:
+    def list_(value: object, length: int | None = None) -> list[object]:
         if type(value) is not list or (length is not None and len(value) != length):
             raise ValueError("not a list of the expected length")
         return value
@@ -187,18 +188,18 @@ class _Decoder:
         return RuleChunk(out, self.int_(impossible), self.int_(cautious))
 
 
-def _packed_json(packed: Packed | None) -> list[Any] | None:
+def _packed_json(packed: Packed | None) -> list[object] | None:
     if packed is None:
         return None
     cost, values, backbone = packed
     return [cost, _world_text(values)] if backbone is None else [cost, _world_text(values), list(backbone)]
 
 
-def _optima_json(items: list[tuple[tuple[int, ...], Packed | None]]) -> list[Any]:
+def _optima_json(items: list[tuple[tuple[int, ...], Packed | None]]) -> list[object]:
     return [[list(e), _packed_json(p)] for e, p in items]
 
 
-def _chunk_json(packed: list[Packed | None]) -> list[Any]:
+def _chunk_json(packed: list[Packed | None]) -> list[object]:
     return [_packed_json(p) for p in packed]
 
 
@@ -206,7 +207,7 @@ def _level_json(level: Level) -> int | str:
     return "inf" if level == INF else int(level)
 
 
-def _rules_json(result: RuleChunk) -> list[Any]:
+def _rules_json(result: RuleChunk) -> list[object]:
     rules, impossible, cautious = result
     return [[["b" if isinstance(r, BlockingRule) else "d", list(r.evidence),
               list(r.body if isinstance(r, BlockingRule) else r.head), _level_json(r.level)] for r in rules],
@@ -333,7 +334,7 @@ class Checkpoint:
         whole state again (which made saving every interval quadratic)."""
         used: dict[tuple[int, ...], tuple[object, str]] = {}
 
-        def encoded(key: tuple[int, ...], value: Any, encode: Callable[[Any], object]) -> str:
+        def encoded(key: tuple[int, ...], value: _E, encode: Callable[[_E], object]) -> str:
             hit = self._encoded.get(key)
             if hit is None or hit[0] is not value:
                 hit = (value, json.dumps(encode(value), separators=(",", ":")))

@@ -8,7 +8,7 @@ __all__ = ["Progress", "ProgressInfo", "Reporter", "LATER_RULES", "SMOOTHING"]
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,15 @@ SMOOTHING = 0.1
 report every half second, the rate of about the last five seconds)."""
 
 
+class _Average(Protocol):
+    """A moving average as tqdm keeps one (``tqdm.std.EMA``): called with a value it
+    takes it in, without one it gives the average; ``calls`` counts the values."""
+
+    calls: int
+
+    def __call__(self, x: float | None = None) -> float: ...
+
+
 class Reporter:
     """Rate-limits progress callbacks (a few per second, plus the final one), and
     measures the recent rate as tqdm's bars do: a moving average (``tqdm.std.EMA``) of the
@@ -90,8 +99,8 @@ class Reporter:
         self._last = 0.0
         self._start: float | None = None
         self._done = 0
-        self._items: Any = None  # tqdm's moving averages, made at the first report
-        self._seconds: Any = None
+        self._items: _Average | None = None  # tqdm's moving averages, made at the first report
+        self._seconds: _Average | None = None
 
     def note(self, text: str) -> None:
         """Pass on a one-off message (always, not rate-limited)."""
@@ -123,14 +132,17 @@ class Reporter:
         """The recent rate, with the items done since the last report."""
         from tqdm.std import EMA
 
-        if self._items is None:
+        if self._items is None or self._seconds is None:
             self._items, self._seconds = EMA(SMOOTHING), EMA(SMOOTHING)
+        average_items, average_seconds = self._items, self._seconds
         items, seconds = done - self._done, now - max(self._last, self._start or now)
         if items > 0 and seconds > 0:
-            self._items(items)
-            self._seconds(seconds)
+            average_items(items)
+            average_seconds(seconds)
             self._done = done
-        elif seconds > 0 and self._seconds.calls:
-            self._items(0)  # (nothing done in a while: the rate falls)
-            self._seconds(seconds)
-        return self._items() / self._seconds() if self._seconds.calls and self._seconds() > 0 else None
+        elif seconds > 0 and average_seconds.calls:
+            average_items(0)  # (nothing done in a while: the rate falls)
+            average_seconds(seconds)
+        if average_seconds.calls and average_seconds() > 0:
+            return average_items() / average_seconds()
+        return None

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .. import arguments
 from ..errors import ArgumentTypeError, UnknownNameError
@@ -31,6 +31,8 @@ from ..search.rules import RuleStats
 if TYPE_CHECKING:
     from ..possibilistic.lifted_theory import LiftedTheory
     from ..possibilistic.theory import PossibilisticTheory
+
+_V = TypeVar("_V")
 
 DEFAULT_MAX_FORMULAS = 16
 """The exhaustive transformation's default bound on soft formulas (2^m subsets)."""
@@ -58,14 +60,14 @@ class Flag:
     type: type | None = str
     metavar: str | None = None
     choices: tuple[str, ...] | None = None
-    read: Callable[[Any], object] | None = None
+    read: Callable[[str], object] | None = None
 
     @property
     def name(self) -> str:
         return self.names[0]
 
 
-def option(default: Any, flag: Flag | None = None) -> Any:
+def option(default: _V, flag: Flag | None = None) -> _V:
     """A field of an options class with its default and, if the command line has it, its :class:`Flag`."""
     return field(default=default, metadata={} if flag is None else {"flag": flag})
 
@@ -118,7 +120,7 @@ def _stats(name: str, value: object) -> None:
         raise ArgumentTypeError(f"{name} takes a RuleStats or None, not {type(value).__name__}")
 
 
-_CHECKS: dict[str, Callable[[str, Any], object]] = {
+_CHECKS: dict[str, Callable[[str, object], object]] = {
     "backend": lambda name, value: backend_name(value, name),
     "k": lambda name, value: arguments.integer(name, value, 0),
     "family": _family,
