@@ -88,24 +88,25 @@ def _prepare_tkinter() -> None:
             sys.modules.setdefault(name, _stub_module(name))
         return
     if not hasattr(tkinter.filedialog, "StringVar"):
+        # pracmln imports StringVar from filedialog, which no longer has it (typeshed agrees)
         tkinter.filedialog.StringVar = tkinter.StringVar  # type: ignore[attr-defined]
 
 
 class _Releaser:
     """Releases a thread's sentinel lock when the thread's local data is freed."""
 
-    def __init__(self, lock: object) -> None:
+    def __init__(self, lock: _thread.LockType) -> None:
         self.lock = lock
 
     def __del__(self) -> None:
-        if self.lock.locked():  # type: ignore[attr-defined]
-            self.lock.release()  # type: ignore[attr-defined]
+        if self.lock.locked():
+            self.lock.release()
 
 
 _THREAD_DATA = _thread._local()
 
 
-def _set_sentinel() -> object:
+def _set_sentinel() -> _thread.LockType:
     """Python < 3.13's ``_thread._set_sentinel``: a new lock that is released when the
     calling thread ends.  The interpreter frees a thread's ``_thread._local`` data when
     the thread state goes away, which is when it released the old sentinel."""
@@ -116,6 +117,7 @@ def _set_sentinel() -> object:
 
 def _prepare_dnutils() -> None:
     if not hasattr(_thread, "_set_sentinel"):
+        # pracmln's dnutils calls _thread._set_sentinel, gone from Python 3.13 (and typeshed)
         _thread._set_sentinel = _set_sentinel  # type: ignore[attr-defined]
 
 

@@ -61,7 +61,7 @@ class Resolution:
                               f"so the resolution is between {MIN_STEP} and {MAX_STEP}")
         object.__setattr__(self, "step", value)
 
-    def to_int(self, weight: float | int | str | Decimal | Fraction, what: str = "weight") -> int:
+    def to_int(self, weight: object, what: str = "weight") -> int:
         """Convert a finite weight to an int number of steps (round half to even).
 
         :raises WeightError: for NaN or infinite weights, and for non-zero weights
@@ -82,7 +82,7 @@ class Resolution:
         at step 0.1, ``0.25`` gives 3 steps and ``0.3`` gives 3."""
         if value is None or (isinstance(value, (float, str)) and _is_infinite_text(value)):
             return parse_weight(value, self, what)
-        return math.ceil(_exact(value, what) / Fraction(self.step))  # type: ignore[arg-type]
+        return math.ceil(_exact(value, what) / Fraction(self.step))
 
     def to_decimal(self, value: int) -> Decimal:
         """The user-unit value of ``value`` steps, exactly."""
@@ -107,7 +107,7 @@ def parse_weight(value: object, resolution: Resolution, what: str = "weight") ->
         return INF
     if isinstance(value, (float, str)) and _is_infinite_text(value):
         return -INF if str(value).strip().startswith("-") else INF
-    return resolution.to_int(value, what)  # type: ignore[arg-type]
+    return resolution.to_int(value, what)
 
 
 def _is_infinite_text(value: float | str) -> bool:
@@ -116,7 +116,7 @@ def _is_infinite_text(value: float | str) -> bool:
     return value.strip().lower() in ("inf", "+inf", "-inf")
 
 
-def _exact(weight: float | int | str | Decimal | Fraction, what: str) -> Fraction:
+def _exact(weight: object, what: str) -> Fraction:
     exact = _fraction(weight, what)
     if abs(exact) > _FLOAT_MAX:  # (weights are floats in every model: nothing larger can mean anything)
         shown = str(weight) if len(str(weight)) <= 40 else f"{str(weight)[:20]}...({len(str(weight))} characters)"
@@ -127,7 +127,7 @@ def _exact(weight: float | int | str | Decimal | Fraction, what: str) -> Fractio
 _FLOAT_MAX = Fraction(sys.float_info.max)
 
 
-def _fraction(weight: float | int | str | Decimal | Fraction, what: str) -> Fraction:
+def _fraction(weight: object, what: str) -> Fraction:
     if isinstance(weight, Fraction):
         return weight
     if isinstance(weight, bool):

@@ -513,7 +513,7 @@ _NUMBER = re.compile(r"^[ \t]*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[ \t]*$")  # 
 
 
 def _weight_value(
-    weight: Any,
+    weight: object,
     variables: Mapping[str, str],
     domains: Mapping[str, Sequence[str]],
     pos: SourcePosition | None,

@@ -16,8 +16,8 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+import types
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..possibilistic.protocol import Theory
 from ..weights import Resolution
@@ -61,14 +61,15 @@ def to_possibilistic(
     return convert(model, method, filter=filter, **options).theory
 
 
-def _patch(base_module: Any) -> None:
+def _patch(base_module: types.ModuleType) -> None:
     base_module.MLN.to_possibilistic = to_possibilistic
 
 
 class _PracmlnHook(importlib.abc.MetaPathFinder):
     """Prepares the interpreter (:func:`..compat.prepare_import`) before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(self, name: str, path: Sequence[str] | None = None, target: types.ModuleType | None = None
+                  ) -> importlib.machinery.ModuleSpec | None:
         if name not in ("pracmln", "pracmln.mln.base"):
             return None
         if name == "pracmln":
@@ -86,10 +87,11 @@ class _PracmlnHook(importlib.abc.MetaPathFinder):
         loader = spec.loader
         original = loader.exec_module
 
-        def exec_module(module: Any) -> None:
+        def exec_module(module: types.ModuleType) -> None:
             original(module)
             _patch(module)
 
+        # pracmln's own loader, wrapped for this one module (typeshed has its method as fixed)
         loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec
 

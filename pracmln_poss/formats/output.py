@@ -142,7 +142,7 @@ def atomic_write(path: str | os.PathLike[str] | Destination, text: str) -> None:
     :raises OutputError: naming the path, when it cannot be written.
     """
     destination = path if isinstance(path, Destination) else None
-    shown = destination.path if destination is not None else os.fspath(path)  # type: ignore[arg-type]
+    shown = path.path if isinstance(path, Destination) else os.fspath(path)
     target = Path(os.path.realpath(shown))
     mode = _existing_mode(shown)
     if mode is None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 __all__ = ["VarPool", "clausify", "clausify_under", "Clause"]
 
 from collections.abc import Callable
-from typing import cast
 
 from .formula import And, Atom, Formula, Not, Or, Truth, nnf, shape, substitute_atoms
 
@@ -95,7 +94,9 @@ def _clause(g: Formula, pool: VarPool, out: list[Clause]) -> list[int]:
     if isinstance(g, Atom):
         return [g.index]
     if isinstance(g, Not):
-        return [-cast(Atom, g.arg).index]  # NNF: negation only on atoms
+        if not isinstance(g.arg, Atom):
+            raise ValueError(f"not in negation normal form: {g!r}")
+        return [-g.arg.index]
     if isinstance(g, Or):
         lits: list[int] = []
         for a in g.args:

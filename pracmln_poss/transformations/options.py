@@ -72,12 +72,13 @@ def option(default: _V, flag: Flag | None = None) -> _V:
     return field(default=default, metadata={} if flag is None else {"flag": flag})
 
 
+@dataclass(frozen=True)
 class _Checked:
     """Values that check themselves when made: one ``TypeError`` or ``ValueError``
     naming the option, before any work."""
 
     def __post_init__(self) -> None:
-        for f in fields(self):  # type: ignore[arg-type]
+        for f in fields(self):
             check = _CHECKS.get(f.name)
             if check is not None:
                 check(f.name, getattr(self, f.name))
