@@ -35,7 +35,7 @@ CHILD = r"""
 import json, random, sys, time
 sys.path.insert(0, sys.argv[1])
 from pracmln_poss.bridge.loader import load_model
-from pracmln_poss.grounding import ground
+from pracmln_poss.model.grounding import ground
 from pracmln_poss.map import open_engine, choose_backend
 from pracmln_poss.map.instance import build_instance
 model, db, sizes, backend, n = sys.argv[2], sys.argv[3] or None, json.loads(sys.argv[4]), sys.argv[5], int(sys.argv[6])

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pracmln_poss.bridge.loader import load_model  # noqa: E402
-from pracmln_poss.grounding import ground  # noqa: E402
+from pracmln_poss.model.grounding import ground  # noqa: E402
 from pracmln_poss.possibilistic.filtering import filter_redundant  # noqa: E402
 from pracmln_poss.search.rules import RuleStats  # noqa: E402
 from pracmln_poss.transformations import DefaultsOptions  # noqa: E402

@@ -74,8 +74,8 @@ def run(cmd: list[str], timeout: float | None) -> tuple[float, float, float, str
 def cost(model: str, db: str, world: dict[str, bool]) -> int | float:
     """The exact cost of a world (by atom name) in our ground model of the files (open world)."""
     from pracmln_poss.bridge.loader import load_model
-    from pracmln_poss.grounding import ground
     from pracmln_poss.map.engine import World, world_cost
+    from pracmln_poss.model.grounding import ground
 
     g = ground(load_model(model, db).model)
     values = [False] + [world.get(name, False) for name in g.atoms]

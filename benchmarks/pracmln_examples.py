@@ -72,7 +72,7 @@ print(json.dumps(out))
 OUR_LOAD = r"""
 import json, sys, time
 from pracmln_poss.bridge.loader import load_model
-from pracmln_poss.grounding import ground
+from pracmln_poss.model.grounding import ground
 t = time.perf_counter()
 model = load_model(sys.argv[1], None if sys.argv[2] == "-" else sys.argv[2], grammar=sys.argv[3] if sys.argv[3] != "-" else None).model
 g = ground(model)
@@ -119,10 +119,10 @@ def projects(only: list[str] | None) -> list[Path]:
 def map_rows(project: Path, timeout: float) -> str:
     from pracmln_poss.bridge.loader import load_model
     from pracmln_poss.bridge.project import read_project
-    from pracmln_poss.closed_world import closed_predicates
     from pracmln_poss.errors import PossError
-    from pracmln_poss.grounding import ground
     from pracmln_poss.map.engine import World, world_cost
+    from pracmln_poss.model.closed_world import closed_predicates
+    from pracmln_poss.model.grounding import ground
     from pracmln_poss.weights import format_weight
 
     settings = read_project(project).settings

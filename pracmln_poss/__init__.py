@@ -30,13 +30,13 @@ from .errors import (
     PossError,
     UnknownNameError,
 )
-from .first_order import FirstOrderMLN
 from .formats import dumps, load_theory, loads, save
-from .ground_mln import GroundMLN, WeightedFormula
-from .grounding import ground
 from .insight.show import show_html as _show_html
 from .map import BACKENDS, MapEngine, World, open_engine
 from .map.inference import MapInference
+from .model.first_order import FirstOrderMLN
+from .model.ground_mln import GroundMLN, WeightedFormula
+from .model.grounding import ground
 from .possibilistic import (
     PossibilisticFormula,
     PossibilisticInference,

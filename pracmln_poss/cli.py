@@ -49,8 +49,8 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .bridge.query import Query
     from .console import ProgressDisplay
     from .formats.output import Destination
-    from .ground_mln import GroundMLN
     from .map.world import Optimum
+    from .model.ground_mln import GroundMLN
     from .possibilistic.protocol import Theory
     from .possibilistic.theory import PossibilisticFormula
     from .transformations.options import Flag
@@ -446,7 +446,7 @@ def _no_checkpoint(args: argparse.Namespace) -> bool:
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .formats.family import read_family
-    from .grounding import ground as ground_model
+    from .model.grounding import ground as ground_model
     from .transformations import convert, default_method
     from .transformations.conversion import has_option
 
@@ -616,10 +616,10 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 def _run_verify(args: argparse.Namespace) -> int:
     from .formats import load_theory
+    from .insight.verify import COUNT_LIMIT, verify
 
     # (k and the sample are checked by verify itself, as transform checks k: one check, one error)
-    from .grounding import ground as ground_model
-    from .insight.verify import COUNT_LIMIT, verify
+    from .model.grounding import ground as ground_model
     from .search.focus import Focus
 
     theory = load_theory(args.theory, force=args.force)
@@ -682,7 +682,7 @@ def _run_show(args: argparse.Namespace) -> int:
     ground, sources = theory.ground_with_sources(args.force)
     flags = []
     if args.mln:
-        from .grounding import ground as ground_model
+        from .model.grounding import ground as ground_model
 
         flags.extend(overturned_readings(ground, ground_model(_query(args).closed_model, force=args.force)))
     if args.query_preds:

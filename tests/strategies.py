@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from pracmln_poss.ground_mln import GroundMLN, WeightedFormula
 from pracmln_poss.logic.formula import And, Atom, Formula, Iff, Implies, Not, Or
+from pracmln_poss.model.ground_mln import GroundMLN, WeightedFormula
 from pracmln_poss.weights import INF
 
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from pracmln_poss.bridge.database import read_database
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.errors import FormulaSyntaxError, ModelError, PossError, UnsupportedInputError, WeightError
-from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import World, world_cost
+from pracmln_poss.model.grounding import ground
 from pracmln_poss.possibilistic import possibilistic_inference
 
 from .support import ANTARCTIC, DATA, PAPER, PRACMLN_DATA, examples, run_python, smokers_project
@@ -522,8 +522,8 @@ def test_cora_under_pracmlns_default_grammar_has_constants_in_two_domains(pracml
     import pracmln_poss  # noqa: F401  (the plugin)
     from pracmln_poss.bridge.loader import from_pracmln
     from pracmln_poss.errors import PossWarning
-    from pracmln_poss.grounding import ground
     from pracmln_poss.insight.verify import verify
+    from pracmln_poss.model.grounding import ground
 
     mln = pracmln.MLN.load(str(PAPER / "cora.mln"))
     with pytest.warns(PossWarning, match="constants a, b, c, d that nothing else does"):  # (and said so)

@@ -288,7 +288,7 @@ def test_groundings_and_searches_beyond_the_limits_are_refused_with_their_size(c
 
 def test_ground_size_counts_atoms_and_groundings(tmp_path):
     from pracmln_poss.bridge.loader import load_model
-    from pracmln_poss.grounding import ground_size
+    from pracmln_poss.model.grounding import ground_size
 
     path = tmp_path / "m.mln"
     path.write_text("d = {A, B, C}\ne = {X, Y}\np(d)\nr(d, e)\n1 p(a) => r(a, x)\n2 p(a)\n-1 r(A, x)\n"
@@ -401,7 +401,7 @@ def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_pa
     """Exit 2 with one line naming the flags the method has: the rule is the options
     class's (``transform`` raises for the same option), not one the CLI keeps."""
     from pracmln_poss.errors import UnknownNameError
-    from pracmln_poss.ground_mln import GroundMLN
+    from pracmln_poss.model.ground_mln import GroundMLN
     from pracmln_poss.transformations import transform
     from pracmln_poss.transformations.conversion import has_option
 
@@ -420,7 +420,7 @@ def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_pa
 
 def test_family_is_the_selective_transformation_s_own_in_python():
     from pracmln_poss.errors import UnknownNameError
-    from pracmln_poss.ground_mln import GroundMLN
+    from pracmln_poss.model.ground_mln import GroundMLN
     from pracmln_poss.transformations import transform
 
     mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])

@@ -11,11 +11,11 @@ import pytest
 
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.cli import main
-from pracmln_poss.closed_world import close_world, closed_predicates
 from pracmln_poss.errors import ArgumentTypeError, ModelError, UnknownNameError
-from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import World, world_cost
+from pracmln_poss.model.closed_world import close_world, closed_predicates
+from pracmln_poss.model.grounding import ground
 
 from .support import PRACMLN_DATA, project_archive
 

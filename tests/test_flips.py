@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import compile_ground
 from pracmln_poss.map import flips, open_engine
 from pracmln_poss.map.flips import SingleFlips
 from pracmln_poss.map.world import World
+from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.weights import INF
 
 from .reference import MapReference

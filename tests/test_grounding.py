@@ -5,10 +5,10 @@ import itertools
 import pytest
 
 from pracmln_poss.errors import InconsistentModelError, ModelError
-from pracmln_poss.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
-from pracmln_poss.grounding import ground
 from pracmln_poss.logic.syntax import parse_formula
 from pracmln_poss.map import open_engine
+from pracmln_poss.model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
+from pracmln_poss.model.grounding import ground
 from pracmln_poss.weights import INF, Resolution
 
 
@@ -92,7 +92,7 @@ def test_hard_formula_false_in_a_grounding():
 
 def test_a_functional_constraint_says_what_is_unique_for_what(tmp_path):
     from pracmln_poss.bridge.loader import load_model
-    from pracmln_poss.grounding import ground
+    from pracmln_poss.model.grounding import ground
 
     path = tmp_path / "f.mln"
     path.write_text("person = {A, B}\nplace = {X, Y}\nlivesIn(person, place!)\nat(place?)\n1 livesIn(A, X)\n")

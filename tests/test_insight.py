@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from pracmln_poss.cli import main
 from pracmln_poss.errors import InconsistentEvidenceError
-from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.insight.explain import explain, formula_line
 from pracmln_poss.insight.show import off_target_rules, overturned_readings, render_rule, show_text
 from pracmln_poss.insight.verify import verify
 from pracmln_poss.logic.formula import evaluate, negate
+from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.possibilistic import PossibilisticTheory, possibilistic_inference
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF

@@ -20,10 +20,8 @@ PACKAGE = ROOT / "pracmln_poss"
 LAYERS = [
     {"errors", "version"},
     {"logic", "weights", "compat", "stopping"},
-    {"sources", "atoms", "first_order", "arguments"},
-    {"ground_mln"},
-    {"grounding"},
-    {"closed_world"},
+    {"sources", "atoms", "arguments"},
+    {"model"},
     {"map"},
     {"possibilistic"},
     {"search"},

@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 
-from pracmln_poss.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
-from pracmln_poss.grounding import ground
 from pracmln_poss.logic.syntax import parse_formula
 from pracmln_poss.map import open_engine
+from pracmln_poss.model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
+from pracmln_poss.model.grounding import ground
 from pracmln_poss.search.evidence import literal_sets
 from pracmln_poss.search.rules import RuleSearch, _all_optima
 from pracmln_poss.search.symmetry import canonical, find_symmetry, representatives

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pracmln_poss.errors import BackendError, InconsistentEvidenceError, InconsistentModelError
-from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.map import open_engine
 from pracmln_poss.map.engine import Optimum, World
+from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.weights import INF
 
 from .reference import MapReference

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 
-from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.map import open_engine
+from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.possibilistic import PossibilisticTheory, Reasoner
 from pracmln_poss.transformations import transform
 

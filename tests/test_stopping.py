@@ -14,8 +14,8 @@ from contextlib import contextmanager
 import pytest
 
 from pracmln_poss import stopping
-from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.map import open_engine
+from pracmln_poss.model.ground_mln import GroundMLN
 
 from .support import ROOT, frustrated, run_cli
 

@@ -9,8 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pracmln_poss.errors import ModelError, UnknownNameError
-from pracmln_poss.ground_mln import GroundMLN
 from pracmln_poss.logic.formula import evaluate
+from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.possibilistic import Reasoner
 from pracmln_poss.possibilistic.filtering import filter_redundant
 from pracmln_poss.search.evidence import literal_sets

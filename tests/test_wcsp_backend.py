@@ -6,9 +6,9 @@ import pytest
 from hypothesis import assume, given, settings
 
 from pracmln_poss.bridge.loader import load_model
-from pracmln_poss.ground_mln import GroundMLN, WeightedFormula
-from pracmln_poss.grounding import ground
 from pracmln_poss.map import open_engine
+from pracmln_poss.model.ground_mln import GroundMLN, WeightedFormula
+from pracmln_poss.model.grounding import ground
 
 from .reference import MapReference
 from .strategies import ground_mlns, literal_sets

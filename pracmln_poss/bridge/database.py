@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 
 from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
-from ..first_order import EvidenceLiteral
 from ..logic.syntax import is_variable_name, parse_literal
+from ..model.first_order import EvidenceLiteral
 from ..sources import numbered_lines, read_source
 from .mln_file import DOMAIN_LINE, domain_constants
 

@@ -1,4 +1,4 @@
-"""From files to plain data: ``.mln`` (+ ``.db``) -> :class:`~pracmln_poss.first_order.FirstOrderMLN`.
+"""From files to plain data: ``.mln`` (+ ``.db``) -> :class:`~pracmln_poss.model.first_order.FirstOrderMLN`.
 
 A model is read by :mod:`.mln_file` when it keeps to the constructs that reader knows
 (those of learned models: it is about a hundred times faster than pracmln's parser),
@@ -28,7 +28,6 @@ from typing import Any
 
 from .. import atoms
 from ..atoms import PracmlnDatabase
-from ..closed_world import close_as_asked
 from ..compat import import_pracmln
 from ..errors import (
     ArgumentTypeError,
@@ -41,7 +40,6 @@ from ..errors import (
     UnsupportedInputError,
     WeightError,
 )
-from ..first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..logic.formula import (
     And,
     Constant,
@@ -58,6 +56,8 @@ from ..logic.formula import (
     walk,
 )
 from ..logic.syntax import GRAMMARS, compact_atom, split_atom, strip_comments
+from ..model.closed_world import close_as_asked
+from ..model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
 from .database import read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
@@ -356,7 +356,7 @@ def from_pracmln(
     domains: Mapping[str, Sequence[str]] | None = None,
     domain_sizes: Mapping[str, int] | None = None,
 ) -> FirstOrderMLN:
-    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`~pracmln_poss.first_order.FirstOrderMLN`."""
+    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`~pracmln_poss.model.first_order.FirstOrderMLN`."""
     parsed = _parsed_from_pracmln(mln)
     extra: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
@@ -567,7 +567,7 @@ class _Translator:
     """pracmln formula objects as our formula trees, for one pracmln ``MLN``.
 
     Variables are left untyped: grounding types them by the argument positions they
-    fill (:func:`~pracmln_poss.grounding.infer_variable_domains`), as pracmln does.
+    fill (:func:`~pracmln_poss.model.grounding.infer_variable_domains`), as pracmln does.
     """
 
     def __init__(self, mln: Any) -> None:

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import FormulaSyntaxError, ModelError, SourcePosition
-from ..first_order import Predicate
 from ..logic.formula import Constant, Formula, PredAtom, walk
 from ..logic.syntax import parse_formula, split_constants, strip_comments
+from ..model.first_order import Predicate
 from ..weights import INF
 
 

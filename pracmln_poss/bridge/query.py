@@ -1,11 +1,11 @@
 """pracmln's query from Python: a model and its database, answered as the command line's
 ``map`` answers them.
 
-A model is a file or project name, pracmln's ``MLN``, a :class:`~pracmln_poss.first_order.FirstOrderMLN`
-or a :class:`~pracmln_poss.ground_mln.GroundMLN`; a database a ``.db`` file or project
+A model is a file or project name, pracmln's ``MLN``, a :class:`~pracmln_poss.model.first_order.FirstOrderMLN`
+or a :class:`~pracmln_poss.model.ground_mln.GroundMLN`; a database a ``.db`` file or project
 member name, pracmln's ``Database`` or the list of one that ``Database.load`` returns.
 The closed world is decided here, once, as pracmln's inference decides it
-(:mod:`pracmln_poss.closed_world`): for MAP inference (:func:`map_inference`,
+(:mod:`pracmln_poss.model.closed_world`): for MAP inference (:func:`map_inference`,
 :func:`load_ground`, the CLI's ``map`` and ``explain``) the project's ``cw`` and
 ``cw_preds`` apply unless overridden, each key on its own; a conversion
 (:func:`load_first_order`, the CLI's ``convert``) leaves the world open.
@@ -19,14 +19,14 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..closed_world import close_as_asked, close_world
 from ..errors import ArgumentError, ArgumentTypeError
-from ..first_order import EvidenceLiteral, FirstOrderMLN
-from ..ground_mln import GroundMLN
-from ..grounding import ground
 from ..logic.syntax import atom_name
 from ..map import DEFAULT_BACKEND, MapEngine, open_engine
 from ..map.inference import MapInference
+from ..model.closed_world import close_as_asked, close_world
+from ..model.first_order import EvidenceLiteral, FirstOrderMLN
+from ..model.ground_mln import GroundMLN
+from ..model.grounding import ground
 from ..possibilistic.protocol import Theory
 from ..transformations import conversion
 from ..transformations.options import MethodOptions

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 from ..atoms import Evidence, EvidenceItem
 from ..errors import BackendError
-from ..ground_mln import GroundMLN
 from ..logic.formula import And, Formula, Or, literal, negate
 from ..map import open_engine
 from ..map.inference import MapInference
+from ..model.ground_mln import GroundMLN
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from ..atoms import map_leaves, predicate_of
 from ..errors import InconsistentEvidenceError
-from ..ground_mln import GroundMLN
 from ..logic.formula import (
     And,
     Atom,
@@ -36,6 +35,7 @@ from ..logic.formula import (
     literal_of,
 )
 from ..logic.syntax import format_formula
+from ..model.ground_mln import GroundMLN
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..weights import INF, format_weight

@@ -22,9 +22,9 @@ from math import comb
 
 from .. import arguments
 from ..errors import ModelError
-from ..ground_mln import GroundMLN
 from ..logic.formula import disjunction, literal
 from ..map import DEFAULT_BACKEND, open_engine
+from ..model.ground_mln import GroundMLN
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticTheory
 from ..search.evidence import EvidenceSet, literal_sets

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, Or, literal
+from ..model.ground_mln import GroundMLN
 from ..stopping import SatOracle
 from .world import Optimum, World
 

@@ -13,8 +13,8 @@ __all__ = ["BruteForceBackend", "MAX_ATOMS"]
 import itertools
 
 from ..errors import ModelError
-from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, evaluate
+from ..model.ground_mln import GroundMLN
 from .backend import Backend
 from .world import Optimum, World
 

@@ -8,7 +8,7 @@ __all__ = ["BACKENDS", "DEFAULT_BACKEND", "backend_name", "MANY_DISTINCT_WEIGHTS
 from collections.abc import Callable
 
 from ..errors import UnknownNameError, closest
-from ..ground_mln import GroundMLN
+from ..model.ground_mln import GroundMLN
 from .backend import Backend
 from .engine import MapEngine
 from .instance import MaxSatInstance, build_instance

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from .. import stopping
 from ..errors import BackendError
-from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause
 from ..logic.formula import Formula
+from ..model.ground_mln import GroundMLN
 from .backend import Backend, OverBudget, Solve
 from .instance import MaxSatInstance, build_instance
 from .world import Optimum

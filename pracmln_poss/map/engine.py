@@ -18,7 +18,6 @@ from typing import NoReturn
 
 from ..atoms import Evidence
 from ..errors import InconsistentEvidenceError, InconsistentModelError
-from ..ground_mln import GroundMLN
 from ..logic.formula import (
     Formula,
     atoms_of,
@@ -27,6 +26,7 @@ from ..logic.formula import (
     literal_of,
     negate,
 )
+from ..model.ground_mln import GroundMLN
 from ..weights import INF
 from .backbone import backbone, kept
 from .backend import Backend

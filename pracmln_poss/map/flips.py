@@ -16,8 +16,8 @@ __all__ = ["SAMPLE", "SMALL", "SingleFlips"]
 
 from collections.abc import Callable, Iterable
 
-from ..ground_mln import GroundMLN
 from ..logic.formula import atoms_of, compile_ground
+from ..model.ground_mln import GroundMLN
 from .world import World
 
 SMALL = 64

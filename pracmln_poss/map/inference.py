@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from ..atoms import EvidenceItem, evidence_items
 from ..errors import InconsistentEvidenceError
-from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
+from ..model.ground_mln import GroundMLN
 from ..weights import INF
 from .choice import DEFAULT_BACKEND, open_engine
 from .engine import Evidence, MapEngine

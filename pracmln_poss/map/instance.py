@@ -14,9 +14,9 @@ __all__ = ["MaxSatInstance", "build_instance", "fixed_atoms"]
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..ground_mln import GroundMLN
 from ..logic.cnf import Clause, VarPool, clausify, clausify_under
 from ..logic.formula import Formula, Truth, is_literal, literal_of, substitute_atoms
+from ..model.ground_mln import GroundMLN
 from ..weights import INF
 from .world import World
 

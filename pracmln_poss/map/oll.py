@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..errors import BackendError
-from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool
 from ..logic.formula import Formula, evaluate
+from ..model.ground_mln import GroundMLN
 from ..stopping import SAT_SOLVER, model_of
 from .backend import Backend, OptimalWorlds
 from .core_guided import CoreGuided, Solution

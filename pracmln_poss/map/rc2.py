@@ -19,8 +19,8 @@ from pysat.formula import WCNF
 
 from .. import stopping
 from ..errors import BackendError
-from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
+from ..model.ground_mln import GroundMLN
 from ..stopping import SAT_SOLVER
 from .backend import Backend, OptimalWorlds
 from .instance import MaxSatInstance, build_instance

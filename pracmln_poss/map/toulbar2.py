@@ -43,8 +43,8 @@ from typing import Protocol
 
 from .. import stopping
 from ..errors import BackendError
-from ..ground_mln import GroundMLN
 from ..logic.formula import Formula
+from ..model.ground_mln import GroundMLN
 from .backend import Backend, Check, OverBudget
 from .cost_network import HARD, CostNetwork, build_network
 from .cpsat import CPSATBackend

@@ -22,10 +22,10 @@ from pysat.solvers import Solver
 from .. import stopping
 from ..compat import import_pracmln
 from ..errors import BackendError
-from ..ground_mln import GroundMLN
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
+from ..model.ground_mln import GroundMLN
 from ..weights import INF
 from .backend import Backend
 from .engine import world_cost

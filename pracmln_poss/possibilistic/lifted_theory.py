@@ -37,7 +37,7 @@ from .theory import Displayed, Level, LevelsInUnits, PossibilisticFormula, Possi
 
 MAX_GROUNDINGS = 10_000_000
 """Above this many groundings a lifted theory is not grounded unless forced (as models
-are not: :data:`~pracmln_poss.grounding.MAX_GROUND_FORMULAS`)."""
+are not: :data:`~pracmln_poss.model.grounding.MAX_GROUND_FORMULAS`)."""
 
 
 @dataclass(frozen=True, repr=False)

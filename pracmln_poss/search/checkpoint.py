@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from ..errors import OutputError, SourcePosition
-from ..ground_mln import GroundMLN
 from ..map.engine import Optimum, World
+from ..model.ground_mln import GroundMLN
 from ..sources import load_json
 from ..weights import INF, Level
 from .rule import BlockingRule, DefaultRule

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..atoms import predicate_of
 from ..errors import UnknownNameError, closest
-from ..ground_mln import GroundMLN
+from ..model.ground_mln import GroundMLN
 
 
 @dataclass(frozen=True)

@@ -41,9 +41,9 @@ from functools import cached_property
 from typing import NamedTuple, Protocol
 
 from ..errors import ArgumentError
-from ..ground_mln import GroundMLN
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
+from ..model.ground_mln import GroundMLN
 from ..stopping import INTERRUPTS, interrupted
 from ..weights import INF, Level
 from .checkpoint import Checkpoint, Packed, RuleChunk, pack_optimum, search_key, unpack_optimum, unpack_world

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..atoms import map_leaves, split_atom
-from ..ground_mln import GroundMLN, WeightedFormula
 from ..logic.formula import Atom, Formula, atoms_of
+from ..model.ground_mln import GroundMLN, WeightedFormula
 from .evidence import EvidenceSet
 
 

@@ -39,9 +39,9 @@ from multiprocessing.context import BaseContext
 from typing import Generic, ParamSpec, Protocol, TypeVar
 
 from .. import arguments, stopping
-from ..ground_mln import GroundMLN
 from ..map import open_engine
 from ..map.engine import MapEngine
+from ..model.ground_mln import GroundMLN
 
 T = TypeVar("T")
 R = TypeVar("R")

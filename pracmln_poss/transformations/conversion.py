@@ -14,10 +14,10 @@ from types import MappingProxyType
 
 from .. import arguments
 from ..errors import ArgumentError, ArgumentTypeError, ModelError, UnknownNameError
-from ..first_order import FirstOrderMLN
-from ..ground_mln import GroundMLN
-from ..grounding import ground
 from ..map.instance import fixed_atoms
+from ..model.first_order import FirstOrderMLN
+from ..model.ground_mln import GroundMLN
+from ..model.grounding import ground
 from ..possibilistic.filtering import filter_redundant
 from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticTheory
@@ -104,7 +104,7 @@ def transform(
         for every question anyway.
     :param grounded: ``ground(mln)`` when the caller has it already.
     :param force: go ahead above the size limits: of the grounding
-        (:func:`~pracmln_poss.grounding.ground`), of the evidence sets
+        (:func:`~pracmln_poss.model.grounding.ground`), of the evidence sets
         (:data:`~.options.MAX_EVIDENCE_SETS`, :data:`~.options.MAX_LIFTED_EVIDENCE_SETS`) and of the
         exhaustive transformation.
     :param runtime: how it runs (:class:`~.options.Runtime`); or its fields as keywords:

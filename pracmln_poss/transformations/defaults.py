@@ -18,9 +18,9 @@ __all__ = ["defaults", "DefaultsOptions"]
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..ground_mln import GroundMLN
 from ..logic.formula import Implies
 from ..map import open_engine
+from ..model.ground_mln import GroundMLN
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe, literal_sets
 from ..search.focus import Focus

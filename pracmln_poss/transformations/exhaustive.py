@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import ModelError
-from ..ground_mln import GroundMLN
 from ..logic.formula import Or, Truth, negate, substitute_atoms
 from ..map import open_engine
+from ..model.ground_mln import GroundMLN
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.progress import Reporter
 from ..weights import INF

@@ -6,8 +6,8 @@ __all__ = ["conjunction_of", "clause_against", "hard_part"]
 
 from collections.abc import Iterable
 
-from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, conjunction, disjunction, literal
+from ..model.ground_mln import GroundMLN
 from ..possibilistic.theory import PossibilisticFormula
 from ..weights import INF
 

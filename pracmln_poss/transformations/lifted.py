@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import ModelError
-from ..first_order import FirstOrderMLN
-from ..ground_mln import GroundMLN
-from ..grounding import ground
 from ..logic.formula import Implies, literal
 from ..map import open_engine
+from ..model.first_order import FirstOrderMLN
+from ..model.ground_mln import GroundMLN
+from ..model.grounding import ground
 from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .. import arguments
 from ..errors import ArgumentTypeError, UnknownNameError
-from ..first_order import FirstOrderMLN
-from ..ground_mln import GroundMLN
 from ..map.choice import BACKENDS, DEFAULT_BACKEND, backend_name
+from ..model.first_order import FirstOrderMLN
+from ..model.ground_mln import GroundMLN
 from ..search.focus import Focus
 from ..search.progress import Progress
 from ..search.rules import RuleStats

@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..ground_mln import GroundMLN
 from ..logic.formula import Formula, disjunction, literal, negate
 from ..map import open_engine
+from ..model.ground_mln import GroundMLN
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import EvidenceSet, describe, literal_sets
 from ..search.focus import Focus

@@ -14,9 +14,6 @@ import itertools
 from collections.abc import Iterable
 
 from ..atoms import map_leaves, split_atom
-from ..first_order import FirstOrderMLN, FormulaTemplate
-from ..ground_mln import GroundMLN
-from ..grounding import infer_variable_domains, template_source
 from ..logic.formula import (
     And,
     Atom,
@@ -34,6 +31,9 @@ from ..logic.formula import (
     variables_of,
     walk,
 )
+from ..model.first_order import FirstOrderMLN, FormulaTemplate
+from ..model.ground_mln import GroundMLN
+from ..model.grounding import infer_variable_domains, template_source
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, variable_prefixes
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula
 from ..search.evidence import describe

@@ -1,7 +1,7 @@
 """First-order MLNs as plain data: typed predicates, domains, weighted templates, evidence.
 
 The bridge fills these from pracmln (:mod:`pracmln_poss.bridge`); grounding them
-(:func:`pracmln_poss.grounding.ground`) gives a :class:`~pracmln_poss.ground_mln.GroundMLN`.
+(:func:`pracmln_poss.model.grounding.ground`) gives a :class:`~pracmln_poss.model.ground_mln.GroundMLN`.
 Weights are exact ints at ``resolution`` (any sign) or ``INF`` for hard templates.
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .errors import SourcePosition
-from .logic.formula import Formula
-from .weights import Resolution
+from ..errors import SourcePosition
+from ..logic.formula import Formula
+from ..weights import Resolution
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,9 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import prod
 
-from . import arguments
-from .errors import InconsistentModelError, ModelError
-from .first_order import FirstOrderMLN, FormulaTemplate, Predicate
-from .ground_mln import GroundMLN, WeightedFormula
-from .logic.formula import (
+from .. import arguments
+from ..errors import InconsistentModelError, ModelError
+from ..logic.formula import (
     And,
     Atom,
     Equals,
@@ -44,8 +42,10 @@ from .logic.formula import (
     variables_of,
     walk,
 )
-from .logic.syntax import atom_name
-from .weights import INF
+from ..logic.syntax import atom_name
+from ..weights import INF
+from .first_order import FirstOrderMLN, FormulaTemplate, Predicate
+from .ground_mln import GroundMLN, WeightedFormula
 
 
 class _AtomTable:
@@ -202,7 +202,7 @@ def _too_large(what: str, largest: tuple[FormulaTemplate, int] | None, verb: str
 
 
 def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
-    """Ground ``model`` over its domains into a normalised :class:`~pracmln_poss.ground_mln.GroundMLN`.
+    """Ground ``model`` over its domains into a normalised :class:`~pracmln_poss.model.ground_mln.GroundMLN`.
 
     :param force: ground even above :data:`MAX_GROUND_ATOMS` atoms or
         :data:`MAX_GROUND_FORMULAS` formulas.

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from .errors import ModelError, UnknownNameError, closest
+from ..errors import ModelError, UnknownNameError, closest
 from .first_order import EvidenceLiteral, FirstOrderMLN
 from .grounding import MAX_GROUND_ATOMS
 
@@ -59,7 +59,7 @@ def close_world(model: FirstOrderMLN, preds: Sequence[str], open_atoms: Iterable
     ``open_atoms``: evidence given elsewhere, as ``(pred, args)``) added to the evidence as false.
 
     :raises ModelError: when those atoms are more than a grounding may have
-        (:data:`~pracmln_poss.grounding.MAX_GROUND_ATOMS`), unless ``force``.
+        (:data:`~pracmln_poss.model.grounding.MAX_GROUND_ATOMS`), unless ``force``.
     """
     if not preds:
         return model

@@ -2,7 +2,7 @@
 
 A :class:`GroundMLN` is plain data and needs no pracmln.  Build one from Python
 with :meth:`GroundMLN.from_pairs` (``("a => x", 5)`` pairs) or from a first-order
-model with :func:`pracmln_poss.grounding.ground`.
+model with :func:`pracmln_poss.model.grounding.ground`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ __all__ = ["WeightedFormula", "GroundMLN"]
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .atoms import NamedAtoms, check_atom_range, number_formulas
-from .errors import ModelError, WeightError
-from .logic.formula import Formula, negate
-from .logic.syntax import format_formula
-from .weights import INF, Resolution, format_weight, parse_weight
+from ..atoms import NamedAtoms, check_atom_range, number_formulas
+from ..errors import ModelError, WeightError
+from ..logic.formula import Formula, negate
+from ..logic.syntax import format_formula
+from ..weights import INF, Resolution, format_weight, parse_weight
 
 
 @dataclass(frozen=True)
