@@ -26,8 +26,6 @@ from ..logic.formula import (
     Exists,
     Fold,
     Formula,
-    Iff,
-    Implies,
     Not,
     Or,
     PredAtom,
@@ -315,22 +313,22 @@ class _Builder(Fold[Callable[[Env], Formula]]):
     def truth(self, f: Truth) -> Callable[[Env], Formula]:
         return lambda env: f
 
-    def not_(self, f: Not, arg: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
+    def not_(self, f: object, arg: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
         return lambda env: simplified_not(arg(env))
 
-    def and_(self, f: And, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
+    def and_(self, f: object, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
         args = tuple(parts)
         return lambda env: simplified_junction(And, (p(env) for p in args))
 
-    def or_(self, f: Or, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
+    def or_(self, f: object, parts: Iterator[Callable[[Env], Formula]]) -> Callable[[Env], Formula]:
         args = tuple(parts)
         return lambda env: simplified_junction(Or, (p(env) for p in args))
 
-    def implies(self, f: Implies, left: Callable[[Env], Formula],
+    def implies(self, f: object, left: Callable[[Env], Formula],
                 right: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
         return lambda env: simplified_implies(left(env), right(env))
 
-    def iff(self, f: Iff, left: Callable[[Env], Formula],
+    def iff(self, f: object, left: Callable[[Env], Formula],
             right: Callable[[Env], Formula]) -> Callable[[Env], Formula]:
         return lambda env: simplified_iff(left(env), right(env))
 
