@@ -163,8 +163,8 @@ class Runtime(_Checked):
 
     progress: Progress = None
     stats: RuleStats | None = None
-    jobs: int = option(1, Flag(("--jobs", "-j"), "search with N worker processes (0: one per core); the output "
-                                "is the same", int, "N"))
+    jobs: int = option(1, Flag(("--jobs", "-j"), "search with N worker processes (0: one per core; default 1); "
+                                "the output is the same", int, "N"))
     executor: Executor | None = None
     checkpoint: str | os.PathLike[str] | None = option(None, Flag(
         ("--no-checkpoint",), "with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
@@ -222,7 +222,7 @@ class SearchOptions(MethodOptions):
     :ivar k: the largest evidence set.
     """
 
-    k: int = option(1, Flag(("-k",), "largest evidence set size", int))
+    k: int = option(1, Flag(("-k",), "largest evidence set size (default 1)", int))
 
     def evidence_atoms(self, request: Request, free: list[int]) -> int | None:
         return len(request.focus.enumerated(free))
