@@ -86,6 +86,13 @@ def resolution(value: object) -> Resolution:
     raise ArgumentTypeError(f"resolution takes a number such as 1e-6 or '1e-6', not {_shown(value)}")
 
 
+def closed_world(value: object) -> bool | None:
+    """``cw``: True, False, or None (the project's)."""
+    if value is not None and not isinstance(value, bool):
+        raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(value).__name__}")
+    return value
+
+
 def instance(name: str, value: object, kinds: type | UnionType | tuple[type, ...], what: str) -> None:
     """Refuse a ``value`` that is none of ``kinds`` (``what`` says what it takes)."""
     if not isinstance(value, kinds):

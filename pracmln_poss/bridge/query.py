@@ -137,11 +137,10 @@ def query_of(model: object, db: object, options: Mapping[str, object], cw: objec
     """:func:`open_query` with the loading options as a mapping (the command line's)."""
     from .. import arguments
 
-    if cw is not None and not isinstance(cw, bool):
-        raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(cw).__name__}")
+    closing_all = arguments.closed_world(cw)
     preds = arguments.names("cw_preds", cw_preds)
     first, settings = _first_order(model, db, options)
-    closed, closing = close_as_asked(first, cw, preds, settings.cw, settings.cw_preds,
+    closed, closing = close_as_asked(first, closing_all, preds, settings.cw, settings.cw_preds,
                                      (settings.queries or ()) if queries is None else queries, force=force)
     return Query(first, settings, closing, closed)
 

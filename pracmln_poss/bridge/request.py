@@ -124,12 +124,11 @@ class LoadRequest:
             raise ArgumentTypeError("mln_path takes a file name (a string or a path), not None")
         database = one_pracmln_database(db)
         db_path = None if database is not None else arguments.path("db_path", db)
-        if cw is not None and not isinstance(cw, bool):
-            raise ArgumentTypeError(f"cw takes True, False or None (the project's), not {type(cw).__name__}")
+        closing_all = arguments.closed_world(cw)
         preds = arguments.names("cw_preds", cw_preds)
         if not isinstance(force, bool):
             raise ArgumentTypeError(f"force takes True or False, not {type(force).__name__}")
-        return cls(path, db_path, database, loading if loading is not None else Loading(), cw,
+        return cls(path, db_path, database, loading if loading is not None else Loading(), closing_all,
                    None if preds is None else tuple(preds), force)
 
 
