@@ -350,23 +350,20 @@ def _template_expander(mln: Any) -> Callable[[ParsedFormula, Mapping[str, Sequen
 def from_pracmln(
     mln: Any,
     db: PracmlnDatabase | None = None,
+    loading: Loading | None = None,
     *,
-    resolution: Resolution | None = None,
     source: str | None = None,
-    domains: Mapping[str, Sequence[str]] | None = None,
-    domain_sizes: Mapping[str, int] | None = None,
 ) -> FirstOrderMLN:
-    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a :class:`~pracmln_poss.model.first_order.FirstOrderMLN`."""
+    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a
+    :class:`~pracmln_poss.model.first_order.FirstOrderMLN`, its domains and weights as
+    ``loading`` says (its grammar and reader are pracmln's own: not read)."""
     parsed = _parsed_from_pracmln(mln)
     extra: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
     if db is not None:
         extra, evidence = _database_parts(db)
     prac = type(getattr(getattr(mln, "logic", None), "grammar", None)).__name__ == "PRACGrammar"
-    loading = Loading(resolution=resolution if resolution is not None else Resolution.of(None),
-                      domains=None if domains is None else {d: tuple(cs) for d, cs in domains.items()},
-                      domain_sizes=domain_sizes)
-    return _assemble(parsed, loading, source=source, extra_domains=extra, evidence=evidence,
+    return _assemble(parsed, loading if loading is not None else Loading(), source=source, extra_domains=extra, evidence=evidence,
                      expand=_template_expander(mln), prac=prac)
 
 

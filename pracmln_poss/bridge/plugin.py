@@ -52,13 +52,11 @@ def to_possibilistic(
         ``.ground()`` gives the ground theory) or a
         :class:`~pracmln_poss.possibilistic.theory.PossibilisticTheory`.
     """
-    from .. import arguments
-    from ..transformations import convert
-    from .loader import from_pracmln, pracmln_database_of
+    from .query import convert  # (the front door that reads a pracmln MLN as the others do)
 
-    model = from_pracmln(self, pracmln_database_of(self, db), resolution=arguments.resolution(resolution),
-                         domains=arguments.domains(domains), domain_sizes=arguments.domain_sizes(domain_sizes))
-    return convert(model, method, filter=filter, **options).theory
+    loading = {name: value for name, value in
+               (("resolution", resolution), ("domains", domains), ("domain_sizes", domain_sizes)) if value is not None}
+    return convert(self, method, db=db, filter=filter, **loading, **options).theory
 
 
 def _patch(base_module: types.ModuleType) -> None:

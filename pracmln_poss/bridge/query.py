@@ -45,8 +45,7 @@ def _first_order(model: object, db: object, options: Mapping[str, object], cw: b
         return loaded.model, loaded.settings
     if type(model).__name__ == "MLN" and hasattr(model, "predicates"):  # pracmln's MLN
         loading = Loading.of(options, ("resolution", "domains", "domain_sizes"), "a pracmln MLN")
-        return from_pracmln(model, pracmln_database_of(model, db), resolution=loading.resolution,
-                            domains=loading.domains, domain_sizes=loading.domain_sizes), ProjectSettings()
+        return from_pracmln(model, pracmln_database_of(model, db), loading), ProjectSettings()
     if isinstance(model, FirstOrderMLN):
         if db is not None or options:
             raise ArgumentError("a FirstOrderMLN has its evidence and domains already; give db and loading options "
