@@ -46,11 +46,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Protocol
 
+from pycard import error as _CardinalityError
 from pysolvers import error as _SolverError
 
 from .errors import TimeLimitReached
 
-INTERRUPTS: tuple[type[BaseException], ...] = (KeyboardInterrupt, _SolverError)
+_PYSAT_ERRORS = (_SolverError, _CardinalityError)
+"""PySAT's C extensions' errors: the solvers', and the totalizers' (RC2 and ours grow
+them while a question is answered), each raised for a SIGINT caught inside them."""
+
+INTERRUPTS: tuple[type[BaseException], ...] = (KeyboardInterrupt, *_PYSAT_ERRORS)
 """What an interrupt may arrive as: Python's, or PySAT's (among its other errors)."""
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
@@ -64,9 +69,9 @@ late); as fast as Glucose on the conversions and MAP questions measured."""
 
 def interrupted(exc: BaseException) -> bool:
     """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's error for a SIGINT
-    caught during a solve."""
+    caught during a solve or while a totalizer grows."""
     return isinstance(exc, KeyboardInterrupt) or (
-        isinstance(exc, _SolverError) and "keyboard interrupt" in str(exc).lower())
+        isinstance(exc, _PYSAT_ERRORS) and "keyboard interrupt" in str(exc).lower())
 
 
 @dataclass

@@ -206,6 +206,19 @@ def hard_model(tmp_path_factory):
     return path
 
 
+def test_a_ctrl_c_inside_a_totalizer_is_an_interrupt_as_inside_a_solver():
+    """PySAT reports a SIGINT caught in its C code as that extension's own error: the
+    solvers' (``pysolvers``) or, while RC2 or ours grows a totalizer, ``pycard``'s (CI met
+    it: a traceback and exit 1 instead of "interrupted" and 130)."""
+    import pycard
+    import pysolvers
+
+    for error in (pysolvers.error, pycard.error):
+        assert issubclass(error, stopping.INTERRUPTS)
+        assert stopping.interrupted(error("Caught keyboard interrupt"))
+        assert not stopping.interrupted(error("some other failure"))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("stop, status, line", [("SIGINT", 130, "pracmln-poss: interrupted"),
