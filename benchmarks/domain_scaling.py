@@ -8,18 +8,19 @@ included); peak MB is the largest resident size of its process tree.
    ``P1 ... Pn`` with the database ``s(P1)``, ``f(P1,P2)``, and pracmln's
    ``WCSPInference`` on the same two files in the same run; the MAP costs of both
    worlds are computed with our exact arithmetic and must be equal.
-2. ``convert`` of the smokers (``--domain-size person=N -k 2``) and of CORA
-   (``--domain-size pap=N --domain-size per=N -k 2``): seconds, peak MB, the MAP
-   engine's solver calls per backbone (median and largest; one process only: workers
-   count their own), the rules written and whether they are those of the smallest n
-   (the theory with its type and atom lines left out).
+2. ``convert`` of the paper's smokers and of pracmln's learned smokers
+   (``smokers.pracmln:wts.pybpll.smoking-train-smoking.mln``), both ``--domain-size
+   person=N -k 2``, and of CORA (``--domain-size pap=N --domain-size per=N -k 2``), one
+   process each: seconds, how many times the row before (n doubled), peak MB, the MAP
+   engine's solver calls per backbone (median and largest), the rules written and whether
+   they are those of the smallest n (the theory with its type and atom lines left out).
 3. The other targets of the issue: CORA 4x4 at k = 3 and 4, pracmln's
    object-recognition (one cluster, focused on ``object``, k = 2), and ``map`` of
    object-recognition over three clusters without evidence beside pracmln's WCSP on a
    database that only declares the clusters.
 
     python benchmarks/domain_scaling.py [--map-sizes N ...] [--smokers-sizes N ...]
-        [--cora-sizes N ...] [--skip-others] [--pracmln-max N]
+        [--learned-sizes N ...] [--cora-sizes N ...] [--skip-others] [--pracmln-max N]
 """
 
 from __future__ import annotations
@@ -148,16 +149,21 @@ def _rules(theory: str) -> tuple[int, list[str]]:
 
 
 def convert_rows(title: str, cases: list[tuple[str, list[str]]], tmp: Path) -> None:
-    print(f"\n| {title} | seconds | peak MB | solver calls per backbone (median / max) | rules | same rules |")
-    print("|---|---:|---:|---:|---:|:---:|", flush=True)
+    print(f"\n| {title} | seconds | x row before | peak MB | solver calls per backbone (median / max) | rules "
+          "| same rules |")
+    print("|---|---:|---:|---:|---:|---:|:---:|", flush=True)
     first: list[str] | None = None
+    before: float | None = None
     for name, args in cases:
         out = tmp / "out.theory"
         seconds, peak, _, calls = ours(["convert", *args, "--quiet", "--no-checkpoint", "-o", str(out)], tmp)
         count, lines = _rules(out.read_text())
         first = lines if first is None else first
         same = "yes" if lines == first else "NO"
-        print(f"| {name} | {seconds:.2f} | {peak:.0f} | {calls_text(calls)} | {count:,} | {same} |", flush=True)
+        ratio = "-" if before is None else f"{seconds / before:.1f}"
+        before = seconds
+        print(f"| {name} | {seconds:.2f} | {ratio} | {peak:.0f} | {calls_text(calls)} | {count:,} | {same} |",
+              flush=True)
 
 
 def other_rows(tmp: Path) -> None:
@@ -196,8 +202,9 @@ def other_rows(tmp: Path) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--map-sizes", type=int, nargs="*", default=[16, 32, 64, 128, 256])
-    parser.add_argument("--smokers-sizes", type=int, nargs="*", default=[16, 32, 64, 128])
-    parser.add_argument("--cora-sizes", type=int, nargs="*", default=[4, 8, 16])
+    parser.add_argument("--smokers-sizes", type=int, nargs="*", default=[16, 32, 64, 128, 256, 512])
+    parser.add_argument("--learned-sizes", type=int, nargs="*", default=[32, 64, 128, 256, 512])
+    parser.add_argument("--cora-sizes", type=int, nargs="*", default=[4, 8, 16, 32])
     parser.add_argument("--pracmln-max", type=int, default=128, help="largest n pracmln's WCSP runs on (default 128)")
     parser.add_argument("--skip-others", action="store_true", help="leave out section 3")
     args = parser.parse_args(argv)
@@ -206,14 +213,19 @@ def main(argv: list[str]) -> int:
         if args.map_sizes:
             map_rows(args.map_sizes, args.pracmln_max, tmp)
         if args.smokers_sizes:
-            convert_rows("convert smokers, k = 2, one process", [
+            convert_rows("convert the paper's smokers, k = 2", [
                 (f"n = {n}", [str(PAPER / "smokers.mln"), "--domain-size", f"person={n}", "-k", "2", "-j", "1"])
                 for n in args.smokers_sizes], tmp)
+        if args.learned_sizes:
+            learned = support.pracmln_examples() / "smokers" / "smokers.pracmln"
+            convert_rows("convert pracmln's learned smokers, k = 2", [
+                (f"n = {n}", [f"{learned}:wts.pybpll.smoking-train-smoking.mln", "--domain-size", f"person={n}",
+                              "-k", "2", "-j", "1"])
+                for n in args.learned_sizes], tmp)
         if args.cora_sizes:
             convert_rows("convert CORA, n papers and n persons, k = 2", [
-                (f"n = {n}" + (", 2 workers" if n >= 16 else ", one process"),
-                 [str(PAPER / "cora.mln"), "--domain-size", f"pap={n}", "--domain-size", f"per={n}", "-k", "2",
-                  "-j", "2" if n >= 16 else "1"])
+                (f"n = {n}", [str(PAPER / "cora.mln"), "--domain-size", f"pap={n}", "--domain-size", f"per={n}",
+                              "-k", "2", "-j", "1"])
                 for n in args.cora_sizes], tmp)
         if not args.skip_others:
             other_rows(tmp)

@@ -144,6 +144,9 @@ def _convert(*arguments: str, examples: bool = False) -> Workload:
     return argv
 
 
+LEARNED_SMOKERS = "smokers/smokers.pracmln:wts.pybpll.smoking-train-smoking.mln"
+"""pracmln's learned smokers (its ``smokers`` example project)."""
+
 FOCUS = "color,goggles,goggles_Logo,goggles_Product,goggles_Text,scene,shape"
 
 MAP_WORKLOADS: dict[str, Workload] = {
@@ -161,6 +164,15 @@ CONVERT_WORKLOADS: dict[str, Workload] = {
     "CORA 4x4, k = 3": _convert(str(PAPER / "cora.mln"), "-k", "3"),
     "smokers k = 2, n = 64": _convert(str(PAPER / "smokers.mln"), "--domain-size", "person=64", "-k", "2"),
     "smokers k = 2, n = 128": _convert(str(PAPER / "smokers.mln"), "--domain-size", "person=128", "-k", "2"),
+    # (--force: the code before #32 counted the sets before symmetry and refused them)
+    "smokers k = 2, n = 256": _convert(str(PAPER / "smokers.mln"), "--domain-size", "person=256", "-k", "2",
+                                       "--force"),
+    "learned smokers k = 2, n = 128": _convert(LEARNED_SMOKERS, "--domain-size", "person=128", "-k", "2",
+                                               examples=True),
+    "learned smokers k = 2, n = 256": _convert(LEARNED_SMOKERS, "--domain-size", "person=256", "-k", "2", "--force",
+                                               examples=True),
+    "CORA 16x16, k = 2": _convert(str(PAPER / "cora.mln"), "--domain-size", "pap=16", "--domain-size", "per=16",
+                                  "-k", "2"),
     "object-recognition focused, 1 cluster, k = 2": _convert(
         OBJECT_RECOGNITION, "--domain-size", "cluster=1", "--evidence-preds", FOCUS, "-k", "2", examples=True),
 }

@@ -446,3 +446,59 @@ def test_one_conclusion_per_class_where_the_cheap_keys_leave_it_open():
     assert got == _one_per_orbit(e, head, g, sym)
     assert {f["A", "C"], f["B", "D"]} & set(got) and {f["B", "A"], f["C", "B"]} & set(got)  # both kinds stay
     assert len(got) == 4
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(first_order_mlns(), st.data())
+def test_classes_from_the_first_order_model_are_those_every_swap_test_finds(m, data):
+    """Joining the constants the model does not name at once, and the named ones whose
+    swap leaves the formulas and evidence as written, gives the maximal classes that
+    testing every swap on the grounding gives: with evidence on random atoms, and with
+    named constants the formulas treat alike (or not)."""
+    from dataclasses import replace
+
+    from pracmln_poss.logic.syntax import split_atom
+
+    domain = m.domain_map["p"]
+    if len(domain) > 2 and data.draw(st.booleans()):  # two named constants, alike or not
+        weights = data.draw(st.sampled_from([(1, 1), (1, 2), (None, None)]))
+        twins = tuple(FormulaTemplate(parse_formula(f"s({c}) v !s(a)"), INF if w is None else m.resolution.to_int(w),
+                                      f"s({c})") for c, w in zip(domain[1:], weights))
+        m = replace(m, formulas=m.formulas + twins)
+    g = ground(m)
+    atoms = data.draw(st.lists(st.integers(1, g.n_atoms), max_size=2, unique=True))
+    evidence = tuple(EvidenceLiteral(*split_atom(g.atoms[a - 1]), data.draw(st.booleans())) for a in atoms)
+    m = replace(m, evidence=evidence)
+    g = ground(m)
+    assert (find_symmetry(g, m.domain_map, m.named, m.swap_invariant).classes
+            == find_symmetry(g, m.domain_map).classes)
+
+
+def test_unnamed_constants_of_a_large_domain_form_one_class_without_a_test():
+    """Sixty persons, one named in a formula and one in the evidence: two singletons and
+    one class of the 58 others."""
+    people = [f"P{i}" for i in range(60)]
+    m = model(**{**SMOKERS, "domains": {"p": people}, "formulas": SMOKERS["formulas"] + [("s(P3)", 1)]},
+              evidence=[("c", ["P7"], True)])
+    sym = find_symmetry(ground(m), m.domain_map, m.named, m.swap_invariant)
+    assert sym.classes == (("P0", "P1", "P2", *people[4:7], *people[8:]), ("P3",), ("P7",))
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(first_order_mlns(), st.integers(0, 4), st.integers(1, 400))
+def test_the_count_of_examined_sets_is_exact_or_a_bound_and_covers_the_classes(m, k, limit):
+    """``examined`` with a limit answers the exact count when it is at most the limit, a
+    count past the limit that the exact one reaches, or a bound above the exact one;
+    the exact count is at least the number of classes (the search's representatives)."""
+    from pracmln_poss.search.symmetry import examined
+
+    sym = find_symmetry(ground(m), m.domain_map, m.named, m.swap_invariant)
+    exact, is_exact = examined(sym, k)
+    assert is_exact and exact >= len(list(representatives(sym, k)))
+    count, counted = examined(sym, k, None, limit)
+    if not counted:
+        assert count >= exact
+    elif count <= limit:
+        assert count == exact
+    else:
+        assert limit < count <= exact

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 __all__ = ["backbone", "kept"]
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from .. import stopping
 from ..stopping import SatOracle
 
 
-def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int], model: list[int],
+def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int], model: Sequence[int],
              fresh: Callable[[], int], seen: Callable[[list[int]], None] | None = None,
              refine: Callable[[list[int], set[int]], None] | None = None) -> tuple[set[int], int]:
     """The candidates true in every model of ``oracle`` under ``assumptions``, and the
@@ -72,7 +72,7 @@ def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int
     return left, calls
 
 
-def kept(literals: set[int], model: list[int]) -> set[int]:
+def kept(literals: set[int], model: Sequence[int]) -> set[int]:
     """The literals ``model`` makes true (those over variables it lacks are free)."""
     n = len(model)
     return {l for l in literals if abs(l) <= n and model[abs(l) - 1] == l}

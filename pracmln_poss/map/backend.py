@@ -10,7 +10,7 @@ from __future__ import annotations
 __all__ = ["Backend", "Solve", "Check", "OptimalWorlds", "OverBudget"]
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -52,7 +52,7 @@ class OptimalWorlds:
 
     oracle: SatOracle
     assumptions: list[int]
-    model: list[int] | None
+    model: Sequence[int] | None
     fresh: Callable[[], int]
     known: list[list[int]] = field(default_factory=list)
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 __all__ = ["CoreGuided", "Solution"]
 
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -60,14 +61,16 @@ class Solution:
     """An optimum found under some evidence.
 
     :ivar cost: the optimal cost (the weight of the soft clauses it violates).
-    :ivar model: the SAT solver's model (``model[v - 1]`` is ``v`` or ``-v``).
+    :ivar model: the SAT solver's model (``model[v - 1]`` is ``v`` or ``-v``), as an
+        ``array`` where it is kept (4 bytes a variable, not a list's 36: the engine keeps
+        a few dozen recent solutions, each with a value per ground atom and more).
     :ivar assumptions: the evidence and the final assumptions: the SAT solver's models
         under them are exactly the optimal assignments (projected on the instance's
         variables).
     """
 
     cost: int
-    model: list[int]
+    model: Sequence[int]
     assumptions: list[int]
 
 
@@ -174,7 +177,7 @@ class CoreGuided:
         return stopping.sat(self.oracle, assumptions)
 
     def _optimise(self, state: _State, evidence: list[int], shared: bool = False
-                  ) -> tuple[list[int], list[int]] | None:
+                  ) -> tuple[Sequence[int], list[int]] | None:
         """Run the core-guided search on ``state`` under the evidence until every
         assumption is satisfiable together: that model and the assumptions (the evidence
         first); None when the evidence is impossible.
@@ -197,7 +200,7 @@ class CoreGuided:
                     self.seen.append(stopping.model_of(self.oracle))
                 lower = _next_level(weights, threshold)
                 if lower is None:  # (every assumption was active)
-                    return stopping.model_of(self.oracle), assumptions
+                    return array("i", stopping.model_of(self.oracle)), assumptions
                 threshold = lower
                 continue
             raw = self.oracle.get_core() or ()

@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = ["OLLBackend"]
 
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from ..errors import BackendError
@@ -146,7 +146,7 @@ class OLLBackend(Backend):
     def _optimum_of(self, solution: Solution) -> Optimum:
         return Optimum(solution.cost + self.instance.offset, self.instance.world(self._values(solution.model)))
 
-    def _values(self, model: list[int]) -> list[bool]:
+    def _values(self, model: Sequence[int]) -> list[bool]:
         """The values of variables ``1..top`` in a SAT model (``model[v - 1]`` is ``v``
         or ``-v``; variables past its end are false)."""
         top = self.instance.top

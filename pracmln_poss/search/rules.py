@@ -51,7 +51,7 @@ from .evidence import EvidenceSet
 from .focus import Focus
 from .progress import Reporter
 from .rule import BlockingRule, DefaultRule
-from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order
+from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order, used_constants
 from .workers import ChunkRunner, Phase, chunked
 
 
@@ -136,9 +136,44 @@ class RuleSearch:
         return self.focus.enumerated([a for a in range(1, self.mln.n_atoms + 1) if a not in self.fixed])
 
     @cached_property
+    def allowed(self) -> frozenset[int]:
+        """:attr:`enumerated` as a set."""
+        return frozenset(self.enumerated)
+
+    @cached_property
     def query_free(self) -> list[int]:
         """The free atoms rules may conclude about."""
         return [a for a in range(1, self.mln.n_atoms + 1) if a not in self.fixed and self.focus.is_query(a)]
+
+    @cached_property
+    def framed(self) -> bool:
+        """Whether a backbone ``X(E)`` is kept as its literals over the *frame* of ``E``:
+        the smallest atom of each orbit of the renamings that fix every constant of ``E``
+        (:meth:`.Symmetry.frame_atoms`; ``X(E)`` is a union of such orbits, so this says
+        all of it: docs/symmetry.md).  So in the lifted search, which writes one
+        conclusion per orbit, unless its blocking rules are long (they write all of
+        ``X(E)``)."""
+        return self.symmetry is not None and self.one_per_class and not self.options.long_blocking
+
+    @cached_property
+    def _query_set(self) -> frozenset[int]:
+        return frozenset(self.query_free)
+
+    def wanted(self, e: EvidenceSet) -> list[int]:
+        """The atoms ``X(e)`` is computed over: the free query atoms, those of ``e``'s
+        frame when :attr:`framed` (a few per predicate, however large the domains)."""
+        if not self.framed or self.symmetry is None:
+            return self.query_free
+        query = self._query_set
+        return [a for a in self.symmetry.frame_atoms(used_constants(e, self.symmetry)) if a in query]
+
+    def frame_of(self, e: EvidenceSet) -> Callable[[int], int]:
+        """A literal -> the literal of its orbit in ``e``'s frame (itself unless :attr:`framed`)."""
+        symmetry = self.symmetry
+        if not self.framed or symmetry is None:
+            return _same
+        used = used_constants(e, symmetry)
+        return lambda l: symmetry.in_frame(used, l) if l > 0 else -symmetry.in_frame(used, -l)
 
     def key(self, sets: Sequence[EvidenceSet] | None) -> str:
         """What the result depends on, as a digest (for checkpoints); ``sets`` None: the
@@ -246,7 +281,7 @@ def _run_extensions(search: RuleSearch, engine: MapEngine, state: None, chunk: S
     symmetry = search.symmetry
     if symmetry is None:
         raise ArgumentError("a search for one evidence set per renaming class (sets=None) needs a symmetry")
-    return list({image for rep in chunk for image in extensions(rep, symmetry, search.enumerated)})
+    return list({image for rep in chunk for image in extensions(rep, symmetry, search.allowed)})
 
 
 def _prepare_extensions(search: RuleSearch, engine: MapEngine, shared: None) -> None:
@@ -385,7 +420,7 @@ def _run_optima(search: RuleSearch, engine: MapEngine, state: _OptimaState,
             if found is None:
                 found = engine.find_optimum(list(e))
                 if found is not None and len(e) == search.options.k and found.cost > highest and engine.sat_backbones:
-                    backbone = engine.consequences(list(e), known=found, atoms=search.query_free)
+                    backbone = engine.consequences(list(e), known=found, atoms=search.wanted(e))
         out.append(pack_optimum(found, backbone))
     return OptimaChunk(out, _run_extensions(search, engine, None, chunk) if extend else [])
 
@@ -435,8 +470,8 @@ class _RuleState:
             found = self.backbone[rep] = self._below_k(rep)
         if search.symmetry is None or not mapping:
             return found
-        inverse = search.symmetry.inverse(mapping)  # X(E) is X(rep) renamed back
-        return frozenset(inverse[l] if l > 0 else -inverse[-l] for l in found)
+        preimage = search.symmetry.preimage  # X(E) is X(rep) renamed back
+        return frozenset(preimage(mapping, l) if l > 0 else -preimage(mapping, -l) for l in found)
 
     def holds(self, e: EvidenceSet, canon: Canonical, lit: int) -> bool:
         """Whether ``lit`` (of a query atom) is in X(E), for ``E`` below size ``k`` (its
@@ -446,9 +481,9 @@ class _RuleState:
         if found is None:
             found = self.backbone[rep] = self._below_k(rep)
         if self.search.symmetry is None or not mapping:
-            return lit in found
-        image = self.search.symmetry.permutation(mapping)[1][abs(lit)]
-        return (image if lit > 0 else -image) in found
+            return self.search.frame_of(rep)(lit) in found
+        image = self.search.symmetry.image(mapping, abs(lit))
+        return self.search.frame_of(rep)(image if lit > 0 else -image) in found
 
     def at_k(self, e: EvidenceSet, known: Optimum | None, rests: list[_Rest]) -> frozenset[int]:
         """X(E) for a set of ``k`` literals, by the engine (``rests``: each E - {y});
@@ -456,8 +491,9 @@ class _RuleState:
         X(E - {y})."""
         p = self.tables.penalty[e]
         entailed = [self.consequences(rest, canon=canon) for _y, rest, canon, p_rest in rests if p_rest == p]
-        return self.engine.consequences(list(e), known=known, entailed=frozenset().union(*entailed),
-                                        atoms=self.search.query_free, parent=self.ancestor(e, p))
+        framed = self.search.frame_of(e)
+        return self.engine.consequences(list(e), known=known, entailed={framed(l) for x in entailed for l in x},
+                                        atoms=self.search.wanted(e), parent=self.ancestor(e, p))
 
     def ancestor(self, e: EvidenceSet, p: Level) -> EvidenceSet | None:
         """A small subset of ``e`` with ``e``'s penalty ``p``, reached by dropping one
@@ -487,11 +523,11 @@ class _RuleState:
         p = tables.penalty[rep]
         if self.engine.sat_backbones:
             return self.engine.consequences(list(rep), known=Optimum(int(p) + tables.base, world),
-                                            atoms=search.query_free, parent=self.ancestor(rep, p))
+                                            atoms=search.wanted(rep), parent=self.ancestor(rep, p))
         taken = {abs(l) for l in rep}
         # only literals of one MAP world can hold in all of them
         return self.fixed_lits | frozenset(rep) | frozenset(
-            x for x in (a if world[a] else -a for a in search.query_free if a not in taken)
+            x for x in (a if world[a] else -a for a in search.wanted(rep) if a not in taken)
             if self.pen(rep + (-x,)) > p
         )
 
@@ -609,6 +645,10 @@ def _key_in(lit: int, mentioned: dict[str, tuple[int, ...]], symmetry: Symmetry,
     return tuple(out)
 
 
+def _same(lit: int) -> int:
+    return lit
+
+
 def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
     """Each literal of ``e`` with the rest of ``e``."""
     return [(y, tuple(l for l in e if l != y)) for y in e]
@@ -636,11 +676,11 @@ def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], 
                 if known.world.satisfies(y):
                     inherited = known
             else:
-                image = symmetry.permutation(mapping)[1][abs(y)]  # y renamed onto the representative
+                image = symmetry.image(mapping, abs(y))  # y renamed onto the representative
                 if known.world.values[image] == (y > 0):
                     # the representative's optimum turned into one of the set: atom a
                     # takes the value of its image
-                    inherited = Optimum(known.cost, World(symmetry.values_getter(mapping)(known.world.values)))
+                    inherited = Optimum(known.cost, World(symmetry.transport(mapping, known.world.values)))
     return inherited is not None, inherited, highest
 
 

@@ -16,30 +16,31 @@ fingerprints leave open is taken (the exact isomorphism test).
 
 from __future__ import annotations
 
-__all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "extensions", "set_order", "renamings", "rename", "used_constants"]
+__all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "extensions", "candidates", "examined", "set_order", "renamings", "rename", "used_constants"]
 
 import itertools
-import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 from ..atoms import map_leaves, split_atom
 from ..logic.formula import Atom, Formula, atoms_of
 from ..model.ground_mln import GroundMLN, WeightedFormula
 from .evidence import EvidenceSet
 
+_V = TypeVar("_V")
+
 
 @dataclass
 class _Renaming:
-    """A renaming completed to a permutation of constants, the atom permutation it
-    induces, and that permutation's inverse once asked for."""
+    """A renaming completed to a permutation of constants, the atoms it moves (atom ->
+    its image), and the inverse of that once asked for."""
 
     full: dict[str, str]
-    perm: list[int]
-    inverse: list[int] | None = None
-    getter: Callable[[Sequence[bool]], tuple[bool, ...]] | None = None
+    moved: dict[int, int]
+    inverse: dict[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -64,60 +65,43 @@ class Symmetry:
         """(predicate, arguments) -> atom int."""
         return {key: i for i, key in enumerate(self.atom_info) if i}
 
-    @cached_property
-    def uses(self) -> list[list[tuple[str, tuple[object, ...]]]]:
-        """Per atom int, its renamable constants with how the atom uses each: the
-        predicate and, per argument, that constant, a fixed constant, or another of a class."""
+    def uses(self, atom: int) -> list[tuple[str, tuple[object, ...]]]:
+        """The atom's renamable constants with how the atom uses each: the predicate and,
+        per argument, that constant, a fixed constant, or another of a class."""
         types, classes = self.types, self.classes
-        out: list[list[tuple[str, tuple[object, ...]]]] = []
-        for pred, args in self.atom_info:
-            out.append([
-                (c, (pred, tuple((0,) if a == c else (1, a) if len(classes[types[a]]) < 2 else (2, types[a]) for a in args)))
-                for c in dict.fromkeys(args) if len(classes[types[c]]) > 1
-            ])
-        return out
+        pred, args = self.atom_info[atom]
+        return [(c, (pred, tuple((0,) if a == c else (1, a) if len(classes[types[a]]) < 2 else (2, types[a])
+                                 for a in args)))
+                for c in dict.fromkeys(args) if len(classes[types[c]]) > 1]
 
-    @cached_property
-    def signed_uses(self) -> dict[int, tuple[tuple[str, tuple[bool, tuple[object, ...]]], ...]]:
-        """Per literal, its renamable constants with how it uses each (:attr:`uses` and
-        the literal's sign): a constant's fingerprint is the sorted list of these."""
-        out: dict[int, tuple[tuple[str, tuple[bool, tuple[object, ...]]], ...]] = {}
-        for a, uses in enumerate(self.uses):
-            if a:
-                out[a] = tuple((c, (True, use)) for c, use in uses)
-                out[-a] = tuple((c, (False, use)) for c, use in uses)
-        return out
+    def shape(self, lit: int) -> tuple[object, ...]:
+        """The literal's shape: its sign, predicate, constants of singleton classes, and
+        the classes of its other constants with the place where each first occurs."""
+        classes, types = self.classes, self.types
+        pred, args = self.atom_info[abs(lit)]
+        return (lit > 0, pred, tuple((0, a, 0) if len(classes[types[a]]) < 2 else (1, types[a], args.index(a))
+                                     for a in args))
 
     @cached_property
     def use_codes(self) -> dict[int, tuple[tuple[str, int], ...]]:
-        """:attr:`signed_uses` with each use replaced by its rank among all uses (ints
-        compare faster than the tuples, in the same order): a fingerprint entry of the
-        ``p``-th part of :func:`canonical_parts` is ``p * 2**32 + rank``."""
-        signed = self.signed_uses
-        ranks = {use: i for i, use in enumerate(sorted({use for uses in signed.values() for _, use in uses}))}
-        return {lit: tuple((c, ranks[use]) for c, use in uses) for lit, uses in signed.items()}
+        """Per literal (computed when first asked for), its renamable constants with how it
+        uses each (:meth:`uses` and its sign), each use replaced by its rank among all
+        uses (ints compare faster than the tuples, in the same order): a constant's
+        fingerprint is the sorted list of these, and an entry of the ``p``-th part of
+        :func:`canonical_parts` is ``p * 2**32 + rank``."""
+        # a renaming keeps uses, so the atoms of one frame have them all
+        ranks = {use: i for i, use in enumerate(sorted({(sign, use) for a in self.frame_atoms({})
+                                                        for _, use in self.uses(a) for sign in (False, True)}))}
+        return _Memo(lambda lit: tuple((c, ranks[lit > 0, use]) for c, use in self.uses(abs(lit))))
 
     @cached_property
-    def shape_rank(self) -> list[int]:
-        """Per literal (a list indexed by the literal: a negative one from the end), the
-        rank of its shape: its sign, predicate, constants of singleton classes, and the
-        classes of its other constants with which arguments repeat one.  A renaming
-        keeps a literal's shape; :func:`extensions` grows sets by a literal of the
-        largest shape only."""
-        classes, types = self.classes, self.types
-
-        def shape(lit: int) -> tuple[object, ...]:
-            pred, args = self.atom_info[abs(lit)]
-            return (lit > 0, pred, tuple((0, a, 0) if len(classes[types[a]]) < 2 else (1, types[a], args.index(a))
-                                         for a in args))
-
-        n = self.mln.n_atoms
-        lits = [l for a in range(1, n + 1) for l in (a, -a)]
-        order = {s: i for i, s in enumerate(sorted({shape(l) for l in lits}))}
-        ranks = [0] * (2 * n + 1)
-        for l in lits:
-            ranks[l] = order[shape(l)]
-        return ranks
+    def shape_rank(self) -> dict[int, int]:
+        """Per literal (computed when first asked for), the rank of its :meth:`shape` among
+        all shapes.  A renaming keeps a literal's shape; :func:`extensions` grows sets by
+        a literal of the largest shape only."""
+        order = {shape: i for i, shape in enumerate(sorted({self.shape(l) for a in self.frame_atoms({})
+                                                             for l in (a, -a)}))}
+        return _Memo(lambda lit: order[self.shape(lit)])
 
     @cached_property
     def memo(self) -> dict[EvidenceSet, tuple[EvidenceSet, dict[str, str]]]:
@@ -131,38 +115,121 @@ class Symmetry:
 
     @cached_property
     def permutations(self) -> dict[tuple[tuple[str, str], ...], _Renaming]:
-        """Renamings asked for so far, completed, with their atom permutations."""
+        """Renamings asked for so far, completed, with the atoms they move."""
         return {}
+
+    @cached_property
+    def atoms_with(self) -> dict[str, list[int]]:
+        """Constant -> the atoms that have it as an argument (in order)."""
+        out: dict[str, list[int]] = {}
+        for a, (_pred, args) in enumerate(self.atom_info):
+            for c in dict.fromkeys(args):
+                out.setdefault(c, []).append(a)
+        return out
+
+    @cached_property
+    def places(self) -> dict[str, tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]]:
+        """Per predicate, per argument place: the constants of singleton classes that
+        occur there, and the other classes whose constants do (in order of first occurrence)."""
+        seen: dict[str, list[dict[str, None]]] = {}
+        for pred, args in self.atom_info[1:]:
+            found = seen.get(pred)
+            if found is None:
+                found = seen[pred] = [{} for _ in args]
+            for i, c in enumerate(args):
+                found[i][c] = None
+        types, classes = self.types, self.classes
+        return {pred: tuple((tuple(c for c in constants if len(classes[types[c]]) < 2),
+                             tuple(dict.fromkeys(types[c] for c in constants if len(classes[types[c]]) > 1)))
+                            for constants in found)
+                for pred, found in seen.items()}
+
+    def frame_atoms(self, used: Mapping[int, Collection[str]]) -> list[int]:
+        """The atoms whose renamable constants outside ``used`` (class -> constants) are
+        the first ones of their class that ``used`` leaves, in order of first occurrence
+        in the atom: the smallest atom of each orbit of the renamings that fix the
+        constants of ``used`` (:meth:`in_frame` maps any atom onto it), in order.  Their
+        number does not grow with a class's size."""
+        index, places_of = self.atom_index, self.places
+        arity = max((len(places) for places in places_of.values()), default=0)
+        # (an atom takes at most one fresh constant per place)
+        free = {cls: self._unused(cls, used, arity) for places in places_of.values() for _, big in places
+                for cls in big}
+        out: list[int] = []
+        for pred, places in places_of.items():
+            stack: list[tuple[tuple[str, ...], dict[int, int]]] = [((), {})]
+            while stack:
+                args, taken = stack.pop()
+                if len(args) == len(places):
+                    a = index.get((pred, args))
+                    if a is not None:
+                        out.append(a)
+                    continue
+                singles, big = places[len(args)]
+                stack.extend((args + (c,), taken) for c in singles)
+                for cls in big:
+                    n = taken.get(cls, 0)
+                    stack.extend((args + (c,), taken) for c in (*used.get(cls, ()), *free[cls][:n]))
+                    if n < len(free[cls]):
+                        stack.append((args + (free[cls][n],), {**taken, cls: n + 1}))
+        return sorted(out)
+
+    def in_frame(self, used: Mapping[int, Collection[str]], atom: int) -> int:
+        """The atom of :meth:`frame_atoms` of ``used`` in the orbit of ``atom``: its
+        renamable constants outside ``used`` renamed onto the first ones of their class
+        that ``used`` leaves, in order of first occurrence."""
+        pred, args = self.atom_info[atom]
+        types, classes = self.types, self.classes
+        mapping: dict[str, str] = {}
+        counts: dict[int, int] = {}
+        for c in args:
+            cls = types[c]
+            if c in mapping or len(classes[cls]) < 2 or c in used.get(cls, ()):
+                continue
+            n = counts.get(cls, 0)
+            mapping[c] = self._unused(cls, used, n + 1)[n]
+            counts[cls] = n + 1
+        if not mapping:
+            return atom
+        return self.atom_index[pred, tuple([mapping.get(c, c) for c in args])]
+
+    def _unused(self, cls: int, used: Mapping[int, Collection[str]], n: int) -> list[str]:
+        """The first ``n`` constants of class ``cls`` (at most) that ``used`` leaves."""
+        taken = used.get(cls, ())
+        out: list[str] = []
+        for c in self.classes[cls]:
+            if len(out) >= n:
+                break
+            if c not in taken:
+                out.append(c)
+        return out
 
     def __getstate__(self) -> dict[str, object]:
         # pickled for worker processes: the memos (hundreds of thousands of canonical
         # images at k = 4) stay in this process; a worker grows its own
-        return {key: value for key, value in self.__dict__.items() if key not in ("memo", "permutations", "_by_identity")}
+        return {key: value for key, value in self.__dict__.items()
+                if key not in ("memo", "permutations", "_by_identity", "atoms_with", "use_codes", "shape_rank")}
 
-    def permutation(self, mapping: dict[str, str]) -> tuple[dict[str, str], list[int]]:
-        """:meth:`extend` of ``mapping`` and the atom permutation it induces
-        (:meth:`permute`), memoised: the search renames optima by the same few renamings
-        thousands of times.  Both are shared: not to be changed."""
-        found = self._renaming(mapping)
-        return found.full, found.perm
+    def image(self, mapping: dict[str, str], atom: int) -> int:
+        """The atom that :meth:`extend` of ``mapping`` maps ``atom`` onto (memoised: the
+        search renames by the same few renamings thousands of times)."""
+        return self._renaming(mapping).moved.get(atom, atom)
 
-    def inverse(self, mapping: dict[str, str]) -> list[int]:
-        """The inverse of :meth:`permutation`'s atom permutation (memoised with it; shared)."""
+    def preimage(self, mapping: dict[str, str], atom: int) -> int:
+        """The atom that :meth:`extend` of ``mapping`` maps onto ``atom``."""
         found = self._renaming(mapping)
         if found.inverse is None:
-            found.inverse = [0] * len(found.perm)
-            for a, image in enumerate(found.perm):
-                found.inverse[image] = a
-        return found.inverse
+            found.inverse = {b: a for a, b in found.moved.items()}
+        return found.inverse.get(atom, atom)
 
-    def values_getter(self, mapping: dict[str, str]) -> Callable[[Sequence[bool]], tuple[bool, ...]]:
-        """``values -> (values[perm[0]], values[perm[1]], ...)`` for :meth:`permutation`'s
-        atom permutation (an ``itemgetter``, memoised with it): the values of a world of
-        a set mapped by ``mapping`` onto a representative, from the representative's."""
-        found = self._renaming(mapping)
-        if found.getter is None:
-            found.getter = operator.itemgetter(*found.perm)
-        return found.getter
+    def transport(self, mapping: dict[str, str], values: Sequence[bool]) -> tuple[bool, ...]:
+        """``(values[image(0)], values[image(1)], ...)``: the values of a world of a set
+        that ``mapping`` maps onto a representative, from a world of the representative's
+        (a copy, and a change per atom the renaming moves)."""
+        out = list(values)
+        for a, b in self._renaming(mapping).moved.items():
+            out[a] = values[b]
+        return tuple(out)
 
     @cached_property
     def _by_identity(self) -> dict[int, tuple[dict[str, str], _Renaming]]:
@@ -181,29 +248,58 @@ class Symmetry:
             if len(self.permutations) >= PERMUTATION_LIMIT:
                 self.permutations.clear()
             full = self.extend(mapping)
-            found = self.permutations[key] = _Renaming(full, self.permute(full))
+            found = self.permutations[key] = _Renaming(full, self.moved(full))
         if len(self._by_identity) >= PERMUTATION_LIMIT:
             self._by_identity.clear()
         self._by_identity[id(mapping)] = (mapping, found)
         return found
 
+    def moved(self, mapping: dict[str, str]) -> dict[int, int]:
+        """The atoms a permutation of constants moves, each with its image (the atoms of
+        the constants it moves, renamed: a few per constant in a large domain)."""
+        atoms_with = self.atoms_with
+        touched = sorted({a for c, d in mapping.items() if c != d for a in atoms_with.get(c, ())})
+        out = {}
+        for a in touched:
+            b = rename(a, mapping, self)
+            if b != a:
+                out[a] = b
+        return out
+
     def permute(self, mapping: dict[str, str]) -> list[int]:
         """The atom permutation (index -> index, 0 unused) induced by a constant renaming
         (a permutation of constants; constants it leaves out stay)."""
-        return [0] + [rename(a, mapping, self) for a in range(1, self.mln.n_atoms + 1)]
+        out = list(range(self.mln.n_atoms + 1))
+        for a, b in self.moved(mapping).items():
+            out[a] = b
+        return out
 
     def extend(self, mapping: dict[str, str]) -> dict[str, str]:
-        """An injective renaming within classes completed to a permutation of every
-        class it touches (the unused constants onto the unused ones, in order)."""
+        """An injective renaming within classes completed to a permutation of constants
+        that moves no other constant: the targets it does not rename go, in class order,
+        onto the renamed constants that are no target."""
         out = dict(mapping)
         types = self.types
-        for cls in {types[c] for c in mapping}:
-            members = self.classes[cls]
-            images = set(out[c] for c in members if c in out)
-            free_targets = [c for c in members if c not in images]
-            for c, t in zip([c for c in members if c not in out], free_targets):
-                out[c] = t
+        for cls in sorted({types[c] for c in mapping}):
+            members = [c for c in mapping if types[c] == cls]
+            targets = {mapping[c] for c in members}
+            order = {c: i for i, c in enumerate(self.classes[cls])}
+            open_sources = sorted(targets - set(members), key=order.__getitem__)
+            open_targets = sorted(set(members) - targets, key=order.__getitem__)
+            out.update(zip(open_sources, open_targets))
         return out
+
+
+class _Memo(dict[int, _V]):
+    """A dict that computes a missing entry (and keeps it)."""
+
+    def __init__(self, compute: Callable[[int], _V]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: int) -> _V:
+        value = self[key] = self.compute(key)
+        return value
 
 
 def _image(wf: WeightedFormula, perm: list[int]) -> tuple[int | float, Formula]:
@@ -215,52 +311,93 @@ def _is_symmetry(formulas: list[WeightedFormula], perm: list[int]) -> bool:
     return Counter(_image(wf, perm) for wf in formulas) == Counter((wf.weight, wf.formula) for wf in formulas)
 
 
-def find_symmetry(mln: GroundMLN, domains: dict[str, tuple[str, ...]]) -> Symmetry:
-    """The maximal sets of interchangeable constants of each domain (by swap tests).
+def find_symmetry(mln: GroundMLN, domains: Mapping[str, tuple[str, ...]], named: Collection[str] | None = None,
+                  swap_invariant: Callable[[str, str], bool] | None = None) -> Symmetry:
+    """The maximal sets of interchangeable constants of each domain.
 
-    A swap of ``c`` and ``d`` only moves the formulas that mention either, so only those
-    are compared; and it can only be a symmetry when ``c`` and ``d`` have the same
-    profile (the weights and predicates of the formulas mentioning them), so only
-    constants with equal profiles are tested.  Learned models name most constants in
-    their formulas, each with weights of its own: they are told apart by profile alone.
+    :param named: the constants the first-order model names (in its formulas or its
+        evidence: :attr:`~pracmln_poss.model.first_order.FirstOrderMLN.named`), when
+        ``mln`` is its grounding: the other constants of a domain are interchangeable by
+        construction (docs/symmetry.md), so only the named ones are tested.  None: every
+        constant is tested.
+    :param swap_invariant: whether the first-order model, as written, is unchanged by
+        swapping two constants (:meth:`~pracmln_poss.model.first_order.FirstOrderMLN.swap_invariant`):
+        then so is its grounding, and the swap is not tested on it.
+
+    Constants are tested by swaps.  A swap of ``c`` and ``d`` only moves the formulas that
+    mention either, so only those are compared; and it can only be a symmetry when ``c``
+    and ``d`` have the same profile (the weights and predicates of the formulas
+    mentioning them), so only constants with equal profiles are tested.  Learned models
+    name most constants in their formulas, each with weights of its own: they are told
+    apart by profile alone.
     """
     probe = Symmetry(mln, tuple(domains.items()), ())
-    info = probe.atom_info
-    everything = mln.soft + mln.hard
-    mentions: dict[str, list[int]] = {}
-    profile: dict[str, Counter[tuple[int | float, tuple[str, ...]]]] = {}
-    for i, wf in enumerate(everything):
-        preds: dict[str, list[str]] = {}
-        for a in atoms_of(wf.formula):
-            pred, args = info[a]
-            for c in set(args):
-                preds.setdefault(c, []).append(pred)
-        for c, names in preds.items():
-            mentions.setdefault(c, []).append(i)
-            profile.setdefault(c, Counter())[(wf.weight, tuple(sorted(names)))] += 1
-    empty: Counter[tuple[int | float, tuple[str, ...]]] = Counter()
-    classes: list[tuple[str, ...]] = []
     # a renaming acts on a constant wherever it occurs, so a constant of two domains
     # would be renamed in the other domain's arguments too: it stands alone
     shared = {c for c, n in Counter(c for cs in domains.values() for c in set(cs)).items() if n > 1}
+    free = {c for cs in domains.values() for c in cs if c not in shared} - set(named) if named is not None else set()
+    # every constant tested, and the first of each domain's free ones (the others join it)
+    tested = {c for cs in domains.values() for c in cs if c not in free or c == _first(cs, free)}
+    everything = mln.soft + mln.hard
+    empty: Counter[tuple[int | float, tuple[str, ...]]] = Counter()
+    profiles: list[tuple[dict[str, list[int]], dict[str, Counter[tuple[int | float, tuple[str, ...]]]]]] = []
+
+    def swaps(c: str, d: str) -> bool:
+        if swap_invariant is not None and swap_invariant(c, d):
+            return True
+        if not profiles:  # (a pass over the ground formulas, made when first needed)
+            profiles.append(_profiles(mln, probe, tested))
+        mentions, profile = profiles[0]
+        if profile.get(c, empty) != profile.get(d, empty):
+            return False
+        moved = sorted(set(mentions.get(c, ())) | set(mentions.get(d, ())))
+        return _is_symmetry([everything[i] for i in moved], probe.permute({c: d, d: c}))
+
+    classes: list[tuple[str, ...]] = []
     for _domain, constants in domains.items():
         groups: list[list[str]] = []
+        free_group: list[str] | None = None
         for c in constants:
             if c in shared:
                 classes.append((c,))
                 continue
-            for group in groups:
-                d = group[0]
-                if profile.get(c, empty) != profile.get(d, empty):
-                    continue
-                moved = sorted(set(mentions.get(c, ())) | set(mentions.get(d, ())))
-                if _is_symmetry([everything[i] for i in moved], probe.permute({c: d, d: c})):
-                    group.append(c)
-                    break
+            if c in free and free_group is not None:
+                free_group.append(c)
+                continue
+            group = next((g for g in groups if swaps(c, g[0])), None)
+            if group is None:
+                group = [c]
+                groups.append(group)
             else:
-                groups.append([c])
+                group.append(c)
+            if c in free:
+                free_group = group
         classes.extend(tuple(g) for g in groups)
     return Symmetry(mln, tuple(domains.items()), tuple(classes))
+
+
+def _first(constants: Sequence[str], among: set[str]) -> str | None:
+    return next((c for c in constants if c in among), None)
+
+
+def _profiles(mln: GroundMLN, probe: Symmetry, tested: set[str]
+              ) -> tuple[dict[str, list[int]], dict[str, Counter[tuple[int | float, tuple[str, ...]]]]]:
+    """Per tested constant, the formulas (indices into ``soft + hard``) mentioning it, and
+    its profile: the weights and predicates of those formulas."""
+    info = probe.atom_info
+    mentions: dict[str, list[int]] = {}
+    profile: dict[str, Counter[tuple[int | float, tuple[str, ...]]]] = {}
+    for i, wf in enumerate(mln.soft + mln.hard):
+        preds: dict[str, list[str]] = {}
+        for a in atoms_of(wf.formula):
+            pred, args = info[a]
+            for c in set(args):
+                if c in tested:
+                    preds.setdefault(c, []).append(pred)
+        for c, names in preds.items():
+            mentions.setdefault(c, []).append(i)
+            profile.setdefault(c, Counter())[(wf.weight, tuple(sorted(names)))] += 1
+    return mentions, profile
 
 
 def used_constants(lits: Iterable[int], symmetry: Symmetry) -> dict[int, list[str]]:
@@ -428,19 +565,19 @@ def rename(lit: int, mapping: dict[str, str], symmetry: Symmetry) -> int:
 
 
 def representatives(
-    symmetry: Symmetry, k: int, atoms: list[int] | None = None
+    symmetry: Symmetry, k: int, atoms: Collection[int] | None = None
 ) -> Iterator[EvidenceSet]:
-    """One evidence set per renaming class, sizes 0..k, smallest first (deterministic).
+    """One evidence set per renaming class, sizes 0..k, smallest first (deterministic),
+    over ``atoms`` (None: all).
 
-    Sets grow one literal at a time from the representatives one size smaller, with
-    literals whose new constants are the first unused ones of their class: every class
-    is reached, and :func:`canonical` removes repeats.
+    Sets grow one literal at a time from the representatives one size smaller
+    (:func:`extensions`), and :func:`canonical` removes repeats.
     """
-    atoms = atoms if atoms is not None else list(range(1, symmetry.mln.n_atoms + 1))
+    allowed = None if atoms is None else set(atoms)
     level: list[EvidenceSet] = [()]
     yield ()
     for _size in range(k):
-        following = sorted({image for rep in level for image in extensions(rep, symmetry, atoms)}, key=set_order)
+        following = sorted({image for rep in level for image in extensions(rep, symmetry, allowed)}, key=set_order)
         yield from following
         level = following
 
@@ -451,42 +588,93 @@ def set_order(e: EvidenceSet) -> tuple[int, ...]:
     return tuple([2 * l if l > 0 else -2 * l - 1 for l in e])
 
 
-def extensions(rep: EvidenceSet, symmetry: Symmetry, atoms: Sequence[int]) -> Iterator[EvidenceSet]:
-    """The representatives of the classes of ``rep`` plus one literal over ``atoms`` whose
-    shape (:attr:`Symmetry.shape_rank`) is the largest of the set's (with repeats): taken
-    over every representative of ``rep``'s size, one per class of the next size.
+def extensions(rep: EvidenceSet, symmetry: Symmetry, allowed: Collection[int] | None = None
+               ) -> Iterator[EvidenceSet]:
+    """The representatives of the classes of ``rep`` plus one literal (over ``allowed``,
+    None: any atom) whose shape (:attr:`Symmetry.shape_rank`) is the largest of the
+    set's (with repeats): taken over every representative of ``rep``'s size, one per
+    class of the next size.
 
     Every class of the next size is reached: take a set of it and a literal ``l`` of the
     largest shape in it; the rest of the set renames onto a representative ``R``, and the
     renaming extends to ``l``'s other constants, sending them onto the first constants
-    of their classes that ``R`` leaves unused; ``R`` plus the image of ``l`` is then in
-    the class and its new literal has the largest shape, because a renaming keeps
-    shapes.  Only new constants that are the first unused ones of their class are
-    tried (renaming reaches every other), and the shapes reject most extensions
-    before their canonical form is computed.
+    of their classes that ``R`` leaves unused, in order of first occurrence in ``l``;
+    ``R`` plus the image of ``l`` is then in the class and its new literal has the
+    largest shape, because a renaming keeps shapes.  Only the atoms whose new constants
+    are such (:meth:`Symmetry.frame_atoms`: a few per predicate, however large the
+    classes) are tried, and the shapes reject most extensions before their canonical
+    form is computed.
     """
-    types, ranks = symmetry.types, symmetry.shape_rank
+    for candidate in candidates(rep, symmetry, allowed):
+        yield canonical(candidate, symmetry)
+
+
+def candidates(rep: EvidenceSet, symmetry: Symmetry, allowed: Collection[int] | None = None
+               ) -> Iterator[EvidenceSet]:
+    """The sets :func:`extensions` takes the canonical forms of: ``rep`` plus each literal
+    of its frame (:meth:`Symmetry.frame_atoms`) over ``allowed`` whose shape is the largest."""
+    ranks = symmetry.shape_rank
     taken = {abs(l) for l in rep}
-    used = {cls: set(members) for cls, members in used_constants(rep, symmetry).items()}
     top = max((ranks[l] for l in rep), default=-1)
-    for atom in atoms:
-        if atom in taken or max(ranks[atom], ranks[-atom]) < top:
-            continue
-        if not _fresh_ok(symmetry.atom_info[atom][1], used, symmetry, types):
+    for atom in symmetry.frame_atoms(used_constants(rep, symmetry)):
+        if atom in taken or max(ranks[atom], ranks[-atom]) < top or (allowed is not None and atom not in allowed):
             continue
         for lit in (atom, -atom):
             if ranks[lit] >= top:
-                yield canonical(tuple(rep) + (lit,), symmetry)
+                yield tuple(rep) + (lit,)
 
 
-def _fresh_ok(args: tuple[str, ...], used: dict[int, set[str]], symmetry: Symmetry, types: dict[str, int]) -> bool:
-    """Whether the atom's constants outside ``used`` are the first unused ones of their class."""
-    new: dict[int, list[str]] = {}
-    for a in args:
-        if a not in used.get(types[a], set()) and a not in new.setdefault(types[a], []):
-            new[types[a]].append(a)
-    for cls, constants in new.items():
-        unused = [c for c in symmetry.classes[cls] if c not in used.get(cls, set())]
-        if sorted(constants, key=unused.index) != unused[: len(constants)]:
-            return False
-    return True
+def examined(symmetry: Symmetry, k: int, allowed: Collection[int] | None = None, limit: int | None = None
+             ) -> tuple[int, bool]:
+    """How many evidence sets the lifted search examines (the empty one, and at each size
+    the :func:`candidates` of the representatives one literal smaller: every class of
+    that size and its repeats), or a bound on it, and whether the count is exact.
+
+    Counted no further than needed to compare it with ``limit``: a bound at most
+    ``limit`` is returned as soon as it is known (the representatives of the last size
+    counted times twice the largest frame a set one literal smaller can have, and so on
+    up to ``k``); else the representatives are grown, as the search grows them, while
+    that costs fewer than :data:`COUNTING_WORK` canonical forms, and the bound then known
+    is returned.  ``limit`` None: the exact count.
+    """
+    total = 1
+    level: list[EvidenceSet] = [()]
+    for size in range(1, k + 1):
+        bound = total + _grown(symmetry, len(level), size - 1, k, allowed, limit)
+        if limit is not None and bound <= limit:
+            return bound, False
+        found = [c for rep in level for c in candidates(rep, symmetry, allowed)]
+        total += len(found)
+        if limit is not None and total > limit:
+            return total, True
+        if size == k or not found:
+            break
+        if limit is not None and len(found) > COUNTING_WORK:
+            return total + _grown(symmetry, len(found), size, k, allowed, limit), False
+        level = sorted({canonical(c, symmetry) for c in found}, key=set_order)
+    return total, True
+
+
+COUNTING_WORK = 50_000
+"""Canonical forms :func:`examined` computes at most to tighten its bound (about a second)."""
+
+
+def _grown(symmetry: Symmetry, sets: int, size: int, k: int, allowed: Collection[int] | None,
+           limit: int | None) -> int:
+    """A bound on the sets of sizes ``size + 1 .. k`` examined from ``sets`` sets of
+    ``size`` literals: each takes at most twice as many literals as the largest frame of a
+    set of its size, whose constants are at most ``arity`` per literal in each class
+    (counted until the bound passes ``limit``)."""
+    arity = max((len(places) for places in symmetry.places.values()), default=0)
+    total = 0
+    atoms = symmetry.mln.n_atoms if allowed is None else len(allowed)
+    for s in range(size, min(k, atoms)):  # (no set has more literals than there are atoms)
+        if limit is not None and total > limit:
+            break
+        used = {cls: members[: s * arity] for cls, members in enumerate(symmetry.classes) if len(members) > 1}
+        frame = sum(1 for a in symmetry.frame_atoms(used) if allowed is None or a in allowed)
+        sets *= 2 * frame
+        total += sets
+        if not sets:
+            break
+    return total

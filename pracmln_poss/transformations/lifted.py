@@ -14,7 +14,7 @@ The rules themselves come from the rule core shared with Transformation 3
 
 from __future__ import annotations
 
-__all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas", "LiftedOptions"]
+__all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas", "check_size", "LiftedOptions"]
 
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +23,7 @@ from typing import ClassVar
 from ..errors import ModelError
 from ..logic.formula import Implies, literal
 from ..map import open_engine
+from ..map.instance import fixed_atoms
 from ..model.first_order import FirstOrderMLN
 from ..model.ground_mln import GroundMLN
 from ..model.grounding import ground
@@ -33,10 +34,10 @@ from ..search.focus import Focus
 from ..search.progress import LATER_RULES, Reporter
 from ..search.rule import BlockingRule, Schema
 from ..search.rules import RuleSearch, default_rules
-from ..search.symmetry import Symmetry, rename, renamings
+from ..search.symmetry import Symmetry, examined, rename, renamings
 from ..search.workers import executor_for
 from .formulas import clause_against, conjunction_of, hard_part
-from .options import MAX_LIFTED_EVIDENCE_SETS, RUNTIME_NAMES, Flag, Request, Runtime, SearchOptions, option
+from .options import MAX_LIFTED_EVIDENCE_SETS, RUNTIME_NAMES, TOO_MANY, Flag, Request, Runtime, SearchOptions, option
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ class LiftedOptions(SearchOptions):
     def run(self, request: Request, runtime: Runtime) -> LiftedTheory:
         if not isinstance(request.model, FirstOrderMLN):
             raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
-        return lifted(request.model, self, focus=request.focus, grounded=request.ground, runtime=runtime)
+        return lifted(request.model, self, focus=request.focus, grounded=request.ground, runtime=runtime,
+                      force=request.force)
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
@@ -115,8 +117,26 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
     return PossibilisticTheory(mln.atoms, tuple(out), mln.resolution)
 
 
+def check_size(mln: GroundMLN, symmetry: Symmetry, k: int, focus: Focus = Focus(),
+               limit: int = MAX_LIFTED_EVIDENCE_SETS) -> None:
+    """Refuse a search that would examine more than ``limit`` evidence sets
+    (:func:`~pracmln_poss.search.symmetry.examined`: one per renaming class and the
+    repeats met growing them, not the sets before symmetry).
+
+    :raises ModelError: saying how many (or a bound on it, when that is enough to tell).
+    """
+    fixed, _ = fixed_atoms(mln)
+    atoms = focus.enumerated([a for a in range(1, mln.n_atoms + 1) if a not in fixed])
+    count, exact = examined(symmetry, k, atoms, limit)
+    if count > limit:
+        raise ModelError(
+            f"k = {k} over {len(atoms)} atoms: the lifted search {'would' if exact else 'may'} examine "
+            f"{'' if exact else 'up to '}{count:,} evidence sets (one per class of sets alike up to a renaming of "
+            f"interchangeable constants, and the repeats met finding them), more than {limit:,}: {TOO_MANY}")
+
+
 def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, focus: Focus = Focus(),
-           grounded: GroundMLN | None = None, runtime: Runtime = Runtime()) -> LiftedTheory:
+           grounded: GroundMLN | None = None, runtime: Runtime = Runtime(), force: bool = False) -> LiftedTheory:
     """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory` of the first-order ``model``
     for evidence sets of at most ``options.k`` literals, one per renaming class of
     interchangeable constants.
@@ -126,6 +146,9 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
     :param focus: evidence over its evidence atoms, conclusions about its query atoms
         (atoms of ``grounded``, or of ``ground(model)``).
     :param grounded: ``ground(model)``, when the caller has it already.
+    :param force: search even when it would examine more than
+        :data:`~.options.MAX_LIFTED_EVIDENCE_SETS` evidence sets.
+    :raises ModelError: above that limit, saying how many, unless ``force``.
     """
     from ..search.symmetry import find_symmetry
     from .variabilize import lift
@@ -133,6 +156,8 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
     if not isinstance(model, FirstOrderMLN):
         raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
     mln = grounded if grounded is not None else ground(model)
-    symmetry = find_symmetry(mln, dict(model.domain_map))
+    symmetry = find_symmetry(mln, model.domain_map, model.named, model.swap_invariant)
+    if not force:
+        check_size(mln, symmetry, options.k, focus)
     schemas = iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime)
     return lift(mln, symmetry, schemas, model)
