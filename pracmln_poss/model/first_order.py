@@ -77,10 +77,7 @@ class FirstOrderMLN:
     def named(self) -> frozenset[str]:
         """The constants its formulas or its evidence name: any two other constants of
         one domain are interchangeable (docs/symmetry.md)."""
-        out = {c for ev in self.evidence for c in ev.args}
-        for template in self.formulas:
-            out.update(name for g in walk(template.formula) if isinstance(g, (PredAtom, Equals)) for name in _names(g))
-        return frozenset(out)
+        return frozenset(self._mentions.keys() | self._evidence_mentions.keys())
 
     def swap_invariant(self, c: str, d: str) -> bool:
         """Whether swapping constants ``c`` and ``d`` maps its formulas (with their
@@ -92,14 +89,36 @@ class FirstOrderMLN:
         def term(t: Term) -> Term:
             return Constant(swap[t.name]) if isinstance(t, Constant) and t.name in swap else t
 
-        def evidence(ev: EvidenceLiteral) -> tuple[str, tuple[str, ...], bool]:
-            return ev.pred, ev.args, ev.value
+        def moved(index: dict[str, list[int]]) -> list[int]:  # (only what names c or d can change)
+            return sorted(set(index.get(c, ())) | set(index.get(d, ())))
 
-        moved = [t for t in self.formulas if any(isinstance(g, (PredAtom, Equals)) and swap.keys() & _names(g)
-                                                  for g in walk(t.formula))]
-        return (Counter((map_terms(t.formula, term), t.weight) for t in moved) == Counter((t.formula, t.weight) for t in moved)
-                and Counter(evidence(EvidenceLiteral(e.pred, tuple(swap.get(a, a) for a in e.args), e.value))
-                            for e in self.evidence) == Counter(map(evidence, self.evidence)))
+        mentions = self._mentions
+        if sorted(self.formulas[i].weight for i in mentions.get(c, ())) != sorted(
+                self.formulas[i].weight for i in mentions.get(d, ())):
+            return False  # (the swap maps the formulas naming c onto those naming d)
+        formulas = [self.formulas[i] for i in moved(mentions)]
+        evidence = [(e.pred, e.args, e.value) for e in (self.evidence[i] for i in moved(self._evidence_mentions))]
+        return (Counter((map_terms(t.formula, term), t.weight) for t in formulas)
+                == Counter((t.formula, t.weight) for t in formulas)
+                and Counter((p, tuple(swap.get(a, a) for a in args), v) for p, args, v in evidence) == Counter(evidence))
+
+    @cached_property
+    def _mentions(self) -> dict[str, list[int]]:
+        """Constant -> the indices of the formulas that name it."""
+        out: dict[str, list[int]] = {}
+        for i, template in enumerate(self.formulas):
+            for name in {n for g in walk(template.formula) if isinstance(g, (PredAtom, Equals)) for n in _names(g)}:
+                out.setdefault(name, []).append(i)
+        return out
+
+    @cached_property
+    def _evidence_mentions(self) -> dict[str, list[int]]:
+        """Constant -> the indices of the evidence literals that name it."""
+        out: dict[str, list[int]] = {}
+        for i, ev in enumerate(self.evidence):
+            for name in set(ev.args):
+                out.setdefault(name, []).append(i)
+        return out
 
 
 def _names(g: PredAtom | Equals) -> set[str]:

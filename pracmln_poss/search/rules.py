@@ -152,8 +152,9 @@ class RuleSearch:
         (:meth:`.Symmetry.frame_atoms`; ``X(E)`` is a union of such orbits, so this says
         all of it: docs/symmetry.md).  So in the lifted search, which writes one
         conclusion per orbit, unless its blocking rules are long (they write all of
-        ``X(E)``)."""
-        return self.symmetry is not None and self.one_per_class and not self.options.long_blocking
+        ``X(E)``), and where some constants are interchangeable."""
+        return (self.symmetry is not None and self.one_per_class and not self.options.long_blocking
+                and any(len(members) > 1 for members in self.symmetry.classes))
 
     @cached_property
     def _query_set(self) -> frozenset[int]:

@@ -150,13 +150,14 @@ class Symmetry:
         in the atom: the smallest atom of each orbit of the renamings that fix the
         constants of ``used`` (:meth:`in_frame` maps any atom onto it), in order.  Their
         number does not grow with a class's size."""
-        index, places_of = self.atom_index, self.places
-        arity = max((len(places) for places in places_of.values()), default=0)
+        index = self.atom_index
+        fixed, varying = self._frame_parts
+        arity = max((len(places) for places in varying.values()), default=0)
         # (an atom takes at most one fresh constant per place)
-        free = {cls: self._unused(cls, used, arity) for places in places_of.values() for _, big in places
+        free = {cls: self._unused(cls, used, arity) for places in varying.values() for _, big in places
                 for cls in big}
-        out: list[int] = []
-        for pred, places in places_of.items():
+        out: list[int] = list(fixed)
+        for pred, places in varying.items():
             stack: list[tuple[tuple[str, ...], dict[int, int]]] = [((), {})]
             while stack:
                 args, taken = stack.pop()
@@ -173,6 +174,13 @@ class Symmetry:
                     if n < len(free[cls]):
                         stack.append((args + (free[cls][n],), {**taken, cls: n + 1}))
         return sorted(out)
+
+    @cached_property
+    def _frame_parts(self) -> tuple[list[int], dict[str, tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]]]:
+        """The atoms of the predicates with no renamable constant (in every frame), and
+        the places of the other predicates."""
+        varying = {pred: places for pred, places in self.places.items() if any(big for _, big in places)}
+        return [a for a in range(1, self.mln.n_atoms + 1) if self.atom_info[a][0] not in varying], varying
 
     def in_frame(self, used: Mapping[int, Collection[str]], atom: int) -> int:
         """The atom of :meth:`frame_atoms` of ``used`` in the orbit of ``atom``: its

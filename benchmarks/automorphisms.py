@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Interchangeable constants and canonical forms: ours beside a graph-automorphism tool.
+
+igraph's ``automorphism_group`` and ``canonical_permutation`` (bliss, in C) are what the
+field uses for both questions. This measures, in one run, on the same inputs:
+
+1. finding the classes of interchangeable constants of a ground model: our
+   ``find_symmetry`` (constants the first-order model does not name joined at once, the
+   named ones swapped on the first-order model, else tested on the ground formulas that
+   mention them) against bliss's automorphism group of the ground model as a coloured
+   graph (one vertex per constant, atom, argument place and formula node), the graph's
+   construction included (bliss gives orbits, which a swap test must still split);
+2. the canonical forms of the evidence sets the lifted search examines: our
+   ``canonical`` (each set once, no memo) against bliss's canonical labelling of each
+   set as a small coloured graph (literals, argument places, constants coloured by
+   class), construction included and the renaming back to a set left out.
+
+igraph is not a dependency: install it where this runs (``pip install igraph``).
+
+    python benchmarks/automorphisms.py
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+
+from support import ROOT
+
+sys.path.insert(0, str(ROOT))
+
+from pracmln_poss import load_first_order  # noqa: E402
+from pracmln_poss.logic.formula import Atom, children  # noqa: E402
+from pracmln_poss.model.ground_mln import GroundMLN  # noqa: E402
+from pracmln_poss.model.grounding import ground  # noqa: E402
+from pracmln_poss.search.symmetry import Symmetry, canonical, candidates, find_symmetry, set_order  # noqa: E402
+
+PAPER = ROOT / "examples" / "paper"
+
+CASES = [
+    ("paper smokers, n = 512, k = 2", PAPER / "smokers.mln", {"person": 512}, 2),
+    ("CORA 32x32, k = 2", PAPER / "cora.mln", {"pap": 32, "per": 32}, 2),
+    ("CORA 4x4, k = 3", PAPER / "cora.mln", {"pap": 4, "per": 4}, 3),
+]
+
+
+class _Graph:
+    """A vertex-coloured graph built up for igraph."""
+
+    def __init__(self) -> None:
+        self.colors: list[object] = []
+        self.edges: list[tuple[int, int]] = []
+
+    def vertex(self, color: object) -> int:
+        self.colors.append(color)
+        return len(self.colors) - 1
+
+    def solve(self, ig: object, canonical_labelling: bool) -> object:
+        palette = {c: i for i, c in enumerate(sorted(set(map(repr, self.colors))))}
+        graph = ig.Graph(n=len(self.colors), edges=self.edges)  # type: ignore[attr-defined]
+        colors = [palette[repr(c)] for c in self.colors]
+        if canonical_labelling:
+            return graph.canonical_permutation(color=colors)
+        return graph.automorphism_group(color=colors)
+
+
+def model_graph(g: GroundMLN, sym: Symmetry, domains: dict[str, tuple[str, ...]]) -> _Graph:
+    graph = _Graph()
+    const = {c: graph.vertex(("constant", d)) for d, cs in domains.items() for c in cs}
+    atoms = [0]
+    for pred, args in sym.atom_info[1:]:
+        a = graph.vertex(("atom", pred))
+        atoms.append(a)
+        for i, c in enumerate(args):
+            place = graph.vertex(("place", pred, i))
+            graph.edges += [(a, place), (place, const[c])]
+    for wf in g.soft + g.hard:
+        stack = [(wf.formula, graph.vertex(("formula", wf.weight)))]
+        while stack:
+            f, parent = stack.pop()
+            if isinstance(f, Atom):
+                graph.edges.append((parent, atoms[f.index]))
+                continue
+            for part in children(f):
+                v = graph.vertex(type(part).__name__) if not isinstance(part, Atom) else parent
+                if v != parent:
+                    graph.edges.append((parent, v))
+                stack.append((part, v))
+    return graph
+
+
+def set_graph(e: tuple[int, ...], sym: Symmetry) -> _Graph:
+    graph = _Graph()
+    const: dict[str, int] = {}
+    for lit in e:
+        pred, args = sym.atom_info[abs(lit)]
+        v = graph.vertex(("literal", lit > 0, pred))
+        for i, c in enumerate(args):
+            if c not in const:
+                cls = sym.types[c]
+                const[c] = graph.vertex(("class", cls) if len(sym.classes[cls]) > 1 else ("constant", c))
+            place = graph.vertex(("place", pred, i))
+            graph.edges += [(v, place), (place, const[c])]
+    return graph
+
+
+def examined_sets(sym: Symmetry, k: int) -> Iterator[tuple[int, ...]]:
+    level: list[tuple[int, ...]] = [()]
+    for size in range(1, k + 1):
+        found = [c for rep in level for c in candidates(rep, sym)]
+        yield from found
+        if size < k:
+            level = sorted({canonical(c, sym) for c in found}, key=set_order)
+
+
+def main() -> int:
+    try:
+        import igraph
+    except ImportError:
+        sys.exit("igraph is not installed here (pip install igraph): nothing to compare with")
+    print("| question | ours s | bliss (igraph) s | what |")
+    print("|---|---:|---:|---|", flush=True)
+    for name, path, sizes, k in CASES:
+        model = load_first_order(str(path), domain_sizes=sizes)
+        g = ground(model, force=True)
+        start = time.perf_counter()
+        sym = find_symmetry(g, model.domain_map, model.named, model.swap_invariant)
+        ours = time.perf_counter() - start
+        start = time.perf_counter()
+        generators = model_graph(g, sym, dict(model.domain_map)).solve(igraph, False)
+        theirs = time.perf_counter() - start
+        print(f"| classes, {name} | {ours:.3f} | {theirs:.3f} | {len(sym.classes)} classes; bliss: "
+              f"{len(generators)} generators |", flush=True)
+        sets = list(examined_sets(sym, k))
+        fresh = find_symmetry(g, model.domain_map, model.named, model.swap_invariant)
+        start = time.perf_counter()
+        for e in sets:
+            canonical(e, fresh)
+        ours = time.perf_counter() - start
+        start = time.perf_counter()
+        for e in sets:
+            set_graph(e, sym).solve(igraph, True)
+        theirs = time.perf_counter() - start
+        print(f"| canonical forms, {name} | {ours:.3f} | {theirs:.3f} | {len(sets):,} sets |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
