@@ -22,6 +22,7 @@ __all__ = ["main", "build_parser"]
 
 import argparse
 import errno
+import gc
 import json
 import os
 import re
@@ -469,6 +470,10 @@ def _run_convert(args: argparse.Namespace) -> int:
         print(f"{PROG}: the project's closed world (cw, cw_preds) is not applied to a conversion: "
               "its evidence sets range over the atoms the database leaves open", file=sys.stderr)
     gmln = ground_model(loaded.model, force=args.force)
+    # the ground model lives until the command ends: the cyclic garbage collector need
+    # not walk its millions of objects again at every full collection (10% of a
+    # conversion over 512 persons)
+    gc.freeze()
     method = args.method or default_method(loaded.model)
     # only what the user gave is passed, and the method's options decide (the one rule, not a copy here)
     given = _given_options(args, method)
@@ -625,6 +630,10 @@ def _run_verify(args: argparse.Namespace) -> int:
     theory = load_theory(args.theory, force=args.force)
     loaded = _load(args)
     gmln = ground_model(loaded.model, force=args.force)
+    # the ground model lives until the command ends: the cyclic garbage collector need
+    # not walk its millions of objects again at every full collection (10% of a
+    # conversion over 512 persons)
+    gc.freeze()
     focus_names = _focus_options(args, loaded.settings)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
     display = _display(args)

@@ -642,7 +642,7 @@ def examined(symmetry: Symmetry, k: int, allowed: Collection[int] | None = None,
     ``limit`` is returned as soon as it is known (the representatives of the last size
     counted times twice the largest frame a set one literal smaller can have, and so on
     up to ``k``); else the representatives are grown, as the search grows them, while
-    that costs fewer than :data:`COUNTING_WORK` canonical forms, and the bound then known
+    that costs fewer than ``COUNTING_WORK`` canonical forms, and the bound then known
     is returned.  ``limit`` None: the exact count.
     """
     total = 1
