@@ -143,9 +143,9 @@ def map_rows(sizes: list[int], pracmln_max: int, tmp: Path) -> None:
 
 def _rules(theory: str) -> tuple[int, list[str]]:
     """The rule count of a lifted theory's header and its lines without type and atom lines."""
-    found = re.search(r"theory: (\d+) rules", theory)
+    found = re.search(r"theory: ([\d,]+) rules", theory)
     lines = [line for line in theory.splitlines() if not line.startswith(("#type", "#atoms"))]
-    return (int(found.group(1)) if found else -1), lines
+    return (int(found.group(1).replace(",", "")) if found else -1), lines
 
 
 def convert_rows(title: str, cases: list[tuple[str, list[str]]], tmp: Path) -> None:
