@@ -502,3 +502,44 @@ def test_the_count_of_examined_sets_is_exact_or_a_bound_and_covers_the_classes(m
         assert count == exact
     else:
         assert limit < count <= exact
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.one_of(first_order_mlns(), st.just(model(**RICH))), st.data())
+def test_the_frame_has_the_smallest_atom_of_every_orbit_of_the_renamings_fixing_its_constants(m, data):
+    """``frame_atoms(U)`` is exactly the smallest atom of each orbit under the renamings
+    that fix every constant of ``U``, and ``in_frame`` maps any atom onto its orbit's
+    (brute force over all renamings)."""
+    g = ground(m)
+    sym = find_symmetry(g, m.domain_map, m.named, m.swap_invariant)
+    constants = sorted({c for cls in sym.classes for c in cls})
+    chosen = data.draw(st.lists(st.sampled_from(constants), max_size=3, unique=True))
+    used = {}
+    for c in chosen:
+        used.setdefault(sym.types[c], []).append(c)
+    fixing = [r for r in _renamings_of(sym) if all(r[c] == c for c in chosen)]
+    smallest = {a: min(_renamed_literal(a, r, g, sym) for r in fixing) for a in range(1, g.n_atoms + 1)}
+    assert sym.frame_atoms(used) == sorted(set(smallest.values()))
+    assert all(sym.in_frame(used, a) == smallest[a] for a in smallest)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(first_order_mlns(), st.integers(1, 2))
+def test_lifted_rules_over_frames_are_those_over_every_atom_and_verify(m, k):
+    """The lifted search computing each X(E) over E's frame gives the schemas it gives over
+    every atom, and its theory answers as MAP does (every question, brute force)."""
+    from unittest import mock
+
+    from pracmln_poss.insight.verify import verify
+    from pracmln_poss.search.rules import RuleSearch
+
+    from .reference import MapReference
+
+    g = ground(m)
+    assume(MapReference(g).consistent)
+    sym = find_symmetry(g, m.domain_map, m.named, m.swap_invariant)
+    framed = lifted_schemas(g, sym, LiftedOptions(k=k))
+    with mock.patch.object(RuleSearch, "framed", property(lambda self: False)):
+        everywhere = lifted_schemas(g, sym, LiftedOptions(k=k))
+    assert framed == everywhere
+    assert verify(ground_schemas(g, sym, framed), g, k).ok

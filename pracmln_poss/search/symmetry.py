@@ -216,7 +216,8 @@ class Symmetry:
         # pickled for worker processes: the memos (hundreds of thousands of canonical
         # images at k = 4) stay in this process; a worker grows its own
         return {key: value for key, value in self.__dict__.items()
-                if key not in ("memo", "permutations", "_by_identity", "atoms_with", "use_codes", "shape_rank")}
+                if key not in ("memo", "permutations", "_by_identity", "atoms_with", "use_codes", "shape_rank",
+                               "_frame_parts")}
 
     def image(self, mapping: dict[str, str], atom: int) -> int:
         """The atom that :meth:`extend` of ``mapping`` maps ``atom`` onto (memoised: the
