@@ -444,6 +444,14 @@ def _no_checkpoint(args: argparse.Namespace) -> bool:
     return "checkpoint" in vars(args)
 
 
+def _kept(gmln: GroundMLN) -> GroundMLN:
+    """The command's ground model, which lives until the command ends: frozen for the
+    cyclic garbage collector, which need not walk its millions of objects again at every
+    full collection (10% of a conversion over 512 persons)."""
+    gc.freeze()
+    return gmln
+
+
 def _run_convert(args: argparse.Namespace) -> int:
     from .formats import dumps
     from .formats.family import read_family
@@ -469,11 +477,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     if (loaded.settings.cw or loaded.settings.cw_preds) and not args.quiet:
         print(f"{PROG}: the project's closed world (cw, cw_preds) is not applied to a conversion: "
               "its evidence sets range over the atoms the database leaves open", file=sys.stderr)
-    gmln = ground_model(loaded.model, force=args.force)
-    # the ground model lives until the command ends: the cyclic garbage collector need
-    # not walk its millions of objects again at every full collection (10% of a
-    # conversion over 512 persons)
-    gc.freeze()
+    gmln = _kept(ground_model(loaded.model, force=args.force))
     method = args.method or default_method(loaded.model)
     # only what the user gave is passed, and the method's options decide (the one rule, not a copy here)
     given = _given_options(args, method)
@@ -629,11 +633,7 @@ def _run_verify(args: argparse.Namespace) -> int:
 
     theory = load_theory(args.theory, force=args.force)
     loaded = _load(args)
-    gmln = ground_model(loaded.model, force=args.force)
-    # the ground model lives until the command ends: the cyclic garbage collector need
-    # not walk its millions of objects again at every full collection (10% of a
-    # conversion over 512 persons)
-    gc.freeze()
+    gmln = _kept(ground_model(loaded.model, force=args.force))
     focus_names = _focus_options(args, loaded.settings)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
     display = _display(args)

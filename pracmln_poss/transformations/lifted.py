@@ -157,7 +157,7 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
         raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
     mln = grounded if grounded is not None else ground(model)
     symmetry = find_symmetry(mln, model.domain_map, model.named, model.swap_invariant)
-    if not force:
-        check_size(mln, symmetry, options.k, focus)
+    if not force and options.max_evidence_sets is not None:
+        check_size(mln, symmetry, options.k, focus, options.max_evidence_sets)
     schemas = iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime)
     return lift(mln, symmetry, schemas, model)
