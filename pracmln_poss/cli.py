@@ -41,6 +41,7 @@ from .map import BACKENDS, DEFAULT_BACKEND
 from .possibilistic.filtering import FILTER_MODES
 from .stopping import INTERRUPTS, expire, interrupted, stoppable
 from .transformations import METHODS
+from .transformations.options import DEFAULT_MAX_FORMULAS, MAX_EVIDENCE_SETS, MAX_LIFTED_EVIDENCE_SETS
 from .version import __version__
 from .weights import DEFAULT_RESOLUTION, INF, Resolution, format_weight, weight_number
 
@@ -199,7 +200,9 @@ _MODEL_HELP = (
 )
 
 
-_CONVERT_LIMITS = "; 10,000,000 evidence sets; the exhaustive transformation above 16 soft formulas"
+_CONVERT_LIMITS = (f"; {MAX_EVIDENCE_SETS:,} evidence sets (lifted: {MAX_LIFTED_EVIDENCE_SETS:,} sets its search "
+                   "examines, one per class up to renaming and the repeats met); the exhaustive transformation "
+                   f"above {DEFAULT_MAX_FORMULAS} soft formulas")
 _THEORY_LIMITS = "; 10,000,000 groundings of a lifted theory"
 
 
