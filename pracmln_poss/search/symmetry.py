@@ -265,7 +265,8 @@ class Symmetry:
 
     def moved(self, mapping: dict[str, str]) -> dict[int, int]:
         """The atoms a permutation of constants moves, each with its image (the atoms of
-        the constants it moves, renamed: a few per constant in a large domain)."""
+        the constants it moves, renamed: about 2n per constant for a binary predicate
+        over n constants, not every atom)."""
         atoms_with = self.atoms_with
         touched = sorted({a for c, d in mapping.items() if c != d for a in atoms_with.get(c, ())})
         out = {}
