@@ -346,8 +346,9 @@ def find_symmetry(mln: GroundMLN, domains: Mapping[str, tuple[str, ...]], named:
     # would be renamed in the other domain's arguments too: it stands alone
     shared = {c for c, n in Counter(c for cs in domains.values() for c in set(cs)).items() if n > 1}
     free = {c for cs in domains.values() for c in cs if c not in shared} - set(named) if named is not None else set()
+    firsts = {_first(cs, free) for cs in domains.values()} - {None}
     # every constant tested, and the first of each domain's free ones (the others join it)
-    tested = {c for cs in domains.values() for c in cs if c not in free or c == _first(cs, free)}
+    tested = {c for cs in domains.values() for c in cs if c not in free or c in firsts}
     everything = mln.soft + mln.hard
     empty: Counter[tuple[int | float, tuple[str, ...]]] = Counter()
     profiles: list[tuple[dict[str, list[int]], dict[str, Counter[tuple[int | float, tuple[str, ...]]]]]] = []
