@@ -22,6 +22,7 @@ from .world import Optimum, World
 
 if TYPE_CHECKING:
     from .instance import MaxSatInstance
+    from .interchangeable import Interchangeable
 
 
 class OverBudget(Exception):  # noqa: N818 (a signal between backends, not an error)
@@ -90,6 +91,10 @@ class Backend(ABC):
     def close(self) -> None:  # noqa: B027 (an optional hook: most backends hold nothing)
         """Release solver resources."""
 
+    def use_interchangeable(self, found: Interchangeable) -> None:  # noqa: B027 (an optional hook)
+        """Constants whose permutations map the model onto itself: a backend may break
+        that symmetry in its searches (:mod:`.interchangeable`); the default ignores it."""
+
     @abstractmethod
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         """An optimal world satisfying the hard formulas, ``units`` and ``extra``; None if none."""
@@ -115,11 +120,19 @@ class Backend(ABC):
         backend cannot tell that cheaply (the default)."""
         return None
 
-    def enumerate_optima(self, units: tuple[int, ...], extra: tuple[Formula, ...], known: World, cost: int
-                         ) -> tuple[list[World], bool] | None:
+    def enumerate_optima(self, units: tuple[int, ...], extra: tuple[Formula, ...], known: World, cost: int,
+                         read: Sequence[int] = ()) -> tuple[list[World], bool] | None:
         """Optimal worlds of the evidence (``known`` is one, ``cost`` the optimum), as many
-        as the backend lists in one search, and whether they are all of them; None for
-        backends that do not list them (the default)."""
+        as the backend lists in one search, and whether they are all of them as far as the
+        atoms of ``read`` tell (every optimal world agrees with a listed one on them);
+        None for backends that do not list them (the default)."""
+        return None
+
+    def backbone(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int, candidates: set[int]
+                 ) -> set[int] | None:
+        """The candidates (literals of an optimal world) true in every optimal world of the
+        evidence, whose optimum is ``cost``, where the backend finds them at once; None:
+        the engine tests them (the default)."""
         return None
 
     @contextmanager

@@ -32,6 +32,7 @@ from .backbone import backbone, kept
 from .backend import Backend
 from .flips import SMALL, SingleFlips
 from .instance import fixed_atoms
+from .interchangeable import Interchangeable
 from .world import Optimum, World
 
 
@@ -80,6 +81,11 @@ class MapEngine:
     def close(self) -> None:
         """Release the backend's solvers."""
         self.backend.close()
+
+    def use_interchangeable(self, found: Interchangeable) -> None:
+        """Constants whose permutations map the model onto itself, for the backend's
+        searches (:mod:`.interchangeable`: it may break that symmetry)."""
+        self.backend.use_interchangeable(found)
 
     def _solve(self, units: tuple[int, ...], extra: tuple[Formula, ...] = ()) -> Optimum | None:
         self.calls += 1
@@ -211,7 +217,12 @@ class MapEngine:
                     candidates, calls = backbone(view.oracle, view.assumptions, candidates, model, view.fresh,
                                                  _keeper(view.known, self.mln.n_atoms), refine)
                     self.calls += calls
-        if view is None:
+        found = (self.backend.backbone(units, formulas, best, candidates)
+                 if view is None and candidates and self._unsat_reason is None else None)
+        if found is not None:  # (the backend read them off its optimal worlds at once)
+            self.calls += 1
+            candidates = found
+        elif view is None:
             self._test_candidates(first.world, units, formulas, best, candidates, entailed)
         fixed_lits = {a if v else -a for a, v in settled.items()}
         return frozenset(fixed_lits | candidates | entailed)
@@ -259,7 +270,8 @@ class MapEngine:
             if len(candidates) < SMALL and self._test_each(units, formulas, best, candidates, proven, paid,
                                                            FIRST_CHECKS):
                 return
-            listed = self.backend.enumerate_optima(units, formulas, world, best) if candidates - proven else None
+            listed = (self.backend.enumerate_optima(units, formulas, world, best, sorted({abs(c) for c in candidates}))
+                      if candidates - proven else None)
             if listed is not None:
                 self.calls += 1
                 worlds, complete = listed

@@ -31,15 +31,20 @@ instances are refused, and ``auto`` does not pick this backend for them.
 
 from __future__ import annotations
 
-__all__ = ["Toulbar2Backend", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED"]
+__all__ = ["Toulbar2Backend", "Chains", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED"]
 
 import ctypes
+import math
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
+
+import numpy as np
 
 from .. import stopping
 from ..errors import BackendError
@@ -48,7 +53,9 @@ from ..model.ground_mln import GroundMLN
 from .backend import Backend, Check, OverBudget
 from .cost_network import HARD, CostNetwork, build_network
 from .cpsat import CPSATBackend
+from .decomposition import HUB_DEGREE, MAX_DENSE_CORE, DenseCore, Posed, decompose, merged
 from .instance import MaxSatInstance, build_instance
+from .interchangeable import Interchangeable
 from .world import Optimum, World
 
 MAX_TOTAL_WEIGHT = 2**53 - 2
@@ -101,6 +108,7 @@ class Toulbar2Backend(Backend):
         self._solutions = 0  # solutions toulbar2 has listed on this network (its own count)
         self.answered: Counter[str] = Counter()  # questions answered, by solver
         self._lead = "toulbar2"  # the solver a question goes to first
+        self._chains: Chains | None = None  # interchangeable constants' key variables (use_interchangeable)
         total = self.network.total_weight
         if total > MAX_TOTAL_WEIGHT:
             raise BackendError(
@@ -108,18 +116,51 @@ class Toulbar2Backend(Backend):
                 f"({MAX_TOTAL_WEIGHT}); use another backend or a coarser --resolution (resolution= from Python)"
             )
         self._hard = total + 1  # a world violating a hard formula costs more than any other
+        self.decomposition = decompose(self.network, self._hard, self.HUB_DEGREE)
+        core = self.decomposition.core
+        self._index = {v: i for i, v in enumerate(core)}  # a core variable -> toulbar2's
+        variables = self.network.variables
+        self._dense: DenseCore | None = None
+        if math.prod(variables[v].size for v in core) <= self.MAX_DENSE_CORE:
+            self._dense = DenseCore.of(self.decomposition)
+            self._satisfiable = self.unsat_reason is None and int(self._dense.table.min()) < self._hard
+            return
         cfn = pytoulbar2.CFN(None, resolution=0, verbose=-1)
         cfn.NoPreprocessing()  # keeps every variable and value: evidence is applied to them later
-        for v, variable in enumerate(self.network.variables):
-            cfn.AddVariable(f"v{v}", list(range(variable.size)))
-        for f in self.network.functions:
-            cfn.AddCompactFunction(list(f.scope), self._cost(f.default), [list(t) for t in f.tuples],
+        for v in core:
+            cfn.AddVariable(f"v{v}", list(range(variables[v].size)))
+        index = self._index
+        tables, large = merged(self.decomposition.functions, self.network, self._hard)
+        for scope, table in tables:
+            cfn.AddFunction([index[v] for v in scope], [int(c) for c in table.reshape(-1)])
+        for f in large:
+            cfn.AddCompactFunction([index[v] for v in f.scope], self._cost(f.default), [list(t) for t in f.tuples],
                                    [self._cost(c) for c in f.costs])
+        for scope, message in self.decomposition.base_messages().items():
+            if scope:
+                cfn.AddFunction([index[v] for v in scope], [int(c) for c in message.reshape(-1)])
+            else:
+                cfn.AddFunction([], int(message))
         self._cfn = cfn
         self._satisfiable = self.unsat_reason is None and cfn.SolveFirst() is not None
 
+    HUB_DEGREE: int | None = HUB_DEGREE
+    """The neighbours a hub variable has at least: the leaves hubs cut off are summarised
+    (:mod:`.decomposition`), toulbar2 searching the core only (None: no leaves)."""
+
+    MAX_DENSE_CORE = MAX_DENSE_CORE
+    """A core of at most this many assignments is one table, searched by array passes
+    instead of toulbar2 (tests set it to 0 to exercise the search)."""
+
     def _cost(self, cost: int) -> int:
         return self._hard if cost == HARD else cost
+
+    def use_interchangeable(self, found: Interchangeable) -> None:
+        """Searches require the key variables of the members of each class of
+        interchangeable constants that they leave free to take ascending values
+        (:mod:`.interchangeable`; a class none of whose keys is one variable per member
+        is left alone)."""
+        self._chains = Chains.of(found, self.network, self._index)
 
     def _fallback(self) -> CPSATBackend:
         """CP-SAT on the clausal instance, for evidence formulas and the portfolio."""
@@ -164,10 +205,23 @@ class Toulbar2Backend(Backend):
             return None
         return assigned, {(var, x) for var, x in removed if var not in assigned}
 
+    def _posed(self, evidence: Evidence) -> Posed:
+        """The evidence as the core sees it (:meth:`.Decomposition.pose`)."""
+        assigned, removed = evidence
+        variables = self.network.variables
+        restriction = {v: frozenset((x,)) for v, x in assigned.items()}
+        for v, x in removed:
+            restriction[v] = restriction.get(v, frozenset(range(variables[v].size))) - {x}
+        return self.decomposition.pose(restriction)
+
     @contextmanager
-    def _stored(self, evidence: Evidence, limit: int, backtracks: int) -> Iterator[None]:
-        """The network with the evidence applied and costs below ``limit`` asked for,
-        for one search of at most ``backtracks`` backtracks (state restored after)."""
+    def _stored(self, posed: Posed, limit: int, backtracks: int, read: Iterable[int]) -> Iterator[None]:
+        """The core with the question applied and costs below ``limit`` asked for, for one
+        search of at most ``backtracks`` backtracks (state restored after); the key
+        variables of the interchangeable constants that no atom of ``read`` (the
+        evidence's and those the caller reads) mentions take ascending values.
+
+        :raises Contradiction: (toulbar2's) when nothing is below ``limit``."""
         cfn = self._cfn
         option = self._option
         # (options are global to pytoulbar2: set at every search)
@@ -175,21 +229,32 @@ class Toulbar2Backend(Backend):
         # no dead-end elimination: its prunings outlive the stored state they were made
         # in (a later search misses values), and it may drop a world that ties
         option.DEE = 0
-        assigned, removed = evidence
+        index = self._index
+        if limit - posed.constant <= 0:
+            raise self._contradiction()
         depth = cfn.Depth()
         cfn.Store()
         try:
-            cfn.SetUB(limit)
-            for var, x in sorted(removed):
-                cfn.Remove(var, x)
+            cfn.SetUB(limit - posed.constant)
+            assigned = {index[v]: next(iter(allowed)) for v, allowed in posed.core.items() if len(allowed) == 1}
+            for v, allowed in sorted(posed.core.items()):
+                if len(allowed) != 1:
+                    for x in range(self.network.variables[v].size):
+                        if x not in allowed:
+                            cfn.Remove(index[v], x)
             if assigned:
                 cfn.MultipleAssign(list(assigned), list(assigned.values()))
+            for scope, grown in posed.grown:
+                cfn.AddFunction([index[v] for v in scope], [int(c) for c in grown.reshape(-1)], incremental=True)
+            if self._chains is not None:
+                for first, second, tuples in self._chains.links(read):
+                    cfn.AddCompactFunction([first, second], 0, tuples, [self._hard] * len(tuples), incremental=True)
             option.backtrackLimit = cfn.GetNbBacktracks() + backtracks
             yield
         finally:
             cfn.Restore(depth)
 
-    def _search(self, evidence: Evidence, limit: int, backtracks: int) -> Optimum | None:
+    def _search(self, posed: Posed, limit: int, backtracks: int, read: Iterable[int]) -> Optimum | None:
         """The best world with the evidence of cost (without the offset) below ``limit``,
         or None.  A signal stops the search (:func:`.stopping.native`).
 
@@ -199,24 +264,38 @@ class Toulbar2Backend(Backend):
         while True:
             with stopping.native(_stop_handler()) as run:
                 try:
-                    with self._stored(evidence, limit, backtracks):
-                        found = cfn.SolveNext()
+                    with self._stored(posed, limit, backtracks, read):
+                        # (the last question's solution and variable weights guide this one's)
+                        found = cfn.SolveNext(initHeuristics=False)
                 except self._contradiction:
                     found = None
                 limited = self._limited()
                 if limited and found is not None:  # (what a stopped search had found: --anytime)
-                    self.incumbent = self._optimum(found)
+                    self.incumbent = self._optimum(found[0], round(found[1]), posed)
             if not run.signals:
                 break
             # (a signal whose handler did not raise: ask again)
         if limited:
             raise OverBudget(f"toulbar2 after {backtracks} backtracks")
-        return None if found is None else self._optimum(found)
-
-    def _optimum(self, found: tuple[Sequence[int], float, int]) -> Optimum:
-        """The world of a solution toulbar2 reports (its values, its cost, their count)."""
         # exact: integers below 2**53 are exact in the double toulbar2 reports
-        return Optimum(self.network.offset + round(found[1]), self.network.world(found[0]))
+        return None if found is None else self._optimum(found[0], round(found[1]), posed)
+
+    def _optimum(self, core_values: Sequence[int], cost: int, posed: Posed) -> Optimum:
+        """The world of the core's values (``cost`` theirs, without the offset)."""
+        network = self.network
+        return Optimum(network.offset + cost + posed.constant,
+                       network.world(self.decomposition.completed(core_values, posed)))
+
+    def _dense_optimum(self, posed: Posed, limit: int) -> Optimum | None:
+        """The best world of the question of cost (without the offset) below ``limit``,
+        from the core's table (:meth:`.DenseCore.optimal`)."""
+        if self._dense is None:
+            raise BackendError("the core is not a table")
+        cost, rows = self._dense.optimal(self.decomposition, posed, every=False)
+        if cost >= min(limit, self._hard):
+            return None
+        values = [int(x) for x in rows[0]]
+        return Optimum(self.network.offset + cost, self.network.world(self.decomposition.completed(values, posed)))
 
     def _limited(self) -> bool:
         """Whether the last search stopped at a limit (its budget, or a signal), which is
@@ -242,13 +321,17 @@ class Toulbar2Backend(Backend):
         limit = self._hard if bound is None else min(bound - self.network.offset + 1, self._hard)
         if limit <= 0:
             return None
+        posed = self._posed(evidence)
+        if self._dense is not None:
+            self.answered["table"] += 1
+            return self._dense_optimum(posed, limit)
         budgets = {"toulbar2": float(FIRST_BACKTRACKS), "cpsat": FIRST_WORK}
         order = ("toulbar2", "cpsat") if self._lead == "toulbar2" else ("cpsat", "toulbar2")
         while True:
             for solver in order:
                 try:
                     if solver == "toulbar2":
-                        found = self._search(evidence, limit, int(budgets[solver]))
+                        found = self._search(posed, limit, int(budgets[solver]), units)
                     else:
                         found = self._fallback().within(units, extra, bound, budgets[solver])
                 except OverBudget:
@@ -269,9 +352,11 @@ class Toulbar2Backend(Backend):
         yield check
 
     def enumerate_optima(self, units: tuple[int, ...], extra: tuple[Formula, ...], known: World, cost: int,
-                         limit: int | None = None) -> tuple[list[World], bool] | None:
+                         read: Sequence[int] = (), limit: int | None = None) -> tuple[list[World], bool] | None:
         """The optimal worlds of the evidence (``known`` is one, ``cost`` the optimum): up
-        to about ``limit`` of them (default :data:`ENUMERATED`), and whether they are all.
+        to about ``limit`` of them (default :data:`ENUMERATED`), and whether they are all
+        as far as the atoms of ``read`` tell (the members of interchangeable classes that
+        neither they nor the evidence mention are listed in ascending order only).
 
         toulbar2 lists the assignments below ``cost + 1`` with the variables in no cost
         function fixed to their values in ``known`` (their values are independent of
@@ -291,13 +376,55 @@ class Toulbar2Backend(Backend):
             fixed[v] = value = network.value_in(v, known)
             worlds.extend(network.with_value(known, v, x) for x in range(network.variables[v].size)
                           if x != value and (v, x) not in removed)
-        listed, complete = self._list((fixed, removed), cost - network.offset + 1,
-                                      ENUMERATED if limit is None else limit)
-        worlds.extend(network.world(values) for values in listed)
-        return worlds, complete
+        if self._dense is not None:
+            return None
+        posed = self._posed((fixed, removed))
+        listed, complete = self._list(posed, cost - network.offset + 1, ENUMERATED if limit is None else limit,
+                                      (*units, *read))
+        worlds.extend(self._optimum(values, 0, posed).world for values in listed)
+        # (a leaf's other least-cost assignments are not listed)
+        return worlds, complete and not self.decomposition.leaves
 
-    def _list(self, evidence: Evidence, limit: int, most: int) -> tuple[list[list[int]], bool]:
-        """The assignments with the evidence of cost (without the offset) below ``limit``,
+    def backbone(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int, candidates: set[int]
+                 ) -> set[int] | None:
+        """The candidates true in every optimal world of the evidence (``cost`` the optimum):
+        the values each variable takes in some optimal world, from the optimal entries of
+        the core's table, or from toulbar2's list of the core's optimal assignments
+        (:meth:`.Decomposition.present`); None when they are more than :data:`ENUMERATED`."""
+        try:
+            evidence = self._evidence(units, extra)
+        except LookupError:
+            return None
+        if evidence is None:
+            return set()
+        network, decomposition = self.network, self.decomposition
+        posed = self._posed(evidence)
+        wanted = {network.place[abs(c)][0] for c in candidates}
+        if self._dense is not None:
+            least, rows = self._dense.optimal(decomposition, posed, every=True)
+            if least != cost - network.offset:
+                raise BackendError(f"the core's optimum ({least}) is not the known one ({cost - network.offset})")
+        else:
+            # the boundaries of the leaves read keep their members' order too
+            read = {*units, *candidates}
+            for v in wanted:
+                leaf = decomposition.leaf_of.get(v)
+                if leaf is not None:
+                    read.update(a for b in decomposition.leaves[leaf].boundary for a in network.variables[b].atoms)
+            listed, complete = self._list(posed, cost - network.offset + 1, ENUMERATED, read)
+            if not complete:
+                return None
+            rows = np.array(listed, dtype=np.intp).reshape(len(listed), len(decomposition.core))
+        present = decomposition.present(posed, rows, wanted)
+        kept = set()
+        for c in candidates:
+            var, x, positive = network.literal(c)
+            if present[var] == {x} if positive else x not in present[var]:
+                kept.add(c)
+        return kept
+
+    def _list(self, posed: Posed, limit: int, most: int, read: Iterable[int]) -> tuple[list[list[int]], bool]:
+        """The core's assignments under the question of cost (without the offset) below ``limit``,
         at most ``most`` of them, and whether that is all (toulbar2 writes them to a file
         of ours as it finds them: its list in memory only grows).
 
@@ -312,7 +439,7 @@ class Toulbar2Backend(Backend):
                 with stopping.native(_stop_handler()) as run, _solutions_written_to(option, self._listing):
                     option.allSolutions = self._solutions + most + 1
                     try:
-                        with self._stored(evidence, limit, ENUMERATION_BACKTRACKS):
+                        with self._stored(posed, limit, ENUMERATION_BACKTRACKS, read):
                             cfn.SolveNext()
                     except self._contradiction:
                         pass
@@ -323,7 +450,7 @@ class Toulbar2Backend(Backend):
                 lines = self._read_listing(self._listing)  # (a stopped listing's solutions count too)
             if not run.signals:
                 break
-        size = len(self.network.variables)
+        size = len(self.decomposition.core)
         listed = [[int(x) for x in line.split()] for line in lines]
         wrong = next((values for values in listed if len(values) != size), None)
         if wrong is not None:
@@ -393,3 +520,61 @@ def _solutions_written_to(option: _SolutionFile, path: str) -> Iterator[None]:
         option.closeSolution()
         option.writeSolution(os.devnull)
         _sink_open = True
+
+
+Link = tuple[int, int, list[list[int]]]
+"""Two key variables and the value pairs that break their order (the first's larger)."""
+
+
+@dataclass(frozen=True)
+class Chains:
+    """Per class of interchangeable constants, one network variable per member (its key,
+    :mod:`.interchangeable`), whose values correspond across the members: value ``x``
+    of each is the image of the others' value ``x`` under the permutations."""
+
+    found: Interchangeable
+    variables: tuple[tuple[int, ...], ...]  # per class (as in found), per member; () for a class left alone
+    sizes: tuple[int, ...]
+
+    @classmethod
+    def of(cls, found: Interchangeable, network: CostNetwork, index: Mapping[int, int]) -> Chains:
+        """For each class the key with the most values that is a whole variable of the
+        network per member, searched by toulbar2 (``index``: the network's variables
+        searched, and their toulbar2 indices) and in some cost function, the same value
+        for the images of an atom; none where no key is (the chains are in toulbar2's
+        indices)."""
+        variables: list[tuple[int, ...]] = []
+        sizes: list[int] = []
+        for keys in found.keys:
+            best: tuple[tuple[int, ...], int] = ((), 0)
+            for key in keys.values():
+                placed = [[network.place.get(a) for a in member] for member in key]
+                if any(p is None for member in placed for p in member):
+                    continue  # (an atom fixed by the database)
+                by_member = [{p[0] for p in member if p is not None} for member in placed]
+                if any(len(v) != 1 for v in by_member):
+                    continue
+                chain = tuple(next(iter(v)) for v in by_member)
+                values = [tuple(p[1] for p in member if p is not None) for member in placed]
+                size = network.variables[chain[0]].size
+                whole = all(len(network.variables[v].atoms or (0,)) == len(member) for v, member in zip(chain, key))
+                if (len(set(chain)) == len(chain) and whole and all(v == values[0] for v in values)
+                        and all(v in index and v not in network.free for v in chain) and size > best[1]):
+                    best = (tuple(index[v] for v in chain), size)
+            variables.append(best[0])
+            sizes.append(best[1])
+        return cls(found, tuple(variables), tuple(sizes))
+
+    @cached_property
+    def _above(self) -> dict[int, list[list[int]]]:
+        """Per domain size, the value pairs ``(x, y)`` with ``x > y``."""
+        return {size: [[x, y] for x in range(size) for y in range(x)] for size in set(self.sizes) if size}
+
+    def links(self, read: Iterable[int]) -> list[Link]:
+        """The order to impose when the atoms of ``read`` must keep their values: each
+        class's key variables of the members they do not mention, ascending."""
+        out: list[Link] = []
+        for chain, size, free in zip(self.variables, self.sizes, self.found.free_members(read)):
+            if chain and len(free) > 1:
+                out.extend((chain[a], chain[b], self._above[size]) for a, b in zip(free, free[1:]))
+        return out

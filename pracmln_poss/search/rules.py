@@ -43,6 +43,7 @@ from typing import NamedTuple, Protocol
 from ..errors import ArgumentError
 from ..map.engine import MapEngine, Optimum, World
 from ..map.instance import fixed_atoms
+from ..map.interchangeable import Interchangeable
 from ..model.ground_mln import GroundMLN
 from ..stopping import INTERRUPTS, interrupted
 from ..weights import INF, Level
@@ -124,6 +125,12 @@ class RuleSearch:
         if self.symmetry is None:
             return _by_abs(e), {}
         return canonical_map(e, self.symmetry)
+
+    @cached_property
+    def interchangeable(self) -> Interchangeable | None:
+        """The classes of interchangeable constants as the MAP searches see them (None
+        without a symmetry)."""
+        return None if self.symmetry is None else Interchangeable.of(self.mln, self.symmetry.classes)
 
     @cached_property
     def fixed(self) -> dict[int, bool]:

@@ -41,6 +41,7 @@ from typing import Generic, ParamSpec, Protocol, TypeVar
 from .. import arguments, stopping
 from ..map import open_engine
 from ..map.engine import MapEngine
+from ..map.interchangeable import Interchangeable
 from ..model.ground_mln import GroundMLN
 
 T = TypeVar("T")
@@ -65,6 +66,16 @@ class Context(Protocol):
 
     @property
     def backend(self) -> str: ...
+
+    @property
+    def interchangeable(self) -> Interchangeable | None: ...
+
+
+def equipped(engine: MapEngine, context: Context) -> MapEngine:
+    """``engine`` told of the context's interchangeable constants (:mod:`~pracmln_poss.map.interchangeable`)."""
+    if context.interchangeable is not None:
+        engine.use_interchangeable(context.interchangeable)
+    return engine
 
 
 C = TypeVar("C", bound=Context)
@@ -165,9 +176,9 @@ def _worker(context: Shipped) -> _Worker:
     else:  # (the first context this process works on: its engine is closed at exit)
         atexit.register(_close_worker_engine)
     found = _INHERITED[context[0]] if context[1] is None else pickle.loads(_pickled(context[1]))
-    if not (hasattr(found, "mln") and hasattr(found, "backend")):
+    if not all(hasattr(found, name) for name in ("mln", "backend", "interchangeable")):
         raise TypeError(f"a worker got {type(found).__name__} for a search's context")
-    _WORKER.append(_Worker(context[0], found, open_engine(found.mln, found.backend)))
+    _WORKER.append(_Worker(context[0], found, equipped(open_engine(found.mln, found.backend), found)))
     # the collector's passes need not walk what every chunk reads (and, in a forked
     # worker, would write to the parent's pages they share)
     gc.freeze()

@@ -35,7 +35,7 @@ from ..search.progress import LATER_RULES, Reporter
 from ..search.rule import BlockingRule, Schema
 from ..search.rules import RuleSearch, default_rules
 from ..search.symmetry import Symmetry, examined, rename, renamings
-from ..search.workers import executor_for
+from ..search.workers import equipped, executor_for
 from .formulas import clause_against, conjunction_of, hard_part
 from .options import MAX_LIFTED_EVIDENCE_SETS, RUNTIME_NAMES, TOO_MANY, Flag, Request, Runtime, SearchOptions, option
 
@@ -76,9 +76,10 @@ def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = Li
                  focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Iterator[Schema]:
     """:func:`lifted_schemas` as they are found."""
     progress = runtime.progress
-    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
+    with open_engine(mln, options.backend, free_evidence=True) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
         search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
                             one_per_class=True)
+        equipped(engine, search)
         # sets=None: one representative per class, found by the rule core (in chunks)
         rules = default_rules(
             engine, search, None,
