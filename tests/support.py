@@ -14,6 +14,7 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,3 +151,26 @@ def frustrated(atoms: int = 80, clauses: int = 560, seed: int = 1) -> tuple[str,
         lines.append(f"{1 + i} " + " v ".join(("!" if neg else "") + f"p(N{a})" for a, neg in zip(chosen, signs)))
         out.append((1 + i, [-(a + 1) if neg else a + 1 for a, neg in zip(chosen, signs)]))
     return "\n".join(lines) + "\n", out
+
+
+DEFAULT = "default"
+
+WAYS: dict[str, tuple[int | str | None, int | str]] = {
+    "default": (DEFAULT, DEFAULT),  # the backend's own thresholds (a small model is one leaf)
+    "table": (None, DEFAULT),  # no leaves: the whole network is the core, one table
+    "search": (None, 0),  # no leaves, no table: toulbar2 searches the whole network
+    "leaves, table": (2, DEFAULT),  # hubs from two neighbours on: small models have leaves
+    "leaves, search": (2, 0),
+}
+"""How the toulbar2 backend may answer: (hub degree, largest core that is a table)."""
+
+
+def toulbar2_way(way: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the toulbar2 backends opened from now on answer ``way``."""
+    from pracmln_poss.map.toulbar2 import Toulbar2Backend
+
+    hubs, dense = WAYS[way]
+    if hubs != DEFAULT:
+        monkeypatch.setattr(Toulbar2Backend, "HUB_DEGREE", hubs)
+    if dense != DEFAULT:
+        monkeypatch.setattr(Toulbar2Backend, "MAX_DENSE_CORE", dense)

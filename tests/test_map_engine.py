@@ -14,7 +14,7 @@ from pracmln_poss.weights import INF
 
 from .reference import MapReference
 from .strategies import formulas, ground_mlns, literal_sets, mlns_with_groups
-from .support import examples
+from .support import examples, toulbar2_way
 
 
 @pytest.mark.slow
@@ -240,6 +240,7 @@ def test_toulbar2_and_cpsat_take_turns_over_budget(monkeypatch):
     work, not time)."""
     from pracmln_poss.map import toulbar2
 
+    toulbar2_way("search", monkeypatch)  # (a small model's core is a table: no search)
     monkeypatch.setattr(toulbar2, "FIRST_BACKTRACKS", 1)
     monkeypatch.setattr(toulbar2, "FIRST_WORK", 1e-4)
     mln = _frustrated()
@@ -259,9 +260,10 @@ def test_toulbar2_and_cpsat_take_turns_over_budget(monkeypatch):
     assert set(runs[0][1]) == {"toulbar2", "cpsat"}  # both answered some
 
 
-def test_toulbar2_answers_alone_within_its_first_budget():
+def test_toulbar2_answers_alone_within_its_first_budget(monkeypatch):
     """On a small model toulbar2 answers every question in its first round: CP-SAT is
     never built."""
+    toulbar2_way("search", monkeypatch)
     mln = _frustrated()
     with open_engine(mln, "toulbar2") as engine:
         for evidence in TOULBAR2_QUESTIONS:
@@ -269,10 +271,11 @@ def test_toulbar2_answers_alone_within_its_first_budget():
         assert set(engine.backend.answered) == {"toulbar2"} and engine.backend._other is None
 
 
-def test_toulbar2_lists_every_optimal_world_however_many_it_listed_before():
+def test_toulbar2_lists_every_optimal_world_however_many_it_listed_before(monkeypatch):
     """toulbar2 counts the solutions of every listing of its network towards the limit
     of each (it never resets its count): the fifth listing of the same three worlds
     under a limit of three is as complete as the first."""
+    toulbar2_way("search", monkeypatch)
     mln = GroundMLN.from_pairs([("a v b", 1)])
     with open_engine(mln, "toulbar2") as engine:
         best = engine.optimum()
@@ -285,16 +288,19 @@ def test_toulbar2_lists_every_optimal_world_however_many_it_listed_before():
 @pytest.mark.slow
 @pytest.mark.parametrize("first", ["checks", "listing"])
 @pytest.mark.parametrize("limit", ["none", "listed", "budget"])
+@pytest.mark.parametrize("way", ["search", "leaves, search"])
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_toulbar2_backbones_past_its_enumeration_limits(first, limit, data, monkeypatch):
-    """toulbar2's backbone lists the optimal worlds in one search (after up to
-    ``FIRST_CHECKS`` tests of one candidate on small questions, or at once); past the
-    number it may list (``listed``) or its budget of backtracks (``budget``), the worlds
-    listed so far filter the candidates and the rest are tested one at a time: exact
-    every way."""
+def test_toulbar2_backbones_past_its_enumeration_limits(first, limit, way, data, monkeypatch):
+    """toulbar2's backbone lists the core's optimal assignments in one search; past the
+    number it may list (``listed``) or its budget of backtracks (``budget``) the engine
+    tests the candidates: after up to ``FIRST_CHECKS`` tests of one candidate on small
+    questions (or at once) toulbar2 lists optimal worlds, whose list (never complete
+    where leaves have other least-cost assignments) filters them, and the rest are tested
+    one at a time: exact every way."""
     from pracmln_poss.map import engine, toulbar2
 
+    toulbar2_way(way, monkeypatch)
     if first == "listing":
         monkeypatch.setattr(engine, "SMALL", 0)
     if limit != "none":

@@ -348,12 +348,14 @@ class DenseCore:
 
 
 def _broadcast(values: Table, scope: tuple[int, ...], order: tuple[int, ...]) -> Table:
-    """``values`` (axes ``scope``, ascending) shaped to broadcast over axes ``order``."""
-    shape = [1] * len(order)
+    """``values`` (an axis per variable of ``scope``) with its axes in the order they
+    have in ``order`` and shaped to broadcast over axes ``order``."""
     position = {v: i for i, v in enumerate(order)}
-    for v, size in zip(scope, values.shape):
-        shape[position[v]] = size
-    return values.reshape(shape)
+    axes = sorted(range(len(scope)), key=lambda i: position[scope[i]])
+    shape = [1] * len(order)
+    for i in axes:
+        shape[position[scope[i]]] = values.shape[i]
+    return np.transpose(values, axes).reshape(shape)
 
 
 def _tables(functions: Iterable[CostFunction], network: CostNetwork, hard: int

@@ -405,13 +405,7 @@ class Toulbar2Backend(Backend):
             if least != cost - network.offset:
                 raise BackendError(f"the core's optimum ({least}) is not the known one ({cost - network.offset})")
         else:
-            # the boundaries of the leaves read keep their members' order too
-            read = {*units, *candidates}
-            for v in wanted:
-                leaf = decomposition.leaf_of.get(v)
-                if leaf is not None:
-                    read.update(a for b in decomposition.leaves[leaf].boundary for a in network.variables[b].atoms)
-            listed, complete = self._list(posed, cost - network.offset + 1, ENUMERATED, read)
+            listed, complete = self._list(posed, cost - network.offset + 1, ENUMERATED, (*units, *candidates))
             if not complete:
                 return None
             rows = np.array(listed, dtype=np.intp).reshape(len(listed), len(decomposition.core))
