@@ -61,6 +61,9 @@ MAX_DENSE_CORE = 1 << 22
 """A core with at most this many assignments is solved as one table (:class:`DenseCore`:
 a question is a few array passes, a backbone the optimal entries of one)."""
 
+SMALL_CORE = 1 << 12
+"""A core table this small is passed over whole (cheaper than its min-marginals' slices)."""
+
 Restriction = Mapping[int, frozenset[int]]
 """Evidence on variables: variable -> the values it may take."""
 
@@ -299,7 +302,7 @@ class DenseCore:
             else:
                 wide.append((scope, values))
         none = np.zeros((0, table.ndim), dtype=np.intp)
-        if wide or len(added) > 2:  # (rare: one pass over the whole table)
+        if wide or len(added) > 2 or table.size <= SMALL_CORE:  # (one pass over the whole table)
             whole = table + posed.constant
             for p, values in added.items():
                 whole = whole + _broadcast(values, (self.order[p],), self.order)

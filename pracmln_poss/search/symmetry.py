@@ -150,6 +150,21 @@ class Symmetry:
         in the atom: the smallest atom of each orbit of the renamings that fix the
         constants of ``used`` (:meth:`in_frame` maps any atom onto it), in order.  Their
         number does not grow with a class's size."""
+        classes = self.classes
+        key = tuple(sorted((cls, tuple(sorted(cs))) for cls, cs in used.items() if len(classes[cls]) > 1 and cs))
+        found = self._frames.get(key)
+        if found is None:
+            found = self._frames[key] = self._frame_of(used)
+        return list(found)
+
+    @cached_property
+    def _frames(self) -> dict[tuple[tuple[int, tuple[str, ...]], ...], tuple[int, ...]]:
+        """Frames found so far, by the renamable constants they fix (a search asks for the
+        few of its representatives' constants again and again)."""
+        return {}
+
+    def _frame_of(self, used: Mapping[int, Collection[str]]) -> tuple[int, ...]:
+        """:meth:`frame_atoms`, computed."""
         index = self.atom_index
         fixed, varying = self._frame_parts
         arity = max((len(places) for places in varying.values()), default=0)
@@ -173,7 +188,7 @@ class Symmetry:
                     stack.extend((args + (c,), taken) for c in (*used.get(cls, ()), *free[cls][:n]))
                     if n < len(free[cls]):
                         stack.append((args + (free[cls][n],), {**taken, cls: n + 1}))
-        return sorted(out)
+        return tuple(sorted(out))
 
     @cached_property
     def _frame_parts(self) -> tuple[list[int], dict[str, tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]]]:
@@ -217,7 +232,7 @@ class Symmetry:
         # images at k = 4) stay in this process; a worker grows its own
         return {key: value for key, value in self.__dict__.items()
                 if key not in ("memo", "permutations", "_by_identity", "atoms_with", "use_codes", "shape_rank",
-                               "_frame_parts")}
+                               "_frame_parts", "_frames")}
 
     def image(self, mapping: dict[str, str], atom: int) -> int:
         """The atom that :meth:`extend` of ``mapping`` maps ``atom`` onto (memoised: the
