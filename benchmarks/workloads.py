@@ -175,6 +175,13 @@ CONVERT_WORKLOADS: dict[str, Workload] = {
                                   "-k", "2"),
     "object-recognition focused, 1 cluster, k = 2": _convert(
         OBJECT_RECOGNITION, "--domain-size", "cluster=1", "--evidence-preds", FOCUS, "-k", "2", examples=True),
+    # (the learned models at scene size, #38: the rows that end in minutes before it)
+    "object-recognition focused, 4 clusters, k = 1": _convert(
+        OBJECT_RECOGNITION, "--domain-size", "cluster=4", "--query-preds", "object", "--evidence-preds", FOCUS,
+        "-k", "1", examples=True),
+    "object-recognition focused, 2 clusters, k = 2": _convert(
+        OBJECT_RECOGNITION, "--domain-size", "cluster=2", "--query-preds", "object", "--evidence-preds", FOCUS,
+        "-k", "2", examples=True),
 }
 """``convert`` workloads by name (one process, no checkpoint)."""
 

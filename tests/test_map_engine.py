@@ -360,3 +360,49 @@ def test_a_held_view_of_the_oll_solver_stays_open_while_other_questions_grow_it(
     backend.optimum((2,), ())
     assert backend.core is not held
     backend.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cores", [0, 1, 3])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_oll_hands_questions_of_too_many_cores_to_toulbar2(cores, data, monkeypatch):
+    """Past its budget of cores a question goes from the core-guided solver to toulbar2
+    (and so does its backbone, asked again): every answer stays exact, the solver stays
+    sound for the questions after, and those over budget are answered by toulbar2."""
+    from pracmln_poss.map import oll
+
+    monkeypatch.setattr(oll, "_diverse", lambda instance: True)
+    monkeypatch.setattr(oll.OLLBackend, "FALLBACK_CORES", cores)
+    mln = data.draw(st.one_of(ground_mlns(max_atoms=6, max_formulas=9), mlns_with_groups()))
+    ref = MapReference(mln)
+    assume(ref.consistent)
+    with open_engine(mln, "oll") as engine:
+        for _ in range(data.draw(st.integers(2, 5))):
+            evidence = list(data.draw(literal_sets(mln.n_atoms, max_size=3)))
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+            if ref.penalty(evidence) == INF:
+                continue
+            assert engine.map_world(evidence).values in ref.map_worlds(evidence)
+            assert engine.consequences(evidence) == ref.consequences(evidence)
+            query = data.draw(formulas(mln.n_atoms))
+            assert engine.entails(evidence, query) == ref.entails(evidence, query)
+        if cores == 0:  # (a question under evidence needs a core: some went over)
+            assert set(engine.backend.answered) <= {"oll", "toulbar2"}
+
+
+def test_oll_hands_a_question_of_meals_to_toulbar2_past_its_cores():
+    """The question that made the core-guided search relax core after core (pracmln's
+    meals has many distinct weights that repeat): toulbar2 answers it, exactly as CP-SAT."""
+    from pracmln_poss.map.oll import OLLBackend
+
+    pairs = [(f"a{i} v b{i % 5} v !c{(i * 7) % 11}", 1 + (i * 37) % 97) for i in range(60)]
+    pairs += [(f"c{i}", 3 + i) for i in range(11)] + [(f"!b{i}", 50 + i) for i in range(5)]
+    mln = GroundMLN.from_pairs(pairs)
+    with open_engine(mln, "oll") as engine, open_engine(mln, "cpsat") as other:
+        assert isinstance(engine.backend, OLLBackend) and engine.backend._fallback_allowed
+        engine.backend.FALLBACK_CORES = 0
+        for evidence in (["c3", "!a5"], ["b1", "!c0", "a2"]):
+            assert engine.penalty(evidence) == other.penalty(evidence)
+            assert engine.consequences(evidence) == other.consequences(evidence)
+        assert engine.backend.answered["toulbar2"] >= 2

@@ -180,7 +180,7 @@ def verify(
     seen_evidence: set[EvidenceSet] = set()
     impossible: set[EvidenceSet] = set()
     impossible_pairs: set[tuple[EvidenceSet, EvidenceSet]] = set()
-    with open_engine(mln, backend, free_evidence=True) as engine, Reasoner(theory) as reasoner:
+    with open_engine(mln, backend) as engine, Reasoner(theory) as reasoner:
 
         def pen(lits: tuple[int, ...]) -> int | float:
             key = tuple(sorted(lits, key=abs))

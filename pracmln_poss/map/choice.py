@@ -88,16 +88,12 @@ SOFT_PER_WEIGHT = 100
 model whose weights repeat, such as pracmln's meals: 126 weights, 19,388 clauses)."""
 
 
-def choose_backend(instance: MaxSatInstance, free_evidence: bool = False) -> str:
+def choose_backend(instance: MaxSatInstance) -> str:
     """``oll`` unless the weights are many and diverse, else ``toulbar2`` (or ``cpsat``
     for weights too large for toulbar2's exact costs).
 
-    ``free_evidence``: the questions will be a conversion's (or its verification's), whose
-    evidence leaves most evidence atoms free; then many distinct weights go to toulbar2
-    even where each repeats often.  On such a question core-guided search may find core
-    after core under its evidence (pracmln's meals, focused on what is consumed: the
-    question ``consumesAnyIn(P1, Bread, M1)`` did not end in minutes), where branch and
-    bound takes a tenth of a second once the network's scopes are merged.
+    Where the weights are many and each repeats often (pracmln's meals), ``oll`` hands a
+    question whose cores are too many to toulbar2 (:attr:`.OLLBackend.FALLBACK_CORES`).
 
     Core-guided MaxSAT shines when weights are few or repeat (hand-written and paper
     models, large grounded models: few strata, many small cores), and ours keeps its
@@ -109,16 +105,15 @@ def choose_backend(instance: MaxSatInstance, free_evidence: bool = False) -> str
     second to seconds (``benchmarks/backends.py``).
     """
     weights = instance.distinct_weights
-    if weights < MANY_DISTINCT_WEIGHTS or (not free_evidence and weights * SOFT_PER_WEIGHT <= len(instance.soft)):
+    if weights < MANY_DISTINCT_WEIGHTS or weights * SOFT_PER_WEIGHT <= len(instance.soft):
         return "oll"
-    from .toulbar2 import MAX_TOTAL_WEIGHT
+    from .cost_network import MAX_TOTAL_WEIGHT
 
     return "toulbar2" if instance.total_weight <= MAX_TOTAL_WEIGHT else "cpsat"
 
 
-def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND, free_evidence: bool = False) -> MapEngine:
-    """A MAP engine for ``mln``; use it as a context manager (``free_evidence``: for a
-    conversion's questions, :func:`choose_backend`).  It works on ints: atoms
+def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> MapEngine:
+    """A MAP engine for ``mln``; use it as a context manager.  It works on ints: atoms
     ``1..n`` in ``mln.atoms`` order, DIMACS literals, penalties in resolution steps (by
     name and in weight units: :func:`~pracmln_poss.bridge.query.map_inference`).
 
@@ -132,11 +127,11 @@ def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND, free_evidence: b
     ...     engine.penalty(["penguin"]), sorted(engine.consequences(["penguin"]))
     (2000000, [-2, 1, 3])
     """
-    return MapEngine(mln, make_backend(mln, backend, free_evidence))
+    return MapEngine(mln, make_backend(mln, backend))
 
 
-def make_backend(mln: GroundMLN, backend: str = DEFAULT_BACKEND, free_evidence: bool = False) -> Backend:
-    """The named backend for ``mln`` (``auto``: :func:`choose_backend`, told ``free_evidence``).
+def make_backend(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> Backend:
+    """The named backend for ``mln`` (``auto``: :func:`choose_backend`).
 
     :raises UnknownNameError: for a backend name not in :data:`BACKENDS`.
     """
@@ -144,5 +139,5 @@ def make_backend(mln: GroundMLN, backend: str = DEFAULT_BACKEND, free_evidence: 
     if name in _ON_FORMULAS:
         return _ON_FORMULAS[name](mln, None)
     instance = build_instance(mln)
-    chosen = choose_backend(instance, free_evidence) if name == DEFAULT_BACKEND else name
+    chosen = choose_backend(instance) if name == DEFAULT_BACKEND else name
     return _ON_WEIGHTED_CNF[chosen](mln, instance)

@@ -45,6 +45,7 @@ from pysat.solvers import Solver
 
 from .. import stopping
 from ..stopping import SAT_SOLVER, SatOracle
+from .backend import OverBudget
 
 Clause = Sequence[int]
 
@@ -151,15 +152,19 @@ class CoreGuided:
 
     # -- solving -------------------------------------------------------------------
 
-    def solve(self, evidence: Sequence[int] = ()) -> Solution | None:
+    def solve(self, evidence: Sequence[int] = (), cores: int | None = None) -> Solution | None:
         """An optimum under the evidence literals (hard for this call only); None when
-        the hard clauses and the evidence have no model."""
+        the hard clauses and the evidence have no model.
+
+        :param cores: relax at most so many cores under the evidence (None: no limit).
+        :raises OverBudget: past that; the solver stays sound for later calls (what the
+            call relaxed was a copy, what it added holds for every evidence)."""
         self.seen.clear()
         base = self._base_solution()
         if base is None or not evidence:
             return base
         state = self._base.copy()
-        found = self._optimise(state, list(evidence))
+        found = self._optimise(state, list(evidence), cores=cores)
         return None if found is None else Solution(state.cost, *found)
 
     def _base_solution(self) -> Solution | None:
@@ -176,7 +181,7 @@ class CoreGuided:
         """Whether the clauses have a model under ``assumptions`` (the oracle keeps it)."""
         return stopping.sat(self.oracle, assumptions)
 
-    def _optimise(self, state: _State, evidence: list[int], shared: bool = False
+    def _optimise(self, state: _State, evidence: list[int], shared: bool = False, cores: int | None = None
                   ) -> tuple[Sequence[int], list[int]] | None:
         """Run the core-guided search on ``state`` under the evidence until every
         assumption is satisfiable together: that model and the assumptions (the evidence
@@ -191,7 +196,10 @@ class CoreGuided:
         # strata pay off in a long search (the shared one); a call under evidence starts
         # from its result and needs a few cores more: every assumption at once
         threshold = _first_level(state.weights) if shared else 0
+        relaxed = 0
         while True:
+            if cores is not None and relaxed > cores:  # (between two steps: nothing half done)
+                raise OverBudget(f"core-guided search after {cores} cores")
             weights = state.weights
             active = list(weights) if threshold == 0 else [a for a, w in weights.items() if w >= threshold]
             assumptions = evidence + active
@@ -210,6 +218,7 @@ class CoreGuided:
             if not core:
                 return None  # the evidence contradicts the hard clauses
             self._relax(state, core, shared)
+            relaxed += 1
 
     def _record(self, condition: frozenset[int], core: tuple[int, ...]) -> None:
         """Keep a core found under evidence with the evidence literals it needed (its

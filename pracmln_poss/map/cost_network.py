@@ -24,7 +24,7 @@ it in milliseconds where the clausal encoding takes seconds.
 
 from __future__ import annotations
 
-__all__ = ["CostNetwork", "Variable", "CostFunction", "HARD", "MAX_TABLE", "build_network"]
+__all__ = ["CostNetwork", "Variable", "CostFunction", "HARD", "MAX_TABLE", "MAX_TOTAL_WEIGHT", "build_network"]
 
 import itertools
 import math
@@ -40,6 +40,9 @@ from .world import World
 
 MAX_TABLE = 4096
 """Entries a formula's table may have (above: its clauses are encoded instead)."""
+
+MAX_TOTAL_WEIGHT = 2**53 - 2
+"""The largest total soft weight (in resolution steps) toulbar2's double costs hold exactly."""
 
 HARD = -1
 """The cost of violating a hard formula, in :class:`CostFunction` (the backend makes

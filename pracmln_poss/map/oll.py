@@ -13,18 +13,23 @@ from __future__ import annotations
 
 __all__ = ["OLLBackend"]
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING
 
 from ..errors import BackendError
 from ..logic.cnf import VarPool
 from ..logic.formula import Formula, evaluate
 from ..model.ground_mln import GroundMLN
 from ..stopping import SAT_SOLVER, model_of
-from .backend import Backend, OptimalWorlds
+from .backend import Backend, OptimalWorlds, OverBudget
 from .core_guided import CoreGuided, Solution
 from .instance import MaxSatInstance, build_instance
+from .interchangeable import Interchangeable
+
+if TYPE_CHECKING:
+    from .engine import MapEngine
 from .world import Optimum
 
 RECENT = 32
@@ -63,6 +68,20 @@ class OLLBackend(Backend):
         self._known: dict[tuple[int, ...], list[list[int]]] = {}  # optimal worlds found of those sets
         self._views = 0  # views of the solver handed out and still held (optimal_worlds)
         self._spoiled = False  # a question was stopped: the solver is replaced at the next one
+        # branch and bound for the questions whose cores are too many (see FALLBACK_CORES),
+        # where the weights are diverse enough for it; those questions, the last few
+        self._fallback: Backend | None = None
+        self._fallback_allowed = _diverse(self.instance)
+        self._handed: OrderedDict[tuple[tuple[int, ...], tuple[Formula, ...]], None] = OrderedDict()
+        self._interchangeable: Interchangeable | None = None
+        self._fallback_engine: MapEngine | None = None  # the engine on it, for backbones
+        self.answered: Counter[str] = Counter()  # questions answered, by solver
+
+    FALLBACK_CORES = 30
+    """Cores a question under evidence may relax before it goes to toulbar2 (on models of
+    many distinct weights only: there each core is one weight's worth, and a question of
+    pracmln's meals, focused on what is consumed, relaxed thousands without an end in
+    sight, where branch and bound answered in a tenth of a second)."""
 
     GROWTH = 1.0
     """A solver whose calls under evidence added more variables than it had after the
@@ -94,6 +113,9 @@ class OLLBackend(Backend):
         if self._core is not None:
             self._core.close()
             self._core = None
+        if self._fallback is not None:
+            self._fallback.close()
+            self._fallback = self._fallback_engine = None
         self._recent.clear()
         self._known.clear()
 
@@ -119,7 +141,7 @@ class OLLBackend(Backend):
             if len(clause) > 1:
                 core.oracle.add_clause([-switch, *clause])
         try:
-            yield core, core.solve([*assumptions, switch])
+            yield core, core.solve([*assumptions, switch], cores=self._budget)
         finally:
             core.oracle.add_clause([-switch])  # those clauses are gone for good
 
@@ -136,7 +158,7 @@ class OLLBackend(Backend):
         if self.instance.unsat_reason is not None:
             return None
         constraints = self.instance.constraints(units, ())
-        solution = None if constraints is None else core.solve([c[0] for c in constraints])
+        solution = None if constraints is None else core.solve([c[0] for c in constraints], cores=self._budget)
         if solution is not None:
             self._recent[units] = solution
             if len(self._recent) > RECENT:
@@ -155,21 +177,81 @@ class OLLBackend(Backend):
         values[1:known + 1] = [v > 0 for v in model[:known]]
         return values
 
+    @property
+    def _budget(self) -> int | None:
+        """The cores a question may relax (None: any number, where there is no fallback)."""
+        return self.FALLBACK_CORES if self._fallback_allowed else None
+
+    def _other(self) -> Backend:
+        """toulbar2 on the same instance, for the questions handed over (made when first needed)."""
+        if self._fallback is None:
+            from .toulbar2 import Toulbar2Backend
+
+            self._fallback = Toulbar2Backend(self.mln, self.instance)
+            if self._interchangeable is not None:
+                self._fallback.use_interchangeable(self._interchangeable)
+        return self._fallback
+
+    def use_interchangeable(self, found: Interchangeable) -> None:
+        """Kept for toulbar2, should a question be handed to it."""
+        self._interchangeable = found
+        if self._fallback is not None:
+            self._fallback.use_interchangeable(found)
+
+    def _handed_over(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> bool:
+        """Whether the question went to toulbar2 lately (asked again, it goes there at once)."""
+        key = (units, extra)
+        if key in self._handed:
+            self._handed.move_to_end(key)
+            return True
+        return False
+
+    def _hand_over(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> None:
+        self._handed[(units, extra)] = None
+        if len(self._handed) > RECENT:
+            self._handed.popitem(last=False)
+
     @contextmanager
     def _question(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Iterator[None]:
         """One question; when it is stopped (a signal's exception, a time limit), the best
         world its strata found is kept, and the solver is replaced at the next question:
-        the exception may have come between two steps of a core's relaxation."""
+        the exception may have come between two steps of a core's relaxation (not so past
+        the budget of cores, which stops between two)."""
         try:
             yield
+        except OverBudget:
+            raise
         except BaseException:
             self.incumbent = self._best_seen(units, extra)
             self._spoiled = True
             raise
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
-        with self._question(units, extra), self._solved(units, extra) as (_, solution):
-            return None if solution is None else self._optimum_of(solution)
+        if not self._handed_over(units, extra):
+            try:
+                with self._question(units, extra), self._solved(units, extra) as (_, solution):
+                    self.answered["oll"] += 1
+                    return None if solution is None else self._optimum_of(solution)
+            except OverBudget:
+                self._hand_over(units, extra)
+        self.answered["toulbar2"] += 1
+        return self._other().optimum(units, extra)
+
+    def backbone(self, units: tuple[int, ...], extra: tuple[Formula, ...], cost: int, candidates: set[int]
+                 ) -> set[int] | None:
+        """For a question handed to toulbar2, the candidates in its backbone as an engine
+        on toulbar2 finds them (its list of optimal worlds, else its tests of one literal
+        at a time: not this backend's clause sessions, which would send each test to
+        CP-SAT as formula evidence); else None (the engine reads the backbone off this
+        solver's optimal worlds)."""
+        if not self._handed_over(units, extra):
+            return None
+        if self._fallback_engine is None:
+            from .engine import MapEngine
+
+            self._fallback_engine = MapEngine(self.mln, self._other())
+        found = self._fallback_engine.consequences([*units, *extra], atoms=sorted({abs(c) for c in candidates}))
+        return {c for c in candidates if c in found}
 
     def _best_seen(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
         """The cheapest of the models the question's strata found that satisfy the
@@ -188,7 +270,7 @@ class OLLBackend(Backend):
         """One SAT call on the parent's final assumptions and the other literals, when
         the parent is the empty set or among the last few asked about (solving the parent
         first costs about what solving the evidence does)."""
-        if self.instance.unsat_reason is not None:
+        if self.instance.unsat_reason is not None or self._handed_over(units, ()):
             return None
         with self._question(units, ()):
             return self._within(units, parent, cost)
@@ -211,7 +293,16 @@ class OLLBackend(Backend):
         final assumptions and the other literals: its optimal worlds that satisfy them
         are those of the evidence, and its solution serves every set it is a subset of
         (the sets one literal larger come one after the other in a conversion)."""
-        with self._question(units, extra), self._worlds(units, extra, cost, parent) as view:
+        if self._handed_over(units, extra):
+            yield None
+            return
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(self._question(units, extra))
+                view = stack.enter_context(self._worlds(units, extra, cost, parent))
+            except OverBudget:  # (toulbar2 answers it: Backend.backbone)
+                self._hand_over(units, extra)
+                view = None
             yield view
 
     @contextmanager
@@ -242,3 +333,12 @@ class OLLBackend(Backend):
             yield
         finally:
             self._views -= 1
+
+
+def _diverse(instance: MaxSatInstance) -> bool:
+    """Whether the model's weights are many and distinct (where toulbar2 may take a
+    question the core-guided search finds too many cores for) and toulbar2 holds them."""
+    from .choice import MANY_DISTINCT_WEIGHTS
+    from .cost_network import MAX_TOTAL_WEIGHT
+
+    return instance.distinct_weights >= MANY_DISTINCT_WEIGHTS and instance.total_weight <= MAX_TOTAL_WEIGHT

@@ -63,7 +63,7 @@ def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, fo
     """
     out = hard_part(mln)
     progress = runtime.progress
-    with open_engine(mln, options.backend, free_evidence=True) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
+    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
         search = RuleSearch(mln=mln, options=options, focus=focus, backend=engine.name)
         sets = list(literal_sets(search.enumerated, options.k))
         rules = default_rules(

@@ -76,7 +76,7 @@ def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = Li
                  focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Iterator[Schema]:
     """:func:`lifted_schemas` as they are found."""
     progress = runtime.progress
-    with open_engine(mln, options.backend, free_evidence=True) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
+    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
         search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
                             one_per_class=True)
         equipped(engine, search)
