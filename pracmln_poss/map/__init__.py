@@ -20,7 +20,6 @@ __all__ = [
 from .choice import (
     BACKENDS,
     DEFAULT_BACKEND,
-    MANY_DISTINCT_WEIGHTS,
     SOFT_PER_WEIGHT,
     backend_name,
     choose_backend,
@@ -28,4 +27,5 @@ from .choice import (
     open_engine,
 )
 from .engine import MapEngine
+from .instance import MANY_DISTINCT_WEIGHTS
 from .world import Optimum, World

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "backend_name", "MANY_DISTINCT_WEIGHTS", "SOFT_PER_WEIGHT", "choose_backend", "make_backend", "open_engine"]
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "backend_name", "SOFT_PER_WEIGHT", "choose_backend", "make_backend", "open_engine"]
 
 from collections.abc import Callable
 
@@ -11,7 +11,7 @@ from ..errors import UnknownNameError, closest
 from ..model.ground_mln import GroundMLN
 from .backend import Backend
 from .engine import MapEngine
-from .instance import MaxSatInstance, build_instance
+from .instance import MANY_DISTINCT_WEIGHTS, MaxSatInstance, build_instance
 
 DEFAULT_BACKEND = "auto"
 """The backend when none is named: one picked per model (:func:`choose_backend`)."""
@@ -78,10 +78,6 @@ def backend_name(value: object, option: str = "backend") -> str:
                                f"{closest(str(value), BACKENDS, 'valid')}")
     return value
 
-
-MANY_DISTINCT_WEIGHTS = 32
-"""From this many distinct soft weights on, ``auto`` may leave the core-guided solver
-(see :func:`choose_backend` and ``benchmarks/backends.py``)."""
 
 SOFT_PER_WEIGHT = 100
 """... unless each distinct weight has this many soft clauses on average (a large

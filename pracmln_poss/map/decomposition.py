@@ -19,7 +19,7 @@ is an optimal core assignment with, in each leaf, a least-cost assignment of its
 variables given the boundary's values.  The optimal worlds are exactly these: every
 optimal core assignment combined with every least-cost assignment of every leaf given
 it (docs/map-engine.md proves it), which is how the literals true in all of them are
-read off (:meth:`Decomposition.local_values`).
+read off (:meth:`Decomposition.present`).
 
 Costs are exact ints; a violated hard function costs ``hard``, which the caller chooses
 above every finite total, and sums are clamped there, so that anything at or above

@@ -9,7 +9,7 @@ a unit soft clause.  Both the RC2 and the CP-SAT backends solve this instance.
 
 from __future__ import annotations
 
-__all__ = ["MaxSatInstance", "build_instance", "fixed_atoms"]
+__all__ = ["MANY_DISTINCT_WEIGHTS", "MaxSatInstance", "build_instance", "fixed_atoms"]
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +19,10 @@ from ..logic.formula import Formula, Truth, is_literal, literal_of, substitute_a
 from ..model.ground_mln import GroundMLN
 from ..weights import INF
 from .world import World
+
+MANY_DISTINCT_WEIGHTS = 32
+"""From this many distinct soft weights on, ``auto`` may leave the core-guided solver
+(see :func:`.choice.choose_backend` and ``benchmarks/backends.py``)."""
 
 
 def fixed_atoms(mln: GroundMLN) -> tuple[dict[int, bool], str | None]:

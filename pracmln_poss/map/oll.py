@@ -25,7 +25,7 @@ from ..model.ground_mln import GroundMLN
 from ..stopping import SAT_SOLVER, model_of
 from .backend import Backend, OptimalWorlds, OverBudget
 from .core_guided import CoreGuided, Solution
-from .instance import MaxSatInstance, build_instance
+from .instance import MANY_DISTINCT_WEIGHTS, MaxSatInstance, build_instance
 from .interchangeable import Interchangeable
 
 if TYPE_CHECKING:
@@ -338,7 +338,6 @@ class OLLBackend(Backend):
 def _diverse(instance: MaxSatInstance) -> bool:
     """Whether the model's weights are many and distinct (where toulbar2 may take a
     question the core-guided search finds too many cores for) and toulbar2 holds them."""
-    from .choice import MANY_DISTINCT_WEIGHTS
     from .cost_network import MAX_TOTAL_WEIGHT
 
     return instance.distinct_weights >= MANY_DISTINCT_WEIGHTS and instance.total_weight <= MAX_TOTAL_WEIGHT
