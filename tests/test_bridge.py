@@ -258,6 +258,7 @@ def test_pracmln_imports_without_tkinter(pracmln):
     assert "ok MLN" in out.stdout
 
 
+@pytest.mark.alone
 def test_dnutils_threads_join_on_every_supported_python(pracmln):
     """dnutils (pracmln's dependency) reads ``_thread._set_sentinel``, gone in Python 3.13;
     the stand-in must keep its meaning: ``join`` returns when the thread ends."""
@@ -462,6 +463,7 @@ def test_a_database_declaring_an_unknown_domain_is_an_error(tmp_path):
         load_model(SMOKERS / "mlns" / "smoking.mln", db)
 
 
+@pytest.mark.alone
 @pytest.mark.slow
 def test_an_interrupt_while_pracmln_imports_wins(pracmln):
     """pracmln's import swallows KeyboardInterrupt in bare excepts; ours raises it after."""

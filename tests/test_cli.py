@@ -347,6 +347,7 @@ def test_an_unknown_predicate_suggests_the_same_name_in_another_case(pracmln, ca
     assert "unknown query predicate 'smokes'; did you mean Smokes?" in capsys.readouterr().err
 
 
+@pytest.mark.alone
 @pytest.mark.slow
 def test_on_a_terminal_progress_is_one_updating_line_ending_at_what_is_written(tmp_path):
     """A conversion of a few seconds with stderr on a pseudo-terminal: updates in place
@@ -434,6 +435,7 @@ def test_family_is_the_selective_transformation_s_own_in_python():
     assert {"{!a}", "{!b}"} <= origins["all"]
 
 
+@pytest.mark.alone
 def test_ctrl_c_inside_a_sat_call_is_an_interrupt(pracmln, capsys, monkeypatch):
     """PySAT's solvers catch SIGINT during a solve and raise their own error: the command
     line stops as for any Ctrl-C (status 130, one line, no traceback); PySAT's other

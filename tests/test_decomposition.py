@@ -71,7 +71,7 @@ def scenes(draw) -> FirstOrderMLN:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("way", list(WAYS))
-@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_toulbar2_answers_as_brute_force_every_way(way, data, monkeypatch):
     """Penalties, MAP worlds and backbones over all atoms or a part of them, one engine
@@ -97,7 +97,7 @@ def test_toulbar2_answers_as_brute_force_every_way(way, data, monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("way", [w for w in WAYS if w != "default"])
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(m=scenes(), data=st.data())
 def test_lex_leader_chains_keep_every_answer(way, m, data, monkeypatch):
     """With the chains of the scene's interchangeable clusters (their objects ascending
@@ -127,8 +127,8 @@ def test_lex_leader_chains_keep_every_answer(way, m, data, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("way", ["default", "leaves, table", "leaves, search"])
-@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.parametrize("way", ["leaves, table", "leaves, search"])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(m=scenes(), k=st.integers(1, 2), focused=st.booleans())
 def test_lifted_scene_on_toulbar2_is_transformation_3(way, m, k, focused, monkeypatch):
     """The whole lifted search on toulbar2 (chains, frames, backbones read off the core)

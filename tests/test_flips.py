@@ -29,7 +29,7 @@ def _flipped(world: World, atom: int) -> tuple[bool, ...]:
     return tuple(values)
 
 
-@settings(max_examples=examples(300), deadline=None, suppress_health_check=_FIXTURES)
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=_FIXTURES)
 @given(data=st.data())
 def test_a_dropped_literal_is_false_in_a_map_world_and_a_kept_one_changes_a_formula(data, monkeypatch):
     monkeypatch.setattr(flips, "SMALL", 0)  # (every question tested, however few its candidates)

@@ -19,7 +19,7 @@ from .support import examples, toulbar2_way
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat", "bruteforce", "auto"])
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_backends_agree_with_brute_force(backend, data):
     mln = data.draw(ground_mlns())
@@ -51,7 +51,7 @@ def test_backends_agree_with_brute_force(backend, data):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
-@settings(max_examples=examples(120), deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(data=st.data())
 def test_one_engine_answers_a_sequence_of_evidence_sets(backend, data):
     """One engine, many questions: what a backend keeps between calls (the incremental
@@ -289,7 +289,7 @@ def test_toulbar2_lists_every_optimal_world_however_many_it_listed_before(monkey
 @pytest.mark.parametrize("first", ["checks", "listing"])
 @pytest.mark.parametrize("limit", ["none", "listed", "budget"])
 @pytest.mark.parametrize("way", ["search", "leaves, search"])
-@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_toulbar2_backbones_past_its_enumeration_limits(first, limit, way, data, monkeypatch):
     """toulbar2's backbone lists the core's optimal assignments in one search; past the
@@ -364,7 +364,7 @@ def test_a_held_view_of_the_oll_solver_stays_open_while_other_questions_grow_it(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cores", [0, 1, 3])
-@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_oll_hands_questions_of_too_many_cores_to_toulbar2(cores, data, monkeypatch):
     """Past its budget of cores a question goes from the core-guided solver to toulbar2

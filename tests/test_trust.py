@@ -41,6 +41,7 @@ def _cli(*argv: object, cwd: Path, limit: tuple[int, int] | None = None, **kwarg
 
 # -- an input lost ---------------------------------------------------------------------
 
+@pytest.mark.alone
 def test_a_link_made_at_the_output_while_the_command_runs_is_not_written_through(tmp_path):
     model = tmp_path / "m.mln"
     model.write_text(MODEL)
@@ -263,6 +264,7 @@ def _fifo(path: Path) -> Path:
     return path
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("command", [
     ["map", "fifo.mln"], ["map", "fifo.pracmln"], ["map", "includes-fifo.mln"], ["query", "fifo.theory", "-q", "a"],
     ["map", "zero.pracmln"], ["map", "includes-zero.mln"],
