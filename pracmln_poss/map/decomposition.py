@@ -144,6 +144,11 @@ class Decomposition:
     def _in_core(self) -> frozenset[int]:
         return frozenset(self.core)
 
+    @cached_property
+    def _messages(self) -> tuple[Table, ...]:
+        """Each leaf's message without evidence."""
+        return tuple(leaf.message(leaf.table) for leaf in self.leaves)
+
     def pose(self, restriction: Restriction) -> Posed:
         """The evidence (values each variable may take) as the core sees it."""
         core: dict[int, frozenset[int]] = {}
@@ -164,7 +169,7 @@ class Decomposition:
         for i, restricted in sorted(on_leaves.items()):
             leaf = self.leaves[i]
             table = tables[i] = leaf.restricted(restricted, self.hard)
-            before, after = leaf.message(leaf.table), leaf.message(table)
+            before, after = self._messages[i], leaf.message(table)
             more = np.where(after >= self.hard, self.hard, after - before)
             # (the least growth goes to the constant: toulbar2 takes a cost function
             # added on top of a stored state at its word only when its least cost is 0)
@@ -248,8 +253,7 @@ class Decomposition:
     def base_messages(self) -> dict[tuple[int, ...], Table]:
         """The leaves' messages without evidence, summed per boundary (clamped at ``hard``)."""
         out: dict[tuple[int, ...], Table] = {}
-        for leaf in self.leaves:
-            message = leaf.message(leaf.table)
+        for leaf, message in zip(self.leaves, self._messages):
             found = out.get(leaf.boundary)
             out[leaf.boundary] = message if found is None else np.minimum(found + message, self.hard)
         return out

@@ -27,10 +27,10 @@ from .backend import Backend, OptimalWorlds, OverBudget
 from .core_guided import CoreGuided, Solution
 from .instance import MANY_DISTINCT_WEIGHTS, MaxSatInstance, build_instance
 from .interchangeable import Interchangeable
+from .world import Optimum
 
 if TYPE_CHECKING:
     from .engine import MapEngine
-from .world import Optimum
 
 RECENT = 32
 """Optima of the last evidence sets kept (with their final assumptions)."""
