@@ -173,7 +173,7 @@ class Decomposition:
             more = np.where(after >= self.hard, self.hard, after - before)
             # (the least growth goes to the constant: toulbar2 takes a cost function
             # added on top of a stored state at its word only when its least cost is 0)
-            least = int(more.min())
+            least = int(np.min(more))
             constant = min(constant + least, self.hard)
             if leaf.boundary and least < self.hard:
                 grown.append((leaf.boundary, np.where(more >= self.hard, self.hard, more - least)))
@@ -215,7 +215,7 @@ class Decomposition:
         for i, table in posed.tables.items():  # (the leaves with evidence)
             leaf = self.leaves[i]
             local = table[tuple(values[list(leaf.boundary)])]
-            values[list(leaf.variables)] = np.unravel_index(int(local.argmin()), local.shape)
+            values[list(leaf.variables)] = np.unravel_index(int(np.argmin(local)), local.shape)
         return [int(x) for x in values]
 
     def present(self, posed: Posed, core_assignments: NDArray[np.intp], wanted: Iterable[int]
@@ -243,7 +243,7 @@ class Decomposition:
             seen = np.zeros(table.shape[width:], dtype=bool)  # own assignments least-cost under some row
             for beta in np.unique(core_assignments[:, places], axis=0):
                 local = table[tuple(int(x) for x in beta)]
-                seen |= local == local.min()
+                seen |= local == np.min(local)
             for v in variables:
                 axis = leaf.variables.index(v)
                 others = tuple(a for a in range(seen.ndim) if a != axis)
@@ -312,11 +312,11 @@ class DenseCore:
                 whole = whole + _broadcast(values, (self.order[p],), self.order)
             for scope, values in wide:
                 whole = whole + _broadcast(values, scope, self.order)
-            cost = min(int(whole.min()), hard)
+            cost = min(int(np.min(whole)), hard)
             if cost >= hard:
                 return hard, none
             found = np.argwhere(whole == cost) if every else np.array(
-                [np.unravel_index(int(whole.argmin()), whole.shape)], dtype=np.intp)
+                [np.unravel_index(int(np.argmin(whole)), whole.shape)], dtype=np.intp)
             return cost, found.astype(np.intp)
         axes = tuple(sorted(added))
         least = self._marginal(axes) + posed.constant
@@ -324,7 +324,7 @@ class DenseCore:
             shape = [1] * len(axes)
             shape[i] = table.shape[p]
             least = least + added[p].reshape(shape)
-        cost = min(int(least.min()), hard)
+        cost = min(int(np.min(least)), hard)
         if cost >= hard:
             return hard, none
         rows = []
@@ -335,7 +335,7 @@ class DenseCore:
             part = table[tuple(index)]
             target = cost - (int(least[tuple(x)]) - int(self._marginal(axes)[tuple(x)]))
             found = np.argwhere(part == target) if every else np.array(
-                [np.unravel_index(int(part.argmin()), part.shape)], dtype=np.intp)
+                [np.unravel_index(int(np.argmin(part)), part.shape)], dtype=np.intp)
             free = [p for p in range(table.ndim) if p not in axes]
             full = np.empty((len(found), table.ndim), dtype=np.intp)
             full[:, free] = found

@@ -123,7 +123,7 @@ class Toulbar2Backend(Backend):
         self._dense: DenseCore | None = None
         if math.prod(variables[v].size for v in core) <= self.MAX_DENSE_CORE:
             self._dense = DenseCore.of(self.decomposition)
-            self._satisfiable = self.unsat_reason is None and int(self._dense.table.min()) < self._hard
+            self._satisfiable = self.unsat_reason is None and int(np.min(self._dense.table)) < self._hard
             return
         cfn = pytoulbar2.CFN(None, resolution=0, verbose=-1)
         cfn.NoPreprocessing()  # keeps every variable and value: evidence is applied to them later
