@@ -21,36 +21,47 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 
 from __future__ import annotations
 
-from .bridge.plugin import install as _install_plugin
-from .bridge.query import convert, load_first_order, load_ground, map_inference, transform
-from .errors import (
-    InconsistentEvidenceError,
-    InconsistentModelError,
-    ModelError,
-    PossError,
-    UnknownNameError,
-)
-from .formats import dumps, load_theory, loads, save
-from .insight.show import show_html as _show_html
-from .map import BACKENDS, MapEngine, World, open_engine
-from .map.inference import MapInference
-from .model.first_order import FirstOrderMLN
-from .model.ground_mln import GroundMLN, WeightedFormula
-from .model.grounding import ground
-from .possibilistic import (
-    PossibilisticFormula,
-    PossibilisticInference,
-    PossibilisticTheory,
-    Reasoner,
-    possibilistic_inference,
-)
-from .possibilistic.filtering import filter_redundant
-from .possibilistic.lifted_theory import LiftedTheory
-from .possibilistic.protocol import Theory
-from .possibilistic.theory import register_display
-from .transformations import METHODS, Conversion
-from .version import __version__
-from .weights import INF, Resolution
+from . import startup as _startup
+
+if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 130)
+    _startup.note_interrupts()
+try:
+    from .bridge.plugin import install as _install_plugin
+    from .bridge.query import convert, load_first_order, load_ground, map_inference, transform
+    from .errors import (
+        InconsistentEvidenceError,
+        InconsistentModelError,
+        ModelError,
+        PossError,
+        UnknownNameError,
+    )
+    from .formats import dumps, load_theory, loads, save
+    from .insight.show import show_html as _show_html
+    from .map import BACKENDS, MapEngine, World, open_engine
+    from .map.inference import MapInference
+    from .model.first_order import FirstOrderMLN
+    from .model.ground_mln import GroundMLN, WeightedFormula
+    from .model.grounding import ground
+    from .possibilistic import (
+        PossibilisticFormula,
+        PossibilisticInference,
+        PossibilisticTheory,
+        Reasoner,
+        possibilistic_inference,
+    )
+    from .possibilistic.filtering import filter_redundant
+    from .possibilistic.lifted_theory import LiftedTheory
+    from .possibilistic.protocol import Theory
+    from .possibilistic.theory import register_display
+    from .transformations import METHODS, Conversion
+    from .version import __version__
+    from .weights import INF, Resolution
+except BaseException:
+    if _startup.interrupted():  # (whatever a library made of the Ctrl-C)
+        _startup.end_interrupted()
+    raise
+if _startup.interrupted():  # (a library caught it: pracmln has bare excepts)
+    _startup.end_interrupted()
 
 register_display("text", dumps)  # print(theory) writes its text format
 register_display("html", _show_html)  # a theory in a notebook shows its table

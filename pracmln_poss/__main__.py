@@ -1,7 +1,29 @@
-"""``python -m pracmln_poss`` runs the command line."""
+"""``python -m pracmln_poss`` runs the command line (and the ``pracmln-poss`` script calls
+:func:`run`)."""
+
+from __future__ import annotations
+
+__all__ = ["run"]
 
 import sys
 
-from .cli import main
 
-sys.exit(main())
+def run() -> int:
+    """The command line's exit status (a Ctrl-C while it starts: 130, one line)."""
+    from . import startup
+
+    startup.note_interrupts()  # (the package noted them already when it is the command line)
+    try:
+        from .cli import main
+
+        if startup.interrupted():  # (a library caught it: pracmln has bare excepts)
+            startup.end_interrupted()
+        return main()  # (its own handler replaces the noting one)
+    except BaseException:
+        if startup.interrupted():  # (whatever a library made of the Ctrl-C)
+            startup.end_interrupted()
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -39,7 +39,8 @@ from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS, DEFAULT_BACKEND
 from .possibilistic.filtering import FILTER_MODES
-from .stopping import INTERRUPTS, expire, interrupted, stoppable
+from .startup import PROG, is_python_handler
+from .stopping import INTERRUPTS, MAX_TIME_LIMIT, expire, interrupted, stoppable
 from .transformations import METHODS
 from .transformations.options import DEFAULT_MAX_FORMULAS, MAX_EVIDENCE_SETS, MAX_LIFTED_EVIDENCE_SETS
 from .version import __version__
@@ -57,7 +58,6 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .possibilistic.theory import PossibilisticFormula
     from .transformations.options import Flag
 
-PROG = "pracmln-poss"
 
 
 class UsageError(PossError, ValueError):
@@ -322,6 +322,8 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not 0 < seconds < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    if seconds > MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_TIME_LIMIT:g} seconds (31 years), got {text!r}")
     return seconds
 
 
@@ -740,7 +742,7 @@ class _Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
-_ending = False  # whether a signal is ending the command: the next ones are let go
+_ending: KeyboardInterrupt | None = None  # what a signal ending the command raised: the next ones are let go
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -748,11 +750,11 @@ def _terminate(signum: int, frame: object) -> None:
     (``timeout`` sends its SIGTERM twice, to the process and to its group, and a second
     one must not break into the first one's way out)."""
     global _ending
-    if _ending:
+    if _ending is not None:
         return
-    _ending = True
+    _ending = KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum)
     # (kept: a solve started after a swallowed one raises it again)
-    raise expire(KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum))
+    raise expire(_ending)
 
 
 def _positional_back(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -780,9 +782,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.error(f"unrecognized arguments: {' '.join(extra)}")
     _positional_back(command, args)
     global _ending
-    _ending = False
+    _ending = None
     handled = [signal.SIGTERM, signal.SIGHUP] if threading.current_thread() is threading.main_thread() else []
-    if handled and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    if handled and is_python_handler(signal.getsignal(signal.SIGINT)):
         handled.append(signal.SIGINT)
     previous = {signum: signal.signal(signum, _terminate) for signum in handled}
     try:
@@ -827,16 +829,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        if exc.errno not in _OUTPUT_ERRNOS:
-            raise
-        print(f"{PROG}: error: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
-        _drop_stdout()
-        return 2
+        if exc.errno in _OUTPUT_ERRNOS:
+            print(f"{PROG}: error: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
+            _drop_stdout()
+            return 2
+        return _signalled(exc, args)
+    except Exception as exc:
+        return _signalled(exc, args)
     finally:
         for signum, handler in previous.items():
             # (the process's own command line ends by a signal: a second one is let go, to
             # its exit status; the interpreter's shutdown would reset a handler, not this)
-            signal.signal(signum, signal.SIG_IGN if _ending and argv is None else handler)
+            signal.signal(signum, signal.SIG_IGN if _ending is not None and argv is None else handler)
+
+
+def _signalled(exc: Exception, args: argparse.Namespace) -> int:
+    """After a signal that stops the command, the status and line of that signal, whatever
+    error a library made of its exception (numpy, interrupted while it is imported, raises
+    ``ImportError``); else ``exc`` goes on."""
+    came = _ending
+    if isinstance(came, _Terminated):
+        print(f"{PROG}: terminated by {signal.Signals(came.signum).name}{_resume_hint(args)}", file=sys.stderr)
+        return 128 + came.signum
+    if isinstance(came, KeyboardInterrupt):
+        print(f"{PROG}: interrupted{_resume_hint(args)}", file=sys.stderr)
+        return 130
+    raise exc
 
 
 _OUTPUT_ERRNOS = {errno.EFBIG, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT}

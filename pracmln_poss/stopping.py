@@ -31,13 +31,14 @@ solve and raises its own error (:data:`INTERRUPTS`, :func:`interrupted`).
 from __future__ import annotations
 
 __all__ = [
-    "INTERRUPTS", "SAT_SOLVER", "SIGNALS", "Run", "NativeRun", "SatOracle", "model_of", "check", "deadline", "expire", "interrupted", "native", "run_handlers", "sat",
+    "INTERRUPTS", "MAX_TIME_LIMIT", "RESTOP", "SAT_SOLVER", "SIGNALS", "Run", "NativeRun", "SatOracle", "model_of", "check", "deadline", "expire", "interrupted", "native", "run_handlers", "sat",
     "helper_threads", "solving", "stoppable", "under_deadline", "watching",
 ]
 
 import ctypes
 import faulthandler
 import os
+import select
 import signal
 import tempfile
 import threading
@@ -49,7 +50,7 @@ from typing import IO, Protocol
 from pycard import error as _CardinalityError
 from pysolvers import error as _SolverError
 
-from .errors import TimeLimitReached
+from .errors import ArgumentError, TimeLimitReached
 
 _PYSAT_ERRORS = (_SolverError, _CardinalityError)
 """PySAT's C extensions' errors: the solvers', and the totalizers' (RC2 and ours grow
@@ -91,6 +92,7 @@ class _Watcher:
     previous: int
     thread: threading.Thread | None = None
     current: Run | None = None
+    signalled: bool = False  # a signal came that has not stopped a solve yet
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -161,28 +163,44 @@ _hooked = False  # whether _forget runs in every forked child (registered at the
 
 def _watch(watcher: _Watcher) -> None:
     """Read the signals' numbers as Python's handler writes them; stop the solve under way
-    for those of :data:`SIGNALS`."""
+    for those of :data:`SIGNALS`, and stop it again every :data:`RESTOP` seconds until it
+    ends (a solver asked to stop before its search started may not know it yet: CP-SAT's
+    ``stop_search`` does nothing then); a signal that comes between two solves stops the
+    next one (its Python handler, which runs at some later bytecode, may be inside a
+    ``__del__`` that swallows what it raises, while the next solve starts)."""
     wanted = {int(s) for s in SIGNALS}
     while True:
         try:
-            data = os.read(watcher.read, 64)
-        except OSError:  # pragma: no cover - the pipe closed under us
+            ready, _, _ = select.select([watcher.read], [], [], RESTOP if watcher.signalled else None)
+        except (OSError, ValueError):  # pragma: no cover - the pipe closed under us
             return
-        if not data:
-            return
-        if wanted.isdisjoint(data):
-            continue
+        if ready:
+            try:
+                data = os.read(watcher.read, 64)
+            except OSError:  # pragma: no cover - the pipe closed under us
+                return
+            if not data:
+                return
+            if wanted.isdisjoint(data):
+                continue
         with watcher.lock:
+            if ready:
+                watcher.signalled = True
             run = watcher.current
-            if run is not None and not run.stopped:
+            if watcher.signalled and run is not None:
                 run.stopped = True
                 run.stop()
+
+
+RESTOP = 0.05
+"""Seconds between two stops of a solve that a signal stopped and that has not ended yet."""
 
 
 @contextmanager
 def solving(stop: Callable[[], None]) -> Iterator[Run]:
     """The block runs one solve that releases the GIL; a signal calls ``stop`` (from
-    another thread) and sets the run's ``stopped``."""
+    another thread) and sets the run's ``stopped``; so does a signal that came since the
+    last stopped solve."""
     run = Run(stop)
     watcher = _watcher
     if watcher is None or not watching():
@@ -190,11 +208,16 @@ def solving(stop: Callable[[], None]) -> Iterator[Run]:
         return
     with watcher.lock:
         watcher.current = run
+        if watcher.signalled:
+            run.stopped = True
+            run.stop()
     try:
         yield run
     finally:
         with watcher.lock:
             watcher.current = None
+            if run.stopped:  # (its caller runs the handlers, or asks again)
+                watcher.signalled = False
 
 
 def run_handlers() -> None:
@@ -387,6 +410,10 @@ def native(handler: int | None) -> Iterator[NativeRun]:
 
 # -- a time limit --------------------------------------------------------------------------
 
+MAX_TIME_LIMIT = 1e9
+"""The longest time limit, in seconds (31 years; the interval timer refuses from about 9.2e9)."""
+
+
 @contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
     """Inside the block, :class:`~pracmln_poss.errors.TimeLimitReached` is raised
@@ -396,6 +423,9 @@ def deadline(seconds: float | None) -> Iterator[None]:
     if seconds is None:
         yield
         return
+    if not 0 < seconds <= MAX_TIME_LIMIT:  # (the interval timer takes no more: OverflowError)
+        raise ArgumentError(f"a time limit is a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
+                            f"got {seconds!r}")
 
     def reached(signum: int, frame: object) -> None:
         raise expire(TimeLimitReached(f"no answer within the time limit of {seconds:g} s"))

@@ -112,7 +112,7 @@ def test_lex_leader_chains_keep_every_answer(way, m, data, monkeypatch):
     found = Interchangeable.of(g, symmetry.classes)
     assert found.sizes, "the scene's clusters are interchangeable"
     with open_engine(g, "toulbar2") as engine:
-        engine.use_interchangeable(found)
+        engine.use_interchangeable(lambda: found)
         assert engine.backend._chains is not None and any(engine.backend._chains.variables)
         for _ in range(3):
             evidence = data.draw(literal_sets(g.n_atoms, max_size=2))

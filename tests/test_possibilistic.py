@@ -207,3 +207,23 @@ def test_lifted_theories_answer_queries_like_ground_ones():
         both = "(s(A) => c(A)) ^ (s(B) => c(B))"
         assert first_order.necessity_steps("s(p1) => c(p1)") == grounded.necessity_steps(both) is not None
         assert first_order.necessity("s(p1) => c(p1)") == ground.in_units(grounded.necessity_steps(both))
+
+
+def test_a_world_or_a_flag_of_the_wrong_kind_is_refused():
+    """A string is not a world (``"TTTT"`` was read as four true values), a world of
+    another length is refused before any formula is read (``[True]`` raised IndexError),
+    and ``force="no"`` is not taken for True."""
+    from pracmln_poss.errors import ArgumentError, ArgumentTypeError
+    from pracmln_poss.formats import loads
+
+    theory = PossibilisticTheory.from_pairs([("p(A) v p(B)", 1.0), ("!p(A)", 2.0)])
+    assert theory.possibility((False, False, True)) == 1
+    for world in ("TTT", b"TTT", 7):
+        with pytest.raises(ArgumentError, match="a world is a sequence of truth values"):
+            theory.possibility(world)
+    with pytest.raises(ArgumentError, match="has 3 truth values"):
+        theory.possibility([True])
+    lifted = loads("#atoms p(A) p(B)\n#type person p = A, B\n\n1  p(p1)\n", ground=False)
+    with pytest.raises(ArgumentTypeError, match="force takes True or False"):
+        lifted.ground(force="no")
+    assert lifted.ground(force=False).n_atoms == 2

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -132,7 +135,71 @@ def test_a_stopped_sat_call_is_asked_again_when_no_handler_raises():
             assert stopping.sat(oracle, [1]) is True
     finally:
         signal.signal(signal.SIGHUP, previous)
-    assert oracle.calls == 2 and oracle.interrupted == 1
+    # (stopped again every RESTOP seconds until it returned)
+    assert oracle.calls == 2 and oracle.interrupted >= 1
+
+
+class _LateSolver:
+    """A solve that hears a stop only once its search has started (CP-SAT's
+    ``stop_search`` does nothing before), and waits for one."""
+
+    def __init__(self):
+        self.started = threading.Event()
+        self.stopped = threading.Event()
+
+    def stop(self):
+        if self.started.is_set():
+            self.stopped.set()
+
+    def search(self, seconds=5.0):
+        self.started.set()
+        return self.stopped.wait(seconds)
+
+
+@contextmanager
+def _noted(signum):
+    """``signum``'s handler only notes it (as a handler run inside a ``__del__``
+    whose exception is swallowed); the signals that came."""
+    seen = []
+    previous = signal.signal(signum, lambda number, frame: seen.append(number))
+    try:
+        yield seen
+    finally:
+        signal.signal(signum, previous)
+
+
+def _until(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_signal_between_two_solves_stops_the_next_one():
+    """The command line's flake (a Ctrl-C that stopped nothing for 30 s): a signal that
+    comes while no solve is under way, whose handler then does not stop the work (it ran
+    inside a ``__del__``), stops the solve that starts next, and only that one."""
+    with _noted(signal.SIGHUP) as seen, stopping.stoppable():
+        os.kill(os.getpid(), signal.SIGHUP)
+        _until(lambda: seen)
+        time.sleep(0.2)  # (the watcher has read it, with no solve to stop)
+        first, second = _LateSolver(), _LateSolver()
+        with stopping.solving(first.stop) as run:
+            assert first.search(), "the solve after the signal was not stopped"
+        assert run.stopped
+        with stopping.solving(second.stop) as run:
+            assert not second.search(0.3)
+        assert not run.stopped
+
+
+def test_a_stop_that_comes_before_the_search_starts_is_repeated():
+    """A signal after the solve is registered but before the solver's search started
+    (its stop then does nothing): the stop is repeated until the solve ends."""
+    with _noted(signal.SIGHUP) as seen, stopping.stoppable():
+        solver = _LateSolver()
+        with stopping.solving(solver.stop) as run:
+            os.kill(os.getpid(), signal.SIGHUP)
+            _until(lambda: seen and run.stopped)
+            assert solver.search(), "the stop before the search was not repeated"
 
 
 def test_a_signal_that_comes_twice_during_a_native_search_is_noted_once_and_kills_nothing():
@@ -169,7 +236,7 @@ def test_the_command_lines_signal_handler_stops_once(monkeypatch):
     let go: it would break into the message and the checkpoint's save."""
     from pracmln_poss import cli
 
-    monkeypatch.setattr(cli, "_ending", False)
+    monkeypatch.setattr(cli, "_ending", None)
     monkeypatch.setattr(stopping, "_pending", None)  # (what the first one keeps goes with the test)
     with pytest.raises(cli._Terminated):
         cli._terminate(signal.SIGTERM, None)
@@ -336,6 +403,7 @@ def test_cpsats_best_world_so_far_is_kept_as_a_value_of_its_own():
     (["--time-limit", "0"], "expected a positive, finite number of seconds, got '0'"),
     (["--time-limit", "nan"], "expected a positive, finite number of seconds, got 'nan'"),
     (["--time-limit", "ten"], "expected a number of seconds, got 'ten'"),
+    (["--time-limit", "1e10"], "expected at most 1e+09 seconds (31 years), got '1e10'"),
 ])
 def test_time_limit_options_are_checked(options, message):
     from .support import ANTARCTIC
@@ -348,3 +416,66 @@ def test_a_time_limit_that_is_not_reached_changes_nothing():
     from .support import ANTARCTIC
 
     assert run_cli("map", ANTARCTIC, "--time-limit", "60", "--anytime") == run_cli("map", ANTARCTIC)
+
+
+def _before_our_handler(err: str) -> bool:
+    """Whether ``err`` is Python's report of a Ctrl-C that came before the package's
+    first lines put its handler in place: while Python starts (``site``, ``runpy``) or
+    loads the package, the traceback has no frame of ours past that point."""
+    if err.startswith(("Fatal Python error: init_import_site", "Could not import runpy module")):
+        return True
+    if "Traceback" not in err:
+        return False
+    package = ROOT / "pracmln_poss"
+    noted = next(i for i, text in enumerate((package / "__init__.py").read_text().splitlines(), 1)
+                 if "note_interrupts()" in text)
+    for path, line in re.findall(r'File "([^"]+)", line (\d+)', err):
+        name = Path(path).name
+        if "pracmln_poss" not in Path(path).parts:
+            continue  # (Python's own frames, a library's)
+        if not (name == "startup.py" or (name == "__init__.py" and Path(path).parent.name == "pracmln_poss"
+                                         and int(line) <= noted)):
+            return False
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["-m", "script"])
+def test_a_ctrl_c_while_the_command_line_starts_is_one_line(hard_model, entry):
+    """Ctrl-C in the first tenths of a second, while the modules are imported (before any
+    handler of ours exists): one line and status 130, never a traceback.  (In the first
+    milliseconds no code of ours runs yet: Python itself is killed by SIGINT silently, or,
+    inside its ``site`` import, says so with its own "Fatal Python error".)"""
+    script = Path(sys.executable).with_name("pracmln-poss")
+    if entry == "script" and not script.exists():
+        pytest.skip("the pracmln-poss script is not installed beside this Python")
+    argv = [sys.executable, "-m", "pracmln_poss"] if entry == "-m" else [str(script)]
+    outcomes = set()
+    for delay in (0.0, 0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.25, 0.3, 0.4, 0.6, 0.9):
+        run = subprocess.Popen([*argv, "map", str(hard_model)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(delay)
+        run.send_signal(signal.SIGINT)
+        try:
+            _, err = run.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            run.communicate()
+            raise AssertionError(f"a Ctrl-C {delay} s in stopped nothing") from None
+        if _before_our_handler(err):
+            continue  # (Python's start-up, before the package notes a Ctrl-C)
+        assert "Traceback" not in err and "Exception" not in err, (delay, err)
+        assert (run.returncode, err) in ((130, "pracmln-poss: interrupted\n"), (-signal.SIGINT, "")), (delay, err)
+        outcomes.add(run.returncode)
+    assert 130 in outcomes
+
+
+@pytest.mark.parametrize("seconds", [1e10, 0, -1.0, float("nan")])
+def test_a_time_limit_the_timer_cannot_take_is_an_error_of_ours(seconds):
+    """From about 9.2e9 s the interval timer raises OverflowError (a traceback on the
+    command line): a limit is above 0 and at most MAX_TIME_LIMIT, said before any timer."""
+    from pracmln_poss.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="time limit"), stopping.deadline(seconds):
+        pass  # pragma: no cover

@@ -22,7 +22,7 @@ from .world import Optimum, World
 
 if TYPE_CHECKING:
     from .instance import MaxSatInstance
-    from .interchangeable import Interchangeable
+    from .interchangeable import FindInterchangeable
 
 
 class OverBudget(Exception):  # noqa: N818 (a signal between backends, not an error)
@@ -91,9 +91,11 @@ class Backend(ABC):
     def close(self) -> None:  # noqa: B027 (an optional hook: most backends hold nothing)
         """Release solver resources."""
 
-    def use_interchangeable(self, found: Interchangeable) -> None:  # noqa: B027 (an optional hook)
-        """Constants whose permutations map the model onto itself: a backend may break
-        that symmetry in its searches (:mod:`.interchangeable`); the default ignores it."""
+    def use_interchangeable(self, find: FindInterchangeable) -> None:  # noqa: B027 (an optional hook)
+        """How to find the constants whose permutations map the model onto itself (a
+        pass over every atom: called only by a backend that uses them): a backend may
+        break that symmetry in its searches (:mod:`.interchangeable`); the default
+        ignores it."""
 
     @abstractmethod
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:

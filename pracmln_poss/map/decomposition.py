@@ -29,7 +29,7 @@ above every finite total, and sums are clamped there, so that anything at or abo
 from __future__ import annotations
 
 __all__ = ["Decomposition", "Leaf", "Posed", "DenseCore", "Restriction", "decompose", "HUB_DEGREE", "MAX_BOUNDARY",
-           "MAX_LEAF_TABLE", "MAX_DENSE_CORE", "merged"]
+           "MAX_LEAF_TABLE", "MAX_DENSE_CORE", "MAX_POSED", "merged"]
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -56,6 +56,9 @@ on top of a stored state)..."""
 MAX_LEAF_TABLE = 1 << 16
 """... and its table (every assignment of its boundary and of its own variables) at most
 this many entries."""
+
+MAX_POSED = 1 << 22
+"""The leaves' tables under evidence remembered hold at most this many entries in all."""
 
 MAX_DENSE_CORE = 1 << 22
 """A core with at most this many assignments is solved as one table (:class:`DenseCore`:
@@ -122,6 +125,14 @@ class Posed:
     constant: int
 
 
+class _Remembered:
+    """Leaves posed so far (:meth:`Decomposition._leaf_posed`) and their tables' entries in all."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[int, tuple[tuple[int, frozenset[int]], ...]], tuple[Table, int, Table | None]] = {}
+        self.size = 0
+
+
 @dataclass(frozen=True)
 class Decomposition:
     """A network's core and leaves (:func:`decompose`).
@@ -167,17 +178,41 @@ class Decomposition:
         grown: list[tuple[tuple[int, ...], Table]] = []
         constant = 0
         for i, restricted in sorted(on_leaves.items()):
-            leaf = self.leaves[i]
-            table = tables[i] = leaf.restricted(restricted, self.hard)
-            before, after = self._messages[i], leaf.message(table)
-            more = np.where(after >= self.hard, self.hard, after - before)
-            # (the least growth goes to the constant: toulbar2 takes a cost function
-            # added on top of a stored state at its word only when its least cost is 0)
-            least = int(np.min(more))
+            table, least, more = self._leaf_posed(i, restricted)
+            tables[i] = table
             constant = min(constant + least, self.hard)
-            if leaf.boundary and least < self.hard:
-                grown.append((leaf.boundary, np.where(more >= self.hard, self.hard, more - least)))
+            if more is not None:
+                grown.append((self.leaves[i].boundary, more))
         return Posed(core, free, tables, tuple(grown), constant)
+
+    @cached_property
+    def _leaves_posed(self) -> _Remembered:
+        return _Remembered()
+
+    def _leaf_posed(self, i: int, restricted: dict[int, frozenset[int]]) -> tuple[Table, int, Table | None]:
+        """Leaf ``i`` under evidence on its variables: its table, the least growth of its
+        message, and the rest of the growth per boundary assignment (None: no boundary, or
+        impossible).  Remembered: the questions of a search share their literals."""
+        key = (i, tuple(sorted(restricted.items())))
+        memo = self._leaves_posed
+        found = memo.found.get(key)
+        if found is not None:
+            return found
+        leaf = self.leaves[i]
+        table = leaf.restricted(restricted, self.hard)
+        before, after = self._messages[i], leaf.message(table)
+        more = np.where(after >= self.hard, self.hard, after - before)
+        # (the least growth goes to the constant: toulbar2 takes a cost function
+        # added on top of a stored state at its word only when its least cost is 0)
+        least = int(np.min(more))
+        rest = np.where(more >= self.hard, self.hard, more - least) if leaf.boundary and least < self.hard else None
+        found = (table, least, rest)
+        if table is not leaf.table:
+            table.flags.writeable = False  # (shared by the questions that pose it)
+        if memo.size + table.size <= MAX_POSED:
+            memo.found[key] = found
+            memo.size += table.size
+        return found
 
     def table(self, posed: Posed, i: int) -> Table:
         """Leaf ``i``'s table under the question."""
@@ -216,7 +251,8 @@ class Decomposition:
             leaf = self.leaves[i]
             local = table[tuple(values[list(leaf.boundary)])]
             values[list(leaf.variables)] = np.unravel_index(int(np.argmin(local)), local.shape)
-        return [int(x) for x in values]
+        out: list[int] = values.tolist()
+        return out
 
     def present(self, posed: Posed, core_assignments: NDArray[np.intp], wanted: Iterable[int]
                 ) -> dict[int, set[int]]:
@@ -291,8 +327,7 @@ class DenseCore:
         """The least cost of the question (at least ``hard``: none), and its optimal
         assignments (rows, in ``core`` order): all of them with ``every``, else the
         first one found."""
-        hard, table = self.hard, self.table
-        position = {v: p for p, v in enumerate(self.order)}
+        hard, table, position = self.hard, self.table, self._position
         added: dict[int, Table] = {}
         wide: list[tuple[tuple[int, ...], Table]] = []
         for v, allowed in posed.core.items():
@@ -344,6 +379,11 @@ class DenseCore:
             if not every:
                 break
         return cost, np.concatenate(rows)
+
+    @cached_property
+    def _position(self) -> dict[int, int]:
+        """Core variable -> its axis."""
+        return {v: p for p, v in enumerate(self.order)}
 
     def _marginal(self, axes: tuple[int, ...]) -> Table:
         """The table's least cost per assignment of the variables at ``axes``."""

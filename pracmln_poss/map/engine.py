@@ -32,7 +32,7 @@ from .backbone import backbone, kept
 from .backend import Backend
 from .flips import SMALL, SingleFlips
 from .instance import fixed_atoms
-from .interchangeable import Interchangeable
+from .interchangeable import FindInterchangeable
 from .world import Optimum, World
 
 
@@ -82,10 +82,11 @@ class MapEngine:
         """Release the backend's solvers."""
         self.backend.close()
 
-    def use_interchangeable(self, found: Interchangeable) -> None:
-        """Constants whose permutations map the model onto itself, for the backend's
-        searches (:mod:`.interchangeable`: it may break that symmetry)."""
-        self.backend.use_interchangeable(found)
+    def use_interchangeable(self, find: FindInterchangeable) -> None:
+        """How to find the constants whose permutations map the model onto itself, for
+        the backend's searches (:mod:`.interchangeable`: it may break that symmetry;
+        called only by a backend that does)."""
+        self.backend.use_interchangeable(find)
 
     def _solve(self, units: tuple[int, ...], extra: tuple[Formula, ...] = ()) -> Optimum | None:
         self.calls += 1

@@ -19,9 +19,9 @@ permutation of the others keeps both.  docs/map-engine.md has the proof.
 
 from __future__ import annotations
 
-__all__ = ["Interchangeable"]
+__all__ = ["Interchangeable", "FindInterchangeable"]
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..logic.syntax import split_atom
@@ -92,3 +92,8 @@ class Interchangeable:
         for a in atoms:
             taken.update(named.get(abs(a), ()))
         return [[j for j in range(size) if (i, j) not in taken] for i, size in enumerate(self.sizes)]
+
+
+FindInterchangeable = Callable[[], "Interchangeable | None"]
+"""How to find a model's interchangeable constants (None: it has none), called by the
+backends that use them only (finding them is a pass over every atom)."""

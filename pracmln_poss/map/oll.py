@@ -26,7 +26,7 @@ from ..stopping import SAT_SOLVER, model_of
 from .backend import Backend, OptimalWorlds, OverBudget
 from .core_guided import CoreGuided, Solution
 from .instance import MANY_DISTINCT_WEIGHTS, MaxSatInstance, build_instance
-from .interchangeable import Interchangeable
+from .interchangeable import FindInterchangeable
 from .world import Optimum
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class OLLBackend(Backend):
         self._fallback: Backend | None = None
         self._fallback_allowed = _diverse(self.instance)
         self._handed: OrderedDict[tuple[tuple[int, ...], tuple[Formula, ...]], None] = OrderedDict()
-        self._interchangeable: Interchangeable | None = None
+        self._interchangeable: FindInterchangeable | None = None
         self._fallback_engine: MapEngine | None = None  # the engine on it, for backbones
         self.answered: Counter[str] = Counter()  # questions answered, by solver
 
@@ -189,14 +189,14 @@ class OLLBackend(Backend):
 
             self._fallback = Toulbar2Backend(self.mln, self.instance)
             if self._interchangeable is not None:
-                self._fallback.use_interchangeable(self._interchangeable)
+                self._fallback.use_interchangeable(self._interchangeable)  # (found now, not before)
         return self._fallback
 
-    def use_interchangeable(self, found: Interchangeable) -> None:
+    def use_interchangeable(self, find: FindInterchangeable) -> None:
         """Kept for toulbar2, should a question be handed to it."""
-        self._interchangeable = found
+        self._interchangeable = find
         if self._fallback is not None:
-            self._fallback.use_interchangeable(found)
+            self._fallback.use_interchangeable(find)
 
     def _handed_over(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> bool:
         """Whether the question went to toulbar2 lately (asked again, it goes there at once)."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 __all__ = ["RC2Backend"]
 
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from pysat.examples.rc2 import RC2, RC2Stratified
@@ -82,8 +83,7 @@ class RC2Backend(Backend):
         if not self.rc2_options.get("minz"):  # (minz gives its calls a budget: None means "unknown" there)
             # RC2 asks its SAT solver itself, through this method: make its calls stoppable too
             # (with PySAT's own Ctrl-C, an interrupted call returns None, which RC2 takes for a core)
-            setattr(rc2, "_call_oracle",  # noqa: B010 (an instance's method replaced)
-                    lambda assumptions=(), expect_interrupt=False: stopping.sat(rc2.oracle, list(assumptions)))
+            setattr(rc2, "_call_oracle", _stoppable_calls(rc2))  # noqa: B010 (an instance's method replaced)
         return rc2
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
@@ -120,3 +120,18 @@ class RC2Backend(Backend):
                 found = "none" if model is None else rc2.cost + self.instance.offset
                 raise BackendError(f"RC2's optimum ({found}) is not the known one ({cost})")
             yield OptimalWorlds(rc2.oracle, rc2.sels + rc2.sums, rc2.oracle.get_model(), rc2.pool.id)
+
+
+def _stoppable_calls(rc2: RC2) -> Callable[..., bool]:
+    """RC2's ``_call_oracle`` through :func:`~pracmln_poss.stopping.sat`.  It holds RC2
+    weakly: a cycle would leave RC2 (which has a ``__del__``) to the garbage collector,
+    which runs it at any bytecode, a signal's handler with it."""
+    owner = weakref.ref(rc2)
+
+    def call(assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> bool:
+        found = owner()
+        if found is None:  # pragma: no cover - RC2 calls it from its own methods
+            raise BackendError("RC2 was deleted during its own call")
+        return stopping.sat(found.oracle, list(assumptions))
+
+    return call

@@ -55,7 +55,7 @@ from .cost_network import HARD, MAX_TOTAL_WEIGHT, CostNetwork, build_network
 from .cpsat import CPSATBackend
 from .decomposition import HUB_DEGREE, MAX_DENSE_CORE, DenseCore, Posed, decompose, merged
 from .instance import MaxSatInstance, build_instance
-from .interchangeable import Interchangeable
+from .interchangeable import FindInterchangeable, Interchangeable
 from .world import Optimum, World
 
 FIRST_BACKTRACKS = 20_000
@@ -155,12 +155,13 @@ class Toulbar2Backend(Backend):
     def _cost(self, cost: int) -> int:
         return self._hard if cost == HARD else cost
 
-    def use_interchangeable(self, found: Interchangeable) -> None:
+    def use_interchangeable(self, find: FindInterchangeable) -> None:
         """Searches require the key variables of the members of each class of
         interchangeable constants that they leave free to take ascending values
         (:mod:`.interchangeable`; a class none of whose keys is one variable per member
         is left alone)."""
-        self._chains = Chains.of(found, self.network, self._index)
+        found = find()
+        self._chains = None if found is None else Chains.of(found, self.network, self._index)
 
     def _fallback(self) -> CPSATBackend:
         """CP-SAT on the clausal instance, for evidence formulas and the portfolio."""
@@ -294,7 +295,7 @@ class Toulbar2Backend(Backend):
         cost, rows = self._dense.optimal(self.decomposition, posed, every=False)
         if cost >= min(limit, self._hard):
             return None
-        values = [int(x) for x in rows[0]]
+        values: list[int] = rows[0].tolist()
         return Optimum(self.network.offset + cost, self.network.world(self.decomposition.completed(values, posed)))
 
     def _limited(self) -> bool:

@@ -291,7 +291,18 @@ class PossibilisticTheory(NamedAtoms, LevelsInUnits, Displayed):
 
     def violated_steps(self, world: Sequence[bool]) -> Level | None:
         """The highest exact level (int steps) of a formula ``world`` violates; ``None``
-        if it violates none."""
+        if it violates none.
+
+        :param world: a truth value per atom, indexed by atom (``world[0]`` unused: ``n_atoms + 1``
+            entries), such as a :class:`~pracmln_poss.map.world.World`.
+        :raises ArgumentError: for anything else (a string, a list of another length).
+        """
+        if isinstance(world, (str, bytes)) or not hasattr(world, "__getitem__") or not hasattr(world, "__len__"):
+            raise ArgumentError(f"a world is a sequence of truth values indexed by atom (index 0 unused), "
+                                f"got {type(world).__name__}")
+        if len(world) != len(self.atoms) + 1:
+            raise ArgumentError(f"a world of this theory has {len(self.atoms) + 1} truth values (index 0 unused, "
+                                f"then one per atom, in the order of its atoms), got {len(world)}")
         levels = [pf.steps for pf in self.formulas if not evaluate(pf.formula, world)]
         return max(levels) if levels else None
 

@@ -459,6 +459,7 @@ class _RuleState:
         self.tables = tables
         self.backbone: dict[EvidenceSet, frozenset[int]] = {}
         self.fixed_lits = frozenset(a if v else -a for a, v in search.fixed.items())
+        self.parts = _AtomParts(search.symmetry) if search.symmetry is not None else None
 
     def pen(self, lits: Iterable[int]) -> Level:
         return self.tables.penalty[self.search.canon(tuple(lits))[0]]
@@ -576,8 +577,8 @@ def _run_rules(search: RuleSearch, engine: MapEngine, state: _RuleState,
                 if p_rest == p:  # E - {y} does not entail not y (rational monotonicity)
                     head = {lit for lit in head if not state.holds(rest, canon, lit)}
         if head:
-            out.append(DefaultRule(e, _one_per_class(e, _by_abs(head), search.symmetry)
-                                   if search.one_per_class and search.symmetry is not None else _by_abs(head), p))
+            out.append(DefaultRule(e, _one_per_class(e, _by_abs(head), state.parts)
+                                   if search.one_per_class and state.parts is not None else _by_abs(head), p))
         if p > 0:
             below = levels[bisect.bisect_left(levels, p) - 1]
             # the rules of E - {y} conclude not y when pen(E - {y}) < pen(E), if y is a query atom
@@ -603,13 +604,14 @@ def _entails(state: _RuleState, rest: EvidenceSet, canon: Canonical, y: int, p_r
     return state.pen(rest + (-y,)) > p_rest
 
 
-def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) -> tuple[int, ...]:
+def _one_per_class(e: EvidenceSet, head: tuple[int, ...], parts: _AtomParts) -> tuple[int, ...]:
     """The first literal of ``head`` of each class of those a renaming fixing ``e`` maps
     onto each other.
 
     Canonical forms are computed only where cheap keys leave it open: literals that
     differ only in constants ``e`` does not mention are alike (a renaming of those fixes
     ``e``), and literals whose shapes in ``e`` (:func:`_key_in`) differ are not."""
+    symmetry = parts.symmetry
     codes = symmetry.use_codes
     uses: dict[str, list[int]] = {}
     for l in e:
@@ -618,10 +620,10 @@ def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) ->
     mentioned = {c: tuple(sorted(found)) for c, found in uses.items()}  # e's constants, with how e uses each
     firsts: dict[tuple[object, ...], int] = {}  # the first literal of each fresh key
     for lit in head:
-        firsts.setdefault(_key_in(lit, mentioned, symmetry, fresh_only=True), lit)
+        firsts.setdefault(_key_in(lit, mentioned, parts, fresh_only=True), lit)
     by_shape: dict[tuple[object, ...], list[int]] = {}
     for lit in firsts.values():
-        by_shape.setdefault(_key_in(lit, mentioned, symmetry, fresh_only=False), []).append(lit)
+        by_shape.setdefault(_key_in(lit, mentioned, parts, fresh_only=False), []).append(lit)
     keep: set[int] = set()
     for members in by_shape.values():
         seen: set[tuple[tuple[int, ...], ...]] = set()
@@ -633,7 +635,7 @@ def _one_per_class(e: EvidenceSet, head: tuple[int, ...], symmetry: Symmetry) ->
     return tuple(lit for lit in head if lit in keep)
 
 
-def _key_in(lit: int, mentioned: dict[str, tuple[int, ...]], symmetry: Symmetry, fresh_only: bool
+def _key_in(lit: int, mentioned: dict[str, tuple[int, ...]], parts: _AtomParts, fresh_only: bool
             ) -> tuple[object, ...]:
     """``lit`` with some of its renamable constants replaced by their class, how the
     evidence uses them (``mentioned``: the renamable constants of the evidence, each
@@ -641,16 +643,32 @@ def _key_in(lit: int, mentioned: dict[str, tuple[int, ...]], symmetry: Symmetry,
     evidence does not mention (``fresh_only``: equal keys for two literals exactly when
     a renaming of those, which fixes the evidence, maps one onto the other), or all of
     them (its shape: a renaming fixing the evidence keeps it, the uses included)."""
-    pred, args = symmetry.atom_info[abs(lit)]
-    types, classes = symmetry.types, symmetry.classes
+    pred, args = parts[abs(lit)]
     out: list[object] = [lit > 0, pred]
-    for a in args:
-        used = mentioned.get(a)
-        if len(classes[types[a]]) < 2 or (fresh_only and used is not None):
+    for a, cls, place in args:
+        if cls < 0:
             out.append(a)
-        else:
-            out.append((types[a], used, args.index(a)))
+            continue
+        used = mentioned.get(a)
+        out.append(a if fresh_only and used is not None else (cls, used, place))
     return tuple(out)
+
+
+class _AtomParts(dict[int, tuple[str, tuple[tuple[str, int, int], ...]]]):
+    """Per atom (made when first asked for), its predicate and, per argument, the
+    constant, its class (-1: alone in it, never renamed) and the place of its first
+    occurrence: what :func:`_key_in` reads."""
+
+    def __init__(self, symmetry: Symmetry) -> None:
+        super().__init__()
+        self.symmetry = symmetry
+
+    def __missing__(self, atom: int) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+        types, classes = self.symmetry.types, self.symmetry.classes
+        pred, args = self.symmetry.atom_info[atom]
+        found = self[atom] = (pred, tuple((a, types[a] if len(classes[types[a]]) > 1 else -1, args.index(a))
+                                          for a in args))
+        return found
 
 
 def _same(lit: int) -> int:

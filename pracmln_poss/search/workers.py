@@ -72,9 +72,9 @@ class Context(Protocol):
 
 
 def equipped(engine: MapEngine, context: Context) -> MapEngine:
-    """``engine`` told of the context's interchangeable constants (:mod:`~pracmln_poss.map.interchangeable`)."""
-    if context.interchangeable is not None:
-        engine.use_interchangeable(context.interchangeable)
+    """``engine`` told how to find the context's interchangeable constants
+    (:mod:`~pracmln_poss.map.interchangeable`: found only if its backend uses them)."""
+    engine.use_interchangeable(lambda: context.interchangeable)
     return engine
 
 

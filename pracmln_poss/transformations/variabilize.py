@@ -103,54 +103,81 @@ def variabilize(
         :func:`~pracmln_poss.possibilistic.lifted_theory.variable_prefixes` of ``type_names``).
     :param memo: the terms and literals made so far, shared by the calls of one theory.
     """
-    types, atom_info = symmetry.types, symmetry.atom_info
-    memo = memo if memo is not None else LiftMemo()
-    variable: dict[str, Variable] = {}
-    counters: dict[str, int] = {}
     prefixes = prefixes if prefixes is not None else variable_prefixes(type_names.values())
+    return _Lifter(symmetry, type_names, prefixes, memo if memo is not None else LiftMemo())(schema)
 
-    def name_variables(lits: tuple[int, ...]) -> list[str]:
+
+class _Lifter:
+    """:func:`variabilize` for the schemas of one theory, one after another: the schemas
+    of one evidence set come together and share its variables, named once."""
+
+    def __init__(self, symmetry: Symmetry, type_names: dict[int, str], prefixes: dict[str, str], memo: LiftMemo
+                 ) -> None:
+        self.types, self.atom_info = symmetry.types, symmetry.atom_info
+        self.type_names, self.prefixes, self.memo = type_names, prefixes, memo
+        self.body: tuple[int, ...] | None = None
+        self.variable: dict[str, Variable] = {}  # the body's constants -> their variables
+        self.names: dict[str, str] = {}  # ... and those variables' names
+        self.counters: dict[str, int] = {}  # type name -> variables of the type so far
+
+    def _name(self, lit: int, variable: dict[str, Variable], names: dict[str, str], counters: dict[str, int]
+              ) -> list[str]:
+        """Name the variables of ``lit``'s renamable constants not named yet; their types."""
         added = []
-        for lit in lits:
-            for c in atom_info[abs(lit)][1]:
-                cls = types[c]
-                if cls in type_names and c not in variable:
-                    tname = type_names[cls]
-                    counters[tname] = counters.get(tname, 0) + 1
-                    variable[c] = memo.variable(f"{prefixes[tname]}{counters[tname]}", tname)
-                    added.append(tname)
+        types, type_names = self.types, self.type_names
+        for c in self.atom_info[abs(lit)][1]:
+            cls = types[c]
+            if cls in type_names and c not in variable:
+                tname = type_names[cls]
+                counters[tname] = counters.get(tname, 0) + 1
+                v = variable[c] = self.memo.variable(f"{self.prefixes[tname]}{counters[tname]}", tname)
+                names[c] = v.name
+                added.append(tname)
         return added
 
-    def atom(lit: int) -> Formula:
-        pred, args = atom_info[abs(lit)]
-        names = tuple(variable[c].name if c in variable else None for c in args) if variable else ()
-        key = (lit, names if any(names) else ())  # (one key for a literal that stays ground)
+    def _atom(self, lit: int, variable: dict[str, Variable], names: dict[str, str]) -> Formula:
+        pred, args = self.atom_info[abs(lit)]
+        named = tuple(map(names.get, args))
+        key = (lit, named if any(named) else ())  # (one key for a literal that stays ground)
+        memo = self.memo
         found = memo.literals.get(key)
         if found is None:
             a = PredAtom(pred, tuple(variable[c] if c in variable else memo.constant(c) for c in args))
             found = memo.literals[key] = a if lit > 0 else Not(a)
         return found
 
-    def distinct() -> list[Formula]:
+    def _distinct(self, variable: dict[str, Variable]) -> list[Formula]:
         by_type: dict[str, list[Variable]] = {}
         for v in variable.values():
             by_type.setdefault(v.domain or "", []).append(v)
-        return [memo.different(a, b) for vs in by_type.values() for a, b in itertools.combinations(vs, 2)]
+        return [self.memo.different(a, b) for vs in by_type.values() for a, b in itertools.combinations(vs, 2)]
 
-    name_variables(schema.body)
-    if schema.conclusion is None:
-        negated = [b.arg if isinstance(b, Not) else Not(b) for b in map(atom, schema.body)]
-        clause = Or(tuple(negated)) if len(negated) > 1 else negated[0] if negated else Truth(False)
-        constraints = distinct()
-        return Implies(_conj(constraints), clause) if constraints else clause
-    key = (schema.body, tuple(name_variables((schema.conclusion,))))
-    if key in memo.premises:
-        premise = memo.premises[key]
-    else:
-        parts = [atom(l) for l in schema.body] + distinct()
-        premise = memo.premises[key] = _conj(parts) if parts else None
-    head = atom(schema.conclusion)
-    return Implies(premise, head) if premise is not None else head
+    def __call__(self, schema: Schema) -> Formula:
+        if schema.body != self.body:
+            self.body, self.variable, self.names, self.counters = schema.body, {}, {}, {}
+            for lit in schema.body:
+                self._name(lit, self.variable, self.names, self.counters)
+        variable, names = self.variable, self.names
+        if schema.conclusion is None:
+            negated = [b.arg if isinstance(b, Not) else Not(b) for b in (self._atom(l, variable, names)
+                                                                         for l in schema.body)]
+            clause = Or(tuple(negated)) if len(negated) > 1 else negated[0] if negated else Truth(False)
+            constraints = self._distinct(variable)
+            return Implies(_conj(constraints), clause) if constraints else clause
+        added: list[str] = []
+        if any(c not in variable and self.types[c] in self.type_names for c in self.atom_info[abs(schema.conclusion)][1]):
+            # the conclusion's own variables, after the body's (whose naming the next schema shares)
+            variable, names = dict(variable), dict(names)
+            added = self._name(schema.conclusion, variable, names, dict(self.counters))
+        key = (schema.body, tuple(added))
+        premises = self.memo.premises
+        if key in premises:
+            premise = premises[key]
+        else:
+            parts = [self._atom(l, variable, names) for l in schema.body] + self._distinct(variable)
+            premise = premises[key] = _conj(parts) if parts else None
+        head = self._atom(schema.conclusion, variable, names)
+        return Implies(premise, head) if premise is not None else head
 
 
 def _conj(parts: list[Formula]) -> Formula:
@@ -176,13 +203,13 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: F
     types.update(domain_types)
     prefixes = variable_prefixes(types, atom_constants(mln.atoms))
     formulas = _hard_rules(mln, liftable, prefixes)
-    memo = LiftMemo()
+    lifter = _Lifter(symmetry, type_names, prefixes, LiftMemo())
     described: dict[tuple[int, ...], str] = {}  # schemas of one rule share its evidence
     for s in schemas:
         if s.evidence not in described:
             described[s.evidence] = describe(s.evidence, mln)
         origin = (BLOCKING_ORIGIN if s.conclusion is None else "") + described[s.evidence]
-        formula = variabilize(s, symmetry, type_names, prefixes, memo)
+        formula = lifter(s)
         formulas.append(PossibilisticFormula(formula, s.level, origin, mln.resolution))
     formulas.sort(key=lambda pf: pf.steps)  # stable: the order the file formats write
     return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), mln.atoms, mln.resolution)
