@@ -5,6 +5,7 @@ from __future__ import annotations
 
 __all__ = ["run"]
 
+import os
 import sys
 
 
@@ -12,6 +13,9 @@ def run() -> int:
     """The command line's exit status (a Ctrl-C while it starts: 130, one line)."""
     from . import startup
 
+    # numpy's OpenBLAS starts a thread per core as numpy is imported; nothing here uses
+    # BLAS (a third of numpy's import here, and a pool in every worker process of -j N)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     startup.note_interrupts()  # (the package noted them already when it is the command line)
     try:
         from .cli import main
