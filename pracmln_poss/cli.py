@@ -39,7 +39,8 @@ from .formats import FORMATS
 from .logic.syntax import GRAMMARS
 from .map import BACKENDS, DEFAULT_BACKEND
 from .possibilistic.filtering import FILTER_MODES
-from .startup import PROG, is_python_handler
+from .startup import PROG, importing, is_python_handler, later
+from .startup import interrupted as interrupted_at_start
 from .stopping import INTERRUPTS, MAX_TIME_LIMIT, expire, interrupted, stoppable
 from .transformations import METHODS
 from .transformations.options import DEFAULT_MAX_FORMULAS, MAX_EVIDENCE_SETS, MAX_LIFTED_EVIDENCE_SETS
@@ -47,6 +48,8 @@ from .version import __version__
 from .weights import DEFAULT_RESOLUTION, INF, Resolution, format_weight, weight_number
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
+    from types import FrameType
+
     from .bridge.loader import LoadedModel
     from .bridge.project import ProjectSettings
     from .bridge.query import Query
@@ -526,10 +529,12 @@ def _display(args: argparse.Namespace) -> ProgressDisplay | None:
 
 def _check_checkpoint(path: str, inputs: dict[str, str]) -> None:
     """Refuse, before the work, a checkpoint path that is taken by a directory or a
-    special file, or that is an input of the command."""
+    special file, that is an input of the command, or that holds anything but a
+    checkpoint (:func:`~pracmln_poss.search.checkpoint.check_place`)."""
     import stat
 
     from .formats import check_writable
+    from .search.checkpoint import check_place
 
     try:
         mode = os.lstat(path).st_mode
@@ -540,6 +545,7 @@ def _check_checkpoint(path: str, inputs: dict[str, str]) -> None:
                           "or give --no-checkpoint", SourcePosition(path))
     if mode is not None and stat.S_ISREG(mode):
         check_writable(path, inputs)  # (the same file as an input)
+    check_place(path)  # (a link, or a file that is not a checkpoint: left as it is)
 
 
 def _archive(path: str) -> str:
@@ -745,12 +751,15 @@ class _Terminated(KeyboardInterrupt):
 _ending: KeyboardInterrupt | None = None  # what a signal ending the command raised: the next ones are let go
 
 
-def _terminate(signum: int, frame: object) -> None:
+def _terminate(signum: int, frame: FrameType | None) -> None:
     """SIGTERM, SIGHUP (and Ctrl-C: as ``KeyboardInterrupt``): stop the command, once
     (``timeout`` sends its SIGTERM twice, to the process and to its group, and a second
     one must not break into the first one's way out)."""
     global _ending
     if _ending is not None:
+        return
+    if importing(frame):  # (a library's import broken into: the signal again once it is over)
+        later(signum)
         return
     _ending = KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum)
     # (kept: a solve started after a swallowed one raises it again)
@@ -788,6 +797,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         handled.append(signal.SIGINT)
     previous = {signum: signal.signal(signum, _terminate) for signum in handled}
     try:
+        if interrupted_at_start():  # (a Ctrl-C noted inside an import, before the handler above)
+            raise KeyboardInterrupt
         with warnings.catch_warnings():
             shown = warnings.showwarning
 

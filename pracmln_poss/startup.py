@@ -1,27 +1,31 @@
 """The command line's first tenths of a second: a Ctrl-C while its modules are imported
 ends it as a Ctrl-C does later, with one line and status 130, not a traceback.
 
-Python raises ``KeyboardInterrupt`` wherever the import is when Ctrl-C comes, before any
-handler of the command line exists, and a library may make it an error of its own (numpy,
-interrupted inside its C part, raises ``ImportError``).  So, only when this process is
-the command line (a library's importer keeps Python's own handling), the package's
-``__init__`` notes a Ctrl-C from its first line (:func:`note_interrupts`) and, when the
-import fails after one, ends the process here (:func:`end_interrupted`); ``__main__``
-does the same around the command line's own imports and until the command line's own
-handler is in place (:mod:`pracmln_poss.cli` takes the noting handler for Python's:
-:func:`is_python_handler`)."""
+Python raises ``KeyboardInterrupt`` wherever the import is when Ctrl-C comes, and a
+library may catch it and print a traceback (pracmln's bare excepts), or make it an error
+of its own (numpy, interrupted inside its C part, raises ``ImportError``; a pybind11
+module fails for good).  So, only when this process is the command line (a library's
+importer keeps Python's own handling), the package's ``__init__`` replaces Python's
+Ctrl-C handler from its first line with one that only notes it (:func:`note_interrupts`),
+and the package, ``__main__`` and the command line end the process when one was noted
+(:func:`end_interrupted`), each once its own imports are done.  The command line's own
+handler then takes over (:mod:`pracmln_poss.cli` takes the noting handler for Python's:
+:func:`is_python_handler`); a signal that finds it inside an import (a module the
+command imports when it needs it) comes again once the import is over
+(:func:`importing`, :func:`later`)."""
 
 from __future__ import annotations
 
-__all__ = ["PROG", "is_command_line", "note_interrupts", "interrupted", "is_python_handler", "end_interrupted"]
+__all__ = ["PROG", "RETRY", "is_command_line", "note_interrupts", "interrupted", "is_python_handler", "importing", "later",
+           "end_interrupted"]
 
 import os
 import signal
 import sys
+from types import FrameType  # (loaded already: signal imports enum, which imports types)
 
-TYPE_CHECKING = False  # (mypy takes it as typing's: the types below are read by it only)
+TYPE_CHECKING = False  # (mypy takes it as typing's: the names below are read by it only)
 if TYPE_CHECKING:  # (this module runs first: its imports are the window a Ctrl-C is not noted in)
-    from types import FrameType
     from typing import NoReturn
 
 PROG = "pracmln-poss"
@@ -41,22 +45,49 @@ def is_command_line() -> bool:
 
 
 class _Noted:
-    """Python's Ctrl-C handler, noting that it ran."""
+    """The command line's Ctrl-C handler while it starts: it notes that Ctrl-C came."""
 
     def __init__(self) -> None:
         self.came = False
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
+        # only noted: raised, it would land inside an import (see importing()); the
+        # package, ``__main__`` and the command line look at it as each is in place
         self.came = True
-        raise KeyboardInterrupt
 
 
 _NOTED = _Noted()
 
+RETRY = 0.05
+"""Seconds after which a signal that came inside an import comes again (:func:`later`)."""
+
+
+def importing(frame: FrameType | None) -> bool:
+    """Whether a signal handler's ``frame`` is inside an import.  An exception raised
+    there leaves a module half-run, and its library may catch it and print a traceback
+    (pracmln's bare excepts) or fail for good (a pybind11 module: "initialization
+    failed", then "type already registered"): a handler that stops the command waits
+    until the import is over."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def later(signum: int) -> None:
+    """Send ``signum`` to this process again in :data:`RETRY` seconds (from a thread of
+    its own: the handler that calls it returns at once)."""
+    import threading  # (not before: this module is the first to run)
+
+    timer = threading.Timer(RETRY, os.kill, (os.getpid(), signum))
+    timer.daemon = True
+    timer.start()
+
 
 def note_interrupts() -> None:
-    """From now until :func:`release`, note every Ctrl-C (where Python's own handler is
-    in place: not where it is ignored)."""
+    """From now until the command line installs its own handler, note every Ctrl-C
+    (where Python's own handler is in place: not where it is ignored)."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _NOTED)
 

@@ -29,18 +29,43 @@ class _Marker:
 
 
 def test_a_planted_pickle_runs_nothing_on_the_command_line(pracmln, tmp_path):
+    """A pickle in the checkpoint's place is not one of our checkpoints: refused before
+    any work, in one line, and left as it is (never read as code, never replaced)."""
     out = tmp_path / "out.theory"
     marker = tmp_path / "marker"
-    (tmp_path / "out.theory.checkpoint").write_bytes(pickle.dumps(_Marker(str(marker))))
+    planted = tmp_path / "out.theory.checkpoint"
+    planted.write_bytes(pickle.dumps(_Marker(str(marker))))
+    before = planted.read_bytes()
     command = [sys.executable, "-m", "pracmln_poss", "convert", str(PAPER / "example5-defaults.mln"), "-k", "2"]
     done = subprocess.run([*command, "-o", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr
     assert not marker.exists(), "loading the checkpoint ran code"
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1 and "not resuming from" in lines[0] and "digest" in lines[0], done.stderr
-    fresh = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.read_text() == fresh.stdout
-    assert not (tmp_path / "out.theory.checkpoint").exists()
+    assert done.stderr.count("\n") == 1 and "is not a checkpoint of pracmln_poss" in done.stderr, done.stderr
+    assert planted.read_bytes() == before and not out.exists()
+    done = subprocess.run([*command, "-o", str(out), "--no-checkpoint"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and planted.read_bytes() == before, done.stderr
+
+
+@pytest.mark.parametrize("kind", ["model", "database", "notes", "link"])
+def test_a_file_that_is_not_a_checkpoint_is_never_replaced_nor_deleted(tmp_path, kind):
+    """``checkpoint=`` onto the model, a database, a file of the user's, or a link: refused
+    before any work (the probe: each was deleted at the end of a successful run)."""
+    model = tmp_path / "m.mln"
+    model.write_text((PAPER / "example5-defaults.mln").read_text())
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me")
+    db = tmp_path / "e.db"
+    db.write_text("bird(T)\n")
+    link = tmp_path / "link"
+    link.symlink_to(notes)
+    place = {"model": model, "database": db, "notes": notes, "link": link}[kind]
+    before = {p: p.read_bytes() for p in (model, db, notes)}
+    from pracmln_poss import load_first_order, transform
+
+    with pytest.raises(OutputError, match="not a checkpoint of pracmln_poss|symbolic link"):
+        transform(load_first_order(str(model)), "lifted", k=1, checkpoint=str(place))
+    assert {p: p.read_bytes() for p in (model, db, notes)} == before and link.is_symlink()
 
 
 def _interrupted(tmp_path, every_report):
@@ -163,16 +188,14 @@ def test_save_and_load_give_back_the_same_work(tmp_path):
 
 def test_a_link_in_the_checkpoint_s_place_is_not_followed(pracmln, tmp_path):
     """A link planted as the checkpoint (onto a file of the user's) is neither read nor
-    written through: it is replaced, and its target stays as it was."""
+    written through, nor replaced: refused, the link and its target as they were."""
     target = tmp_path / "precious"
     target.write_text("keep me")
     link = tmp_path / "out.checkpoint"
     link.symlink_to(target)
-    notes = []
-    text = converted(smokers(), {"k": 2}, checkpoint=link, progress=lambda info: info.note and notes.append(info.note))
-    assert text == converted(smokers(), {"k": 2})
-    assert target.read_text() == "keep me" and not link.exists() and not link.is_symlink()
-    assert len(notes) == 1 and notes[0].startswith("not resuming from"), notes
+    with pytest.raises(OutputError, match="symbolic link"):
+        converted(smokers(), {"k": 2}, checkpoint=link)
+    assert target.read_text() == "keep me" and link.is_symlink()
 
 
 def test_nothing_read_from_a_file_is_unpickled():

@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pracmln_poss.search.checkpoint import CHECKPOINT_START
+
 from .support import PAPER, ROOT, examples, project_archive, run_cli
 
 MODEL = (PAPER / "example5-defaults.mln").read_bytes()
@@ -198,14 +200,22 @@ def _checkpoint_seed() -> tuple[bytes, bytes]:
 @FUZZ
 @given(data=st.data())
 def test_hostile_checkpoints(tmp_path, data):
-    """Whatever is in the checkpoint's place (a damaged checkpoint, random bytes), the
-    conversion ends with status 0 and writes the bytes of a fresh run: a checkpoint that
-    does not check out is never used."""
+    """Whatever is in the checkpoint's place (a damaged checkpoint, random bytes): a
+    checkpoint of ours that does not check out is never used (status 0, the bytes of a
+    fresh run), and a file that is not one is refused in one line and left as it is."""
     seed, expected = _checkpoint_seed()
     out = tmp_path / "out.theory"
-    (tmp_path / "out.theory.checkpoint").write_bytes(data.draw(hostile(seed)))
+    out.unlink(missing_ok=True)  # (tmp_path is shared by the examples)
+    planted = data.draw(hostile(seed))
+    (tmp_path / "out.theory.checkpoint").write_bytes(planted)
     code, err = _run(["convert", str(PAPER / "smokers.mln"), "--domain", "person=A,B,C", "-k", "2", "-o", str(out)])
-    assert code == 0 and "Traceback" not in err, err
+    assert "Traceback" not in err, err
+    if code == 2:
+        assert "is not a checkpoint of pracmln_poss" in err and err.count("\n") == 1, err
+        assert (tmp_path / "out.theory.checkpoint").read_bytes() == planted and not out.exists()
+        assert not planted.startswith(CHECKPOINT_START)
+        return
+    assert code == 0, err
     assert out.read_bytes() == expected
 
 

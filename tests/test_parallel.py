@@ -13,6 +13,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 import pytest
 
 from pracmln_poss.bridge.loader import load_model
+from pracmln_poss.errors import OutputError
 from pracmln_poss.search.workers import chunked
 from pracmln_poss.transformations import transform
 
@@ -187,8 +188,10 @@ def test_a_checkpoint_of_another_conversion_is_not_used(pracmln, tmp_path, every
                     progress=lambda info: info.note and notes.append(info.note)) == converted(m, {"k": 3})
     assert len(notes) == 1 and "not resuming from" in notes[0] and "another conversion" in notes[0], notes
     assert not checkpoint.exists()
-    checkpoint.write_bytes(b"not a checkpoint")
-    assert converted(m, {"k": 1}, checkpoint=checkpoint) == converted(m, {"k": 1})
+    checkpoint.write_bytes(b"not a checkpoint")  # (refused and left as it is: it may be the user's)
+    with pytest.raises(OutputError, match="not a checkpoint of pracmln_poss"):
+        converted(m, {"k": 1}, checkpoint=checkpoint)
+    assert checkpoint.read_bytes() == b"not a checkpoint"
 
 
 @pytest.mark.slow

@@ -16,8 +16,8 @@ not used (its ``refused`` says why) and is replaced by the search's own.
 
 from __future__ import annotations
 
-__all__ = ["Checkpoint", "search_key", "Packed", "pack_optimum", "unpack_optimum", "unpack_world",
-           "RuleChunk"]
+__all__ = ["Checkpoint", "CHECKPOINT_START", "check_place", "search_key", "Packed", "pack_optimum", "unpack_optimum",
+           "unpack_world", "RuleChunk"]
 
 import hashlib
 import json
@@ -218,6 +218,43 @@ def _digest(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
+CHECKPOINT_START = b'{"format":"pracmln_poss checkpoint'
+"""How every checkpoint file of the package begins, whatever its version."""
+
+
+def check_place(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, a checkpoint's place taken by anything but a checkpoint
+    of the package (a search replaces the file as it goes and removes it when done):
+    a directory, a special file, a symbolic link, or a file that does not begin as a
+    checkpoint does (the model, a database, a file of the user's), each left as it is.
+
+    :raises OutputError: naming the place and what is there.
+    """
+    where = SourcePosition(str(path))
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot use the checkpoint file: {exc.strerror}", where) from None
+    if stat.S_ISLNK(mode):
+        what = "a symbolic link"
+    elif not stat.S_ISREG(mode):
+        what = "a directory or a special file"
+    else:
+        try:  # (not followed if a link made since, not waited on if a FIFO)
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as f:
+                start = f.read(len(CHECKPOINT_START))
+        except OSError as exc:
+            raise OutputError(f"cannot use the checkpoint file: {exc.strerror}", where) from None
+        if start == CHECKPOINT_START:
+            return
+        what = "a file that is not a checkpoint of pracmln_poss"
+    raise OutputError(f"the checkpoint's place is taken by {what}, which is left as it is; remove it, "
+                      "or give another place (--no-checkpoint: none)", where)
+
+
 class Checkpoint:
     """The finished work of one search, in the file ``path``.
 
@@ -243,16 +280,9 @@ class Checkpoint:
         self._check_path()
 
     def _check_path(self) -> None:
-        """Refuse, before any work, a path the checkpoint could not be written to."""
-        try:
-            mode = self.path.lstat().st_mode
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise OutputError(f"cannot use the checkpoint file: {exc.strerror}", SourcePosition(str(self.path))) from None
-        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):  # (a link is not followed: it is replaced)
-            raise OutputError("the checkpoint's place is taken by a directory or a special file; remove it or "
-                              "give --no-checkpoint", SourcePosition(str(self.path)))
+        """Refuse, before any work, a path the checkpoint could not be written to, or
+        that holds anything but a checkpoint (:func:`check_place`)."""
+        check_place(self.path)
 
     def load(self) -> bool:
         """Take over the file's finished work if it checks out and belongs to this search;
