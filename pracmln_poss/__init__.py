@@ -56,12 +56,8 @@ try:
     from .transformations import METHODS, Conversion
     from .version import __version__
     from .weights import INF, Resolution
-except BaseException:
-    if _startup.interrupted():  # (whatever a library made of the Ctrl-C)
-        _startup.end_interrupted()
-    raise
-if _startup.interrupted():  # (a library caught it: pracmln has bare excepts)
-    _startup.end_interrupted()
+finally:  # (a Ctrl-C noted meanwhile ends the process, whatever the imports did)
+    _startup.end_if_interrupted()
 
 register_display("text", dumps)  # print(theory) writes its text format
 register_display("html", _show_html)  # a theory in a notebook shows its table

@@ -19,14 +19,9 @@ def run() -> int:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         startup.note_interrupts()  # (the package noted them already when it is the command line)
         from .cli import main
-
-        if startup.interrupted():
-            startup.end_interrupted()
-        return main()  # (its own handler replaces the noting one, and looks at what was noted)
-    except BaseException:
-        if startup.interrupted():  # (whatever a library made of the Ctrl-C)
-            startup.end_interrupted()
-        raise
+    finally:  # (a Ctrl-C noted meanwhile ends the process, whatever the imports did)
+        startup.end_if_interrupted()
+    return main()  # (its own handler replaces the noting one, and looks at what was noted)
 
 
 if __name__ == "__main__":

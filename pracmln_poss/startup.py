@@ -17,7 +17,7 @@ command imports when it needs it) comes again once the import is over
 from __future__ import annotations
 
 __all__ = ["PROG", "RETRY", "is_command_line", "note_interrupts", "interrupted", "is_python_handler", "importing", "later",
-           "end_interrupted"]
+           "end_if_interrupted", "end_interrupted"]
 
 import os
 import signal
@@ -101,6 +101,12 @@ def is_python_handler(handler: object) -> bool:
     """Whether ``handler`` is Python's own Ctrl-C handler, noting or not (the command line
     replaces it with its own, and puts it back)."""
     return handler is signal.default_int_handler or handler is _NOTED
+
+
+def end_if_interrupted() -> None:
+    """End the process (:func:`end_interrupted`) if a Ctrl-C was noted."""
+    if _NOTED.came:
+        end_interrupted()
 
 
 def end_interrupted() -> NoReturn:
