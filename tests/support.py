@@ -49,11 +49,17 @@ def required() -> bool:
 
 
 def project_archive(members: Mapping[str, str | bytes]) -> bytes:
-    """A ``.pracmln`` project archive (a zip) of ``members`` (name -> content)."""
+    """A ``.pracmln`` project archive (a zip) of ``members`` (name -> content).
+
+    The same members give the same bytes: each member's date is fixed (a zip stores the
+    current time otherwise, and Hypothesis replays a draw from these bytes)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, content in members.items():
-            archive.writestr(name, content)
+            member = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            member.compress_type = zipfile.ZIP_DEFLATED
+            member.external_attr = 0o644 << 16
+            archive.writestr(member, content)
     return buffer.getvalue()
 
 
