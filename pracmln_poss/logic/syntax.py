@@ -68,6 +68,7 @@ def _token_pattern(word: str) -> re.Pattern[str]:
             (?P<op><=>|=>|=/=|!=|=|!|\^|\(|\)|,)
           | (?P<quoted>"[^"]*")
           | (?P<word>""" + word + r""")
+          | (?P<bad>\S)
         )""",
         re.VERBOSE,
     )
@@ -92,21 +93,18 @@ class _Unexpected(Exception):
 
 
 def _tokens(text: str, wide: bool) -> list[tuple[str, str, int]]:
-    """``(kind, text, start)`` triples, ``kind`` one of ``op``, ``quoted``, ``word``, ``end``."""
+    """``(kind, text, start)`` triples, ``kind`` one of ``op``, ``quoted``, ``word``, ``end``
+    (the ``end`` twice, so that the parser may look one token past the last)."""
     out: list[tuple[str, str, int]] = []
-    pos, n = 0, len(text)
-    pattern = _WIDE_TOKEN if wide else _TOKEN
-    while True:
-        m = pattern.match(text, pos)
-        if m is None or m.lastgroup is None:
-            rest = len(text) - len(text[pos:].lstrip())
-            if rest >= n:
-                out.append(("end", "", n))
-                return out
-            raise _Unexpected(rest)
+    append = out.append
+    for m in (_WIDE_TOKEN if wide else _TOKEN).finditer(text):
         kind = m.lastgroup
-        out.append((kind, m.group(kind), m.start(kind)))
-        pos = m.end()
+        if kind == "bad" or kind is None:
+            raise _Unexpected(m.start("bad"))
+        append((kind, m.group(kind), m.start(kind)))
+    n = len(text)
+    out += [("end", "", n), ("end", "", n)]
+    return out
 
 
 class _Parser:
@@ -128,7 +126,9 @@ class _Parser:
         self.levels = ("<=>", "=>", "v", "^") if prac else ("<=>", "=>", "^", "v")
 
     def peek(self, ahead: int = 0) -> tuple[str, str, int]:
-        return self.tokens[min(self.i + ahead, len(self.tokens) - 1)]
+        """The token at hand (``ahead`` 0) or the next (1); never past the ``end`` tokens,
+        which no rule consumes."""
+        return self.tokens[self.i + ahead]
 
     def at_operator(self, op: str) -> bool:
         kind, text, _ = self.peek()

@@ -266,7 +266,7 @@ class Decomposition:
         for v in wanted:
             p = position.get(v)
             if p is not None:
-                out[v] = {int(x) for x in np.unique(core_assignments[:, p])}
+                out[v] = set(core_assignments[:, p].tolist())
             elif v in self.leaf_of:
                 by_leaf.setdefault(self.leaf_of[v], []).append(v)
             else:  # (in no cost function: any value its evidence allows)
@@ -277,8 +277,9 @@ class Decomposition:
             table = self.table(posed, i)
             width = len(leaf.boundary)
             seen = np.zeros(table.shape[width:], dtype=bool)  # own assignments least-cost under some row
-            for beta in np.unique(core_assignments[:, places], axis=0):
-                local = table[tuple(int(x) for x in beta)]
+            # (sets of rows, not np.unique: that imports numpy.ma, a fifth of numpy's start-up)
+            for beta in set(map(tuple, core_assignments[:, places].tolist())):
+                local = table[beta]
                 seen |= local == np.min(local)
             for v in variables:
                 axis = leaf.variables.index(v)
