@@ -12,7 +12,8 @@
 - ``show THEORY``: the theory level by level, with its warnings.
 
 Errors go to stderr as ``pracmln-poss: error: ...`` with exit status 2; an interrupt
-exits with 130, SIGTERM and SIGHUP with 143 and 129, whatever solver is running
+exits with 130, SIGTERM and SIGHUP with 143 and 129, whatever solver is running (a signal
+inherited ignored, as SIGHUP under nohup, stays ignored)
 (:mod:`pracmln_poss.stopping`).
 """
 
@@ -357,7 +358,7 @@ def _run_map(args: argparse.Namespace) -> int:
                 answer = inference.answer(evidence)
                 penalty = inference.database_penalty(evidence) if args.database_penalty else answer.penalty
             except TimeLimitReached:
-                anytime = inference.engine.backend.incumbent
+                anytime = inference.best_found(evidence)
                 if not args.anytime or anytime is None:
                     raise
     shown = [name for name in gmln.atoms if wanted is None or predicate_of(name) in wanted]
@@ -467,21 +468,10 @@ def _run_convert(args: argparse.Namespace) -> int:
     from .transformations import convert, default_method
     from .transformations.conversion import has_option
 
-    destination = None
-    if args.output is not None:
-        from .formats import check_writable
-
-        # before the work, not after it; never onto an input (nor the checkpoint onto one)
-        inputs = {"the model": _archive(args.model)}
-        if args.db:
-            inputs["the database"] = _archive(args.db)
-        family = vars(args).get("family")
-        if family not in (None, "all", "positive"):
-            inputs["the evidence family"] = family
-        destination = check_writable(args.output, inputs)
-        if not _no_checkpoint(args):
-            _check_checkpoint(_checkpoint_path(args.output), inputs)
+    destination = _check_output(args, ())  # (before the work: the files named on the command line)
     loaded = _load(args)
+    if loaded.included:  # (again, knowing every file the model's #include lines read)
+        destination = _check_output(args, loaded.included)
     if (loaded.settings.cw or loaded.settings.cw_preds) and not args.quiet:
         print(f"{PROG}: the project's closed world (cw, cw_preds) is not applied to a conversion: "
               "its evidence sets range over the atoms the database leaves open", file=sys.stderr)
@@ -504,9 +494,15 @@ def _run_convert(args: argparse.Namespace) -> int:
             print(f"{PROG}: -j {jobs}: using {workers_for(jobs)} worker processes (one per core)", file=sys.stderr)
     if args.output is not None and not _no_checkpoint(args) and has_option(method, "checkpoint"):
         options["checkpoint"] = _checkpoint_path(args.output)
-    done = convert(loaded.model, method, grounded=gmln, filter=args.filter, **options)
+    # the checkpoint is kept until the theory is written: a stop while it is filtered or
+    # written, or a refused write, loses none of the search
+    done = convert(loaded.model, method, grounded=gmln, filter=args.filter, keep_checkpoint=True, **options)
     _report_filtering(show, args.filter, done.removed)
     status = _emit(dumps(done.theory, args.format), destination)
+    if "checkpoint" in options:
+        from .search.checkpoint import discard
+
+        discard(_checkpoint_path(args.output))
     if display is not None:
         # (the search's "rules found" leave out the certain ones: the model's hard formulas, written as they are)
         certain = sum(1 for pf in done.theory.formulas if pf.steps == INF)
@@ -514,6 +510,27 @@ def _run_convert(args: argparse.Namespace) -> int:
         display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{hard}"
                        f"{' to ' + args.output if args.output else ''}")
     return status
+
+
+def _check_output(args: argparse.Namespace, included: Sequence[str]) -> Destination | None:
+    """Refuse, before the work, an output ``-o`` (or its checkpoint) that is not a place
+    to write, or that is one of the command's inputs: the model, the database, the
+    evidence family, and the files ``included`` by the model (None: no ``-o``)."""
+    if args.output is None:
+        return None
+    from .formats import check_writable
+
+    inputs = [("the model", _archive(args.model))]
+    if args.db:
+        inputs.append(("the database", _archive(args.db)))
+    family = vars(args).get("family")
+    if family not in (None, "all", "positive"):
+        inputs.append(("the evidence family", family))
+    inputs += [("included by the model", path) for path in included]
+    destination = check_writable(args.output, inputs)
+    if not _no_checkpoint(args):
+        _check_checkpoint(_checkpoint_path(args.output), inputs)
+    return destination
 
 
 def _display(args: argparse.Namespace) -> ProgressDisplay | None:
@@ -527,7 +544,7 @@ def _display(args: argparse.Namespace) -> ProgressDisplay | None:
     return ProgressDisplay(PROG, "bar" if terminal else "lines" if args.progress else "notes")
 
 
-def _check_checkpoint(path: str, inputs: dict[str, str]) -> None:
+def _check_checkpoint(path: str, inputs: Sequence[tuple[str, str]]) -> None:
     """Refuse, before the work, a checkpoint path that is taken by a directory or a
     special file, that is an input of the command, or that holds anything but a
     checkpoint (:func:`~pracmln_poss.search.checkpoint.check_place`)."""
@@ -743,9 +760,14 @@ class _Terminated(KeyboardInterrupt):
     """A signal that ends the command (SIGTERM, SIGHUP), handled as an interrupt is: the
     checkpoint saved, the workers stopped."""
 
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
+    signum: int
+
+    def __init__(self, signum: int | _Terminated) -> None:
+        # (pracmln's temporary_evidence re-raises an exception as its type called with
+        # the exception itself: the signal is the one that exception carries)
+        number: int = signum.signum if isinstance(signum, _Terminated) else signum
+        super().__init__(number)
+        self.signum = number
 
 
 _ending: KeyboardInterrupt | None = None  # what a signal ending the command raised: the next ones are let go
@@ -781,6 +803,15 @@ def _positional_back(parser: argparse.ArgumentParser, args: argparse.Namespace) 
     parser.error(f"the following arguments are required: {name.upper()}{hint}")
 
 
+def _one_standard_input(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Standard input (``-``, ``/dev/stdin``) is one stream, read once: one input at most."""
+    from .sources import STANDARD_INPUT
+
+    given = [name for name in ("model", "mln", "theory", "db", "family") if getattr(args, name, None) in STANDARD_INPUT]
+    if len(given) > 1:
+        parser.error(f"standard input is read once: give it as one input only, not as {' and '.join(given)}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (``argv``: the words after the program's name; None: the
     process's own); returns the exit status."""
@@ -790,9 +821,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:  # (the command's own parser knows its options: it names the closest)
         command.error(f"unrecognized arguments: {' '.join(extra)}")
     _positional_back(command, args)
+    _one_standard_input(command, args)
     global _ending
     _ending = None
-    handled = [signal.SIGTERM, signal.SIGHUP] if threading.current_thread() is threading.main_thread() else []
+    # (a signal the process inherits ignored, as nohup ignores SIGHUP, stays ignored)
+    handled = [signum for signum in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(signum) is not signal.SIG_IGN
+               ] if threading.current_thread() is threading.main_thread() else []
     if handled and is_python_handler(signal.getsignal(signal.SIGINT)):
         handled.append(signal.SIGINT)
     previous = {signum: signal.signal(signum, _terminate) for signum in handled}
@@ -820,8 +854,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TimeLimitReached as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 3
-    except PossError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+    except PossError as exc:  # (a refused final write: the search's work is kept)
+        print(f"{PROG}: error: {exc}{_resume_hint(args) if isinstance(exc, OutputError) else ''}", file=sys.stderr)
         if isinstance(exc, OutputError) and exc.position is not None and exc.position.file == "<stdout>":
             _drop_stdout()
         return 2
@@ -835,6 +869,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenExecutor:
         print(f"{PROG}: error: a worker process ended unexpectedly (killed, or out of memory?){_resume_hint(args)}",
+              file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"{PROG}: error: out of memory (a smaller k, domain or focus needs less){_resume_hint(args)}",
               file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -894,8 +932,10 @@ def _flush_stdout() -> None:
 
 def _resume_hint(args: argparse.Namespace) -> str:
     """Where a stopped conversion's finished work is, when it is kept."""
+    from .search.checkpoint import is_checkpoint
+
     if getattr(args, "run", None) is _run_convert and args.output is not None and not _no_checkpoint(args) \
-            and os.path.isfile(_checkpoint_path(args.output)):
+            and is_checkpoint(_checkpoint_path(args.output)):
         return f"; the finished work is in {_checkpoint_path(args.output)}: run the same command again to resume"
     return ""
 

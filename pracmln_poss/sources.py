@@ -7,7 +7,7 @@ errors; this is that shared part.
 
 from __future__ import annotations
 
-__all__ = ["read_source", "read_bytes", "open_regular", "decode_text", "numbered_lines", "load_json", "MAX_INPUT_BYTES",
+__all__ = ["STANDARD_INPUT", "read_source", "read_bytes", "open_regular", "decode_text", "numbered_lines", "load_json", "MAX_INPUT_BYTES",
            "MAX_JSON_DEPTH"]
 
 import itertools
@@ -15,6 +15,7 @@ import json
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
@@ -68,20 +69,25 @@ def open_regular(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT
         raise ModelError(f"cannot read {what}: {exc.strerror}", where) from None
     except (TypeError, ValueError) as exc:
         raise ModelError(f"cannot read {what}: {exc}", where) from None
-    fh = os.fdopen(fd, "rb", buffering=0)
-    info = os.fstat(fd)
     refusal = None
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else \
-            "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file"
-        refusal = (f"{what} is {kind}; only a regular file is read (a FIFO or a device would block or never end: "
-                   "save it to a file first)")
-    elif info.st_size > limit:
-        refusal = f"{what} is larger than {_size(limit)}; refusing to read it"
-    if refusal is not None:
-        fh.close()
-        raise ModelError(refusal, where)
-    return fh
+    try:  # (looked at before it is wrapped: a directory cannot be)
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            refusal = f"{what} is a directory; give a file"
+        elif not stat.S_ISREG(info.st_mode):
+            kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else \
+                "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file"
+            refusal = (f"{what} is {kind}; only a regular file is read (a FIFO or a device would block or never "
+                       "end: save it to a file first)")
+        elif info.st_size > limit:
+            refusal = f"{what} is larger than {_size(limit)}; refusing to read it"
+        if refusal is None:
+            return os.fdopen(fd, "rb", buffering=0)
+    except BaseException:
+        os.close(fd)
+        raise
+    os.close(fd)
+    raise ModelError(refusal, where)
 
 
 def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
@@ -93,6 +99,8 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_B
         or is larger than ``limit``.
     """
     where = SourcePosition(os.fspath(path))
+    if os.fspath(path) in STANDARD_INPUT:
+        return _read_standard_input(what, limit, where)
     with open_regular(path, what, limit) as fh:
         size = os.fstat(fh.fileno()).st_size
         pieces: list[bytes] = []
@@ -110,6 +118,24 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_B
         except OSError as exc:
             raise ModelError(f"cannot read {what}: {exc.strerror}", where) from None
     return b"".join(pieces)
+
+
+STANDARD_INPUT = ("-", "/dev/stdin")
+"""The names of standard input as a file to read (a stream, read once to its end)."""
+
+
+def _read_standard_input(what: str, limit: int, where: SourcePosition) -> bytes:
+    """Standard input to its end, within ``limit`` bytes (``cat m.mln | pracmln-poss map -``)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ModelError(f"cannot read {what}: standard input is closed", where)
+    try:
+        data: bytes = stream.read(limit + 1)
+    except OSError as exc:
+        raise ModelError(f"cannot read {what}: {exc.strerror}", where) from None
+    if len(data) > limit:
+        raise ModelError(f"{what} is larger than {_size(limit)}; refusing to read it", where)
+    return data
 
 
 def _size(limit: int) -> str:

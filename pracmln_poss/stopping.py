@@ -42,6 +42,7 @@ import select
 import signal
 import tempfile
 import threading
+import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ from pycard import error as _CardinalityError
 from pysolvers import error as _SolverError
 
 from .errors import ArgumentError, TimeLimitReached
+from .startup import importing
 
 _PYSAT_ERRORS = (_SolverError, _CardinalityError)
 """PySAT's C extensions' errors: the solvers', and the totalizers' (RC2 and ours grow
@@ -390,6 +392,8 @@ def native(handler: int | None) -> Iterator[NativeRun]:
     saved = {}
     try:
         for signum, action in armed.actions.items():
+            if signal.getsignal(signum) is signal.SIG_IGN:  # (ignored, as nohup's SIGHUP: left so)
+                continue
             saved[signum] = _action(libc, signum)
             libc.sigaction(signum, action, None)  # (swapped at once: no moment without a handler)
         run_handlers()  # (a signal that came just before)
@@ -427,11 +431,21 @@ def deadline(seconds: float | None) -> Iterator[None]:
         raise ArgumentError(f"a time limit is a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
                             f"got {seconds!r}")
 
-    def reached(signum: int, frame: object) -> None:
-        raise expire(TimeLimitReached(f"no answer within the time limit of {seconds:g} s"))
+    passed = TimeLimitReached(f"no answer within the time limit of {seconds:g} s")
+    fired = False
+
+    def reached(signum: int, frame: types.FrameType | None) -> None:
+        nonlocal fired
+        if importing(frame):  # (raised inside an import, it would break the module: the next alarm)
+            return
+        if not fired:
+            fired = True
+            raise expire(passed)
+        if _inside_pracmln(frame):  # (again: pracmln's code caught it and went on)
+            raise passed
 
     previous = signal.signal(signal.SIGALRM, reached)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN)
     _deadlines += 1
     try:
         yield
@@ -444,6 +458,21 @@ def deadline(seconds: float | None) -> Iterator[None]:
 
 
 _deadlines = 0
+
+AGAIN = 0.1
+"""Seconds between two alarms once a time limit has passed: while pracmln's code runs
+(its parser, its grounding, its WCSP inference), whose bare ``except`` clauses catch the
+exception of the first and go on, each raises it again; elsewhere it is on its way out."""
+
+
+def _inside_pracmln(frame: types.FrameType | None) -> bool:
+    """Whether ``frame`` or a frame below it runs pracmln's code."""
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if name == "pracmln" or name.startswith("pracmln."):
+            return True
+        frame = frame.f_back
+    return False
 
 _pending: BaseException | None = None
 """What a signal's handler raised to stop the work (:func:`expire`), kept until the

@@ -32,6 +32,13 @@ FILES = {
     "m.mln": (PAPER / "example5-defaults.mln").read_bytes(),
     "e.db": b"a(T)\n",
     "x.checkpoint": (PAPER / "example5-defaults.mln").read_bytes(),
+    "includes.mln": b'#include "m.mln"\n',
+    "includes-dir.mln": b'#include "dir.mln"\n',
+    "includes-secret.mln": b'#include "secret.txt"\n',
+    "secret.txt": b"sk-SECRET-TOKEN-12345\n",
+    "includes-many.mln": b'#include "thousand.mln"\n' * 1000,
+    "thousand.mln": b'#include "empty.mln"\n' * 1000,
+    "empty.mln": b"",
 }
 
 
@@ -68,10 +75,10 @@ FILES["variable.db"] = b"a(x)\n"
 FILES["complex-weight.mln"] = b"obj = {T}\na(obj)\n(-8)**0.5 a(o)\n"
 FILES["negative.theory"] = b"#resolution 0.000001\n#atoms a\n-5  a\n"
 FILES["negative.json"] = b'{"atoms": ["a"], "formulas": [{"formula": "a", "level": -5}]}'
-FILES["includes-zero.mln"] = b'#include "/dev/zero"\n' + FILES["m.mln"]
+FILES["includes-zero.mln"] = b'#include "zero.mln"\n' + FILES["m.mln"]
 FILES["angled.mln"] = b"#include <m.mln>\n"
-LINKS = {"link.theory": "m.mln", "zero.pracmln": "/dev/zero"}
-DIRECTORIES = ["d.theory.checkpoint"]
+LINKS = {"link.theory": "m.mln", "zero.pracmln": "/dev/zero", "zero.mln": "/dev/zero"}
+DIRECTORIES = ["d.theory.checkpoint", "adir", "dir.mln"]
 FIFOS = ["fifo.mln", "fifo.pracmln", "fifo.theory"]
 
 
@@ -106,7 +113,7 @@ def test_bad_input_row(pracmln, workdir, capsys, command, error):
     code, _, err = run_cli(*argv)
     assert code == 2, err
     assert error in err, err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "SECRET" not in err  # (no line of secret.txt quoted)
     assert "usage:" in err or len(err.strip().splitlines()) == 1  # one line, or argparse's usage
     assert {p.name: p.read_bytes() for p in workdir.iterdir() if p.is_file()} == before  # nothing written or replaced
 

@@ -335,6 +335,21 @@ def test_to_possibilistic_lifted_is_the_default_for_first_order_mlns(pracmln):
     assert len(theory.ground()) >= len(theory)
 
 
+def test_to_possibilistic_names_the_line_of_a_bad_db_file(pracmln, tmp_path, capfd):
+    """A ``.db`` file pracmln cannot parse, given by name to ``MLN.to_possibilistic``: our
+    error with its file, line and text, and nothing printed (pracmln printed a traceback
+    and failed on its own message: ``AttributeError: ... no attribute 'message'``)."""
+    from pracmln_poss.bridge.plugin import install
+
+    install()
+    mln = pracmln.MLN.load(str(PAPER / "smokers.mln"), grammar="StandardGrammar")
+    (tmp_path / "garbage.db").write_text("garbage (((\n")
+    capfd.readouterr()
+    with pytest.raises(FormulaSyntaxError, match=r"garbage\.db:1: garbage \(\(\(: expected a ground literal"):
+        mln.to_possibilistic(str(tmp_path / "garbage.db"), k=1)
+    assert capfd.readouterr() == ("", "")
+
+
 _CONSTANTS = ["A", "B", "Cc", "D1"]
 
 

@@ -105,6 +105,18 @@ def test_toulbar2_on_functional_groups_agrees_with_brute_force(table, data, monk
                 assert engine.consequences(evidence) == ref.consequences(evidence)
 
 
+def test_toulbar2_evidence_leaving_a_lone_block_no_atom_is_impossible():
+    """A block of exclusive atoms in no cost function (``p1 v p2`` exactly one, nothing
+    else on them) with both atoms false: no world, as brute force says (Hypothesis found
+    it: the block's allowed values were empty, and the least of them a ValueError)."""
+    mln = GroundMLN.from_pairs([("p1 v p2", "inf"), ("!(p1 ^ p2)", "inf"), ("!(p3 ^ p4)", "inf"),
+                                ("!(p3 ^ p5)", "inf"), ("!(p4 ^ p5)", "inf"), ("p3", "inf")])
+    ref = MapReference(mln)
+    with open_engine(mln, "toulbar2") as engine:
+        for evidence in ([-1, -2], [-1], [1, 2], [-2, 4]):
+            assert engine.penalty(evidence) == ref.penalty(evidence), evidence
+
+
 @settings(max_examples=examples(100), deadline=None)
 @given(ground_mlns(max_atoms=4))
 def test_penalty_of_empty_evidence_is_zero(mln):

@@ -13,7 +13,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 import pytest
 
 from pracmln_poss.bridge.loader import load_model
-from pracmln_poss.errors import OutputError
+from pracmln_poss.errors import OutputError, SourcePosition
 from pracmln_poss.search.workers import chunked
 from pracmln_poss.transformations import transform
 
@@ -192,6 +192,82 @@ def test_a_checkpoint_of_another_conversion_is_not_used(pracmln, tmp_path, every
     with pytest.raises(OutputError, match="not a checkpoint of pracmln_poss"):
         converted(m, {"k": 1}, checkpoint=checkpoint)
     assert checkpoint.read_bytes() == b"not a checkpoint"
+
+
+def test_the_checkpoint_outlives_the_search_until_the_theory_is_safe(pracmln, tmp_path, monkeypatch):
+    """A stop while the finished search's theory is filtered keeps the checkpoint, and
+    the next conversion takes the search from it; a completed ``transform`` or
+    ``convert`` removes it, ``convert(keep_checkpoint=True)`` leaves it to the caller."""
+    from pracmln_poss.search import checkpoint as saving
+    from pracmln_poss.transformations import conversion, convert
+
+    monkeypatch.setattr(saving, "SAVE_INTERVAL", 0.0)  # (written at the end however short the search)
+    m = smokers()
+    place = tmp_path / "out.checkpoint"
+    expected = convert(m, "lifted", k=2, filter="conservative")
+
+    def stopped(theory, mode):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(conversion, "filter_redundant", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            convert(m, "lifted", k=2, filter="conservative", checkpoint=place)
+    assert saving.is_checkpoint(place)
+    notes = []
+    done = convert(m, "lifted", k=2, filter="conservative", checkpoint=place, keep_checkpoint=True,
+                   progress=lambda info: info.note and notes.append(info.note))
+    assert done == expected
+    assert notes and "resuming from" in notes[0] and "chunk(s) of rules done" in notes[0], notes
+    assert saving.is_checkpoint(place)  # (kept: the caller said it removes it)
+    assert transform(m, "lifted", k=2, checkpoint=place) == transform(m, "lifted", k=2)
+    assert not place.exists()  # (the theory returned: removed)
+    with pytest.raises(Exception, match="keep_checkpoint takes True or False"):
+        convert(m, "lifted", k=1, keep_checkpoint="no")
+
+
+def test_a_refused_final_write_keeps_the_search_for_the_next_run(pracmln, tmp_path, monkeypatch, capsys):
+    """``convert -o OUT`` whose write is refused at the end: status 2, the error says
+    where the finished work is; the same command again resumes from it, writes the bytes
+    of a run without a checkpoint, and removes it."""
+    import pracmln_poss.formats as formats
+    from pracmln_poss.cli import main
+    from pracmln_poss.search import checkpoint as saving
+
+    monkeypatch.setattr(saving, "SAVE_INTERVAL", 0.0)
+    out, place = tmp_path / "out.theory", tmp_path / "out.theory.checkpoint"
+    command = ["convert", str(PAPER / "smokers.mln"), "--domain", "person=A,B,C", "-k", "2", "--progress", "-o",
+               str(out)]
+
+    def refused(destination, text):
+        raise OutputError("cannot write: no space left on device", SourcePosition(str(out)))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(formats, "atomic_write", refused)
+        assert main(command) == 2
+    err = capsys.readouterr().err
+    assert "no space left on device" in err and f"the finished work is in {place}" in err, err
+    assert not out.exists() and saving.is_checkpoint(place)
+    assert main(command) == 0
+    assert "resuming from" in capsys.readouterr().err
+    assert not place.exists()
+    assert main([*command[:-1], str(tmp_path / "plain.theory"), "--no-checkpoint"]) == 0
+    assert out.read_bytes() == (tmp_path / "plain.theory").read_bytes()
+
+
+def test_an_output_name_of_255_bytes_has_its_checkpoint(pracmln, tmp_path, monkeypatch, capsys):
+    """``-o`` a name of 255 bytes (127 two-byte letters and one more): its checkpoint and
+    the checkpoint's temporary files are named to fit (the temporary's prefix was cut at
+    200 characters, 400 bytes here: "File name too long")."""
+    from pracmln_poss.cli import main
+    from pracmln_poss.search import checkpoint as saving
+
+    monkeypatch.setattr(saving, "SAVE_INTERVAL", 0.0)  # (saved at every chunk)
+    out = tmp_path / ("\u00e9" * 127 + "x")
+    assert len(out.name.encode()) == 255
+    assert main(["convert", str(PAPER / "smokers.mln"), "--domain", "person=A,B,C", "-k", "2", "-o", str(out)]) == 0, \
+        capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
 
 
 @pytest.mark.slow

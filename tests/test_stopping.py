@@ -242,6 +242,41 @@ def test_the_command_lines_signal_handler_stops_once(monkeypatch):
     assert cli._terminate(signal.SIGINT, None) is None
 
 
+def test_a_time_limit_caught_by_pracmlns_code_is_raised_again_there():
+    """pracmln's bare ``except`` clauses catch a time limit's exception and go on (its
+    parser ran 15 s past a limit of 1 s): while pracmln's code runs, the exception comes
+    again at every alarm after the limit, until one lands outside such a clause (here the
+    first lands inside one, the next ones outside five times in six)."""
+    import types
+
+    from pracmln_poss.errors import TimeLimitReached
+
+    module = types.ModuleType("pracmln.swallowing")
+    exec("import time\n"
+         "def work(seconds):\n"
+         "    end = time.monotonic() + seconds\n"
+         "    inside = 1.0\n"
+         "    while time.monotonic() < end:\n"
+         "        try:\n"
+         "            time.sleep(inside)\n"
+         "        except:\n"
+         "            pass\n"
+         "        inside = 0.01\n"
+         "        time.sleep(0.05)\n", module.__dict__)
+    start = time.monotonic()
+    with pytest.raises(TimeLimitReached), stopping.deadline(0.2):
+        module.work(10.0)
+    assert time.monotonic() - start < 5.0
+    raised = 0
+    with stopping.deadline(0.2):  # (our own code is not pracmln's: one alarm raises, then it is on its way out)
+        try:
+            time.sleep(0.5)
+        except TimeLimitReached:
+            raised += 1
+        time.sleep(0.3)  # (the alarms that come here raise nothing)
+    assert raised == 1
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_time_limit_whose_exception_was_swallowed_still_stops_the_next_solve():
     """Python may run the time limit's handler inside a ``__del__``, which prints its
@@ -302,6 +337,28 @@ def test_the_command_line_stops_within_a_second(hard_model, backend, stop, statu
     _, err = run.communicate(timeout=30)
     assert time.monotonic() - start < 1.0
     assert (run.returncode, err) == (status, line + "\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["toulbar2", "oll"])
+@pytest.mark.parametrize("ignored, stop, status", [("SIGHUP", "SIGTERM", 143), ("SIGTERM", "SIGINT", 130)])
+def test_a_signal_inherited_ignored_stays_ignored(hard_model, backend, ignored, stop, status):
+    """Started with a signal ignored (``nohup`` ignores SIGHUP, ``trap '' TERM`` SIGTERM),
+    the command goes on when it comes, inside a native solver too; another still stops it."""
+    def prepare() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(getattr(signal, ignored), signal.SIG_IGN)
+
+    run = subprocess.Popen(_command(hard_model, "--backend", backend), cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, preexec_fn=prepare)
+    time.sleep(1.5)
+    assert run.poll() is None, "the solve ended before the signal"
+    run.send_signal(getattr(signal, ignored))
+    time.sleep(1.0)
+    assert run.poll() is None, f"{ignored}, inherited ignored, ended the command"
+    run.send_signal(getattr(signal, stop))
+    _, err = run.communicate(timeout=30)
+    assert run.returncode == status, err
 
 
 @pytest.mark.slow
@@ -375,6 +432,83 @@ def test_a_time_limit_gives_up_with_status_3_or_the_best_world_found(hard_model,
     _, clauses = frustrated()
     violated = sum(w for w, lits in clauses if not any(world[abs(l)] == (l > 0) for l in lits))
     assert answer["cost"] == violated
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["auto", "toulbar2", "cpsat", "oll"])
+def test_the_best_world_found_under_evidence_satisfies_it(hard_model, backend):
+    """``--anytime`` with evidence: a world that satisfies the evidence, with its own cost
+    (it used to be the evidence-free solve's best world, the evidence false in it), or
+    status 3 when none was found in time."""
+    evidence = {1: True, 3: True, 5: False}  # (p(N0), p(N2) false and p(N4) true in that world)
+    code, out, err = run_cli("map", hard_model, "--backend", backend, "--time-limit", "1.5", "--anytime", "--json",
+                             "--evidence", "p(N0)", "p(N2)", "!p(N4)")
+    assert code in (0, 3), err
+    if code == 3:
+        return
+    answer = json.loads(out)
+    world = {int(name[3:-1]) + 1: value for name, value in answer["world"].items()}
+    assert all(world[atom] == value for atom, value in evidence.items()), answer
+    _, clauses = frustrated()
+    assert answer["cost"] == sum(w for w, lits in clauses if not any(world[abs(l)] == (l > 0) for l in lits))
+
+
+def test_a_stopped_searchs_world_answers_only_the_evidence_it_satisfies():
+    """:meth:`MapEngine.best_found` takes the world a stopped search kept only where it
+    satisfies the evidence and the hard formulas, and with the cost it has there."""
+    from pracmln_poss.map.world import Optimum, World
+
+    mln = GroundMLN.from_pairs([("a => b", 2), ("a", 1), ("!(b ^ c)", "inf")])
+    with open_engine(mln, "oll") as engine:
+        assert engine.best_found([]) is None  # (no search stopped)
+        engine.backend.incumbent = Optimum(0, World((False, True, True, False)))  # (a cost it does not have)
+        assert engine.best_found([]) == Optimum(0, World((False, True, True, False)))
+        assert engine.best_found(["!a"]) is None and engine.best_found(["c"]) is None
+        engine.backend.incumbent = Optimum(5, World((False, False, False, True)))
+        assert engine.best_found(["c"]) == Optimum(1_000_000, World((False, False, False, True)))
+        engine.backend.incumbent = Optimum(0, World((False, True, True, True)))  # (violates !(b ^ c))
+        assert engine.best_found([]) is None
+
+
+def _running_with(text: str) -> list[int]:
+    """The processes (not zombies) whose command line holds ``text``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                line = f.read()
+            with open(f"/proc/{entry}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if text.encode() in line and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", ["time limit", "SIGTERM"])
+def test_the_wcsp_backend_stops_its_toulbar2_and_leaves_no_file(hard_model, tmp_path, stop):
+    """pracmln's WCSP runs toulbar2 through a shell, on a ``.wcsp`` file in the temp
+    folder: a time limit gives status 3 (not "WCSPInference failed"), SIGTERM 143 and one
+    line (it used to be a ValueError); either way the toulbar2 is gone and the folder empty."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    limit = ["--time-limit", "2"] if stop == "time limit" else []
+    run = subprocess.Popen(_command(hard_model, "--backend", "wcsp", *limit), cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, env=dict(os.environ, TMPDIR=str(temp)))
+    if stop == "SIGTERM":
+        deadline = time.monotonic() + 60
+        while not _running_with(str(temp)) and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _running_with(str(temp)), "toulbar2 did not start"
+        run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=60)
+    expected = {"time limit": (3, "pracmln-poss: no answer within the time limit of 2 s\n"),
+                "SIGTERM": (143, "pracmln-poss: terminated by SIGTERM\n")}[stop]
+    assert (run.returncode, err) == expected
+    assert not _running_with(str(temp))
+    assert list(temp.iterdir()) == []
 
 
 def test_cpsats_best_world_so_far_is_kept_as_a_value_of_its_own():

@@ -122,6 +122,53 @@ def test_a_theory_over_quoted_unicode_and_keyword_names_reads_back(tmp_path):
     assert code == 0 and 'EXIST("Anna Smith")  true' in out, err
 
 
+@pytest.mark.parametrize("constant", ['"A /* x */ B"', '"a // b"', '"x*/y"'])
+def test_a_quoted_constant_holding_comment_marks_is_kept(tmp_path, constant):
+    """``//`` and ``/* */`` inside quotes are a constant's characters, not a comment: the
+    model keeps the constant (it used to become ``"A         B"``), and its theory, as
+    text, reads back (``loads`` used to refuse ``p("a // b")``)."""
+    from pracmln_poss.logic.syntax import strip_comments
+
+    model = tmp_path / "c.mln"
+    model.write_text(f"o = {{{constant}, Bob}} // the domain\np(o) /* two\npredicates */\nq(o)\n1 p(x) => q(x)\n")
+    assert strip_comments(model.read_text()).splitlines()[0].rstrip() == f"o = {{{constant}, Bob}}"
+    out = tmp_path / "c.theory"
+    code, _, err = run_cli("convert", model, "-k", "1", "-o", out)
+    assert code == 0, err
+    assert f"p({constant})" in out.read_text()
+    code, text, err = run_cli("query", out, "-e", f"p({constant})", "-q", f"q({constant})")
+    assert code == 0 and "entailed: yes" in text, err
+    theory = loads(out.read_text())
+    assert loads(str(theory)) == theory
+
+
+def test_a_folder_named_like_a_project_reference_is_a_folder(tmp_path):
+    """``a.pracmln:b/m.mln`` names a file when that path exists (a folder ``a.pracmln:b``);
+    it used to be read as member ``b/m.mln`` of a project ``a.pracmln``."""
+    folder = tmp_path / "a.pracmln:b"
+    folder.mkdir()
+    (folder / "m.mln").write_text(MODEL)
+    code, out, err = run_cli("map", folder / "m.mln")
+    assert code == 0 and out.startswith("evidence: none"), err
+    code, _, err = run_cli("map", tmp_path / "a.pracmln:b" / "missing.mln")  # (no such path: a reference)
+    assert code == 2 and "a.pracmln" in err, err
+
+
+def test_standard_input_is_read_as_a_model_or_a_database(tmp_path):
+    """``cat m.mln | pracmln-poss map -`` (or ``/dev/stdin``, a FIFO that used to be
+    refused); ``--db -`` likewise; both at once is refused in one line (it is read once)."""
+    (tmp_path / "m.mln").write_text(MODEL)
+    for name in ("-", "/dev/stdin"):
+        done = _cli("map", name, cwd=tmp_path, input=MODEL)
+        assert done.returncode == 0 and done.stdout.startswith("evidence: none"), done.stderr
+    done = _cli("convert", "-", "-k", "1", cwd=tmp_path, input=MODEL)
+    assert done.returncode == 0 and "a(T)" in done.stdout, done.stderr
+    done = _cli("map", "m.mln", "--db", "-", "--json", cwd=tmp_path, input="!a(T)\n")
+    assert done.returncode == 0 and json.loads(done.stdout)["world"]["a(T)"] is False, done.stderr
+    done = _cli("map", "-", "--db", "-", cwd=tmp_path, input=MODEL)
+    assert done.returncode == 2 and "standard input is read once" in done.stderr, done.stderr
+
+
 def test_a_short_write_to_standard_output_is_an_error(tmp_path):
     (tmp_path / "m.mln").write_text(MODEL)
     with open(tmp_path / "x.theory", "w") as out:
@@ -208,23 +255,22 @@ def test_a_checkpoint_with_a_level_above_every_weight_is_not_resumed(tmp_path, w
 
 
 def _run_until_checkpoint(tmp_path: Path) -> str:
-    """The body of the checkpoint the conversion of ``m.mln`` keeps (removed when the
-    run ends well: read here just before)."""
+    """The body of the checkpoint the conversion of ``m.mln`` keeps (written at the end of
+    the search however short, removed once the output is written: read here just before)."""
     from pracmln_poss.search import checkpoint
 
     kept: list[bytes] = []
-    original = checkpoint.Checkpoint.remove
+    original, interval = checkpoint.discard, checkpoint.SAVE_INTERVAL
 
-    def keep(self: checkpoint.Checkpoint) -> None:
-        self.save()
-        kept.append(self.path.read_bytes())
-        original(self)
+    def keep(path: str) -> None:
+        kept.append(Path(path).read_bytes())
+        original(path)
 
-    checkpoint.Checkpoint.remove = keep  # type: ignore[method-assign]
+    checkpoint.discard, checkpoint.SAVE_INTERVAL = keep, 0.0
     try:
         assert run_cli("convert", tmp_path / "m.mln", "-k", "1", "-o", tmp_path / "kept.theory")[0] == 0
     finally:
-        checkpoint.Checkpoint.remove = original  # type: ignore[method-assign]
+        checkpoint.discard, checkpoint.SAVE_INTERVAL = original, interval
     return kept[-1].rstrip(b"\n").rpartition(b"\n")[0].decode()
 
 
@@ -273,8 +319,9 @@ def test_a_fifo_or_a_device_is_refused_at_once(tmp_path, command):
     for name in ("fifo.mln", "fifo.pracmln", "fifo.theory", "fifo-part.mln"):
         _fifo(tmp_path / name)
     (tmp_path / "zero.pracmln").symlink_to("/dev/zero")
+    (tmp_path / "zero.mln").symlink_to("/dev/zero")
     (tmp_path / "includes-fifo.mln").write_text('#include "fifo-part.mln"\n' + MODEL)
-    (tmp_path / "includes-zero.mln").write_text('#include "/dev/zero"\n' + MODEL)
+    (tmp_path / "includes-zero.mln").write_text('#include "zero.mln"\n' + MODEL)
     started = time.monotonic()
     done = _cli(*command, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
@@ -286,9 +333,9 @@ def test_an_include_diamond_reads_each_file_once(tmp_path, monkeypatch):
     from pracmln_poss.bridge import project
 
     members = {"mlns/m.mln": '#include "d0.mln"\n#include "d0.mln"\n' + MODEL}
-    for depth in range(12):
+    for depth in range(11):  # (8,190 #include lines followed: below MAX_INCLUDES)
         members[f"mlns/d{depth}.mln"] = f'#include "d{depth + 1}.mln"\n#include "d{depth + 1}.mln"\n'
-    members["mlns/d12.mln"] = "// the bottom\n"
+    members["mlns/d11.mln"] = "// the bottom\n"
     members["query.conf"] = '{"mln": "m.mln"}'
     (tmp_path / "diamond.pracmln").write_bytes(project_archive(members))
     reads: list[str] = []
@@ -296,7 +343,12 @@ def test_an_include_diamond_reads_each_file_once(tmp_path, monkeypatch):
     monkeypatch.setattr(project, "read_member", lambda p, m, a=None: reads.append(m) or read_member(p, m, a))
     code, out, err = run_cli("map", tmp_path / "diamond.pracmln")
     assert code == 0 and "a(T)  true" in out, err
-    assert len(reads) == len(set(reads)) == 14  # (8,190 includes; each member read once)
+    assert len(reads) == len(set(reads)) == 13  # (8,190 includes; each member read once)
+    members["mlns/d11.mln"] = '#include "d12.mln"\n#include "d12.mln"\n'  # (16,382: refused)
+    members["mlns/d12.mln"] = "// the bottom\n"
+    (tmp_path / "diamond.pracmln").write_bytes(project_archive(members))
+    code, out, err = run_cli("map", tmp_path / "diamond.pracmln")
+    assert code == 2 and "follows more than 10,000 #include lines" in err, err
 
 
 def test_a_plain_model_includes_files_beside_it_wherever_it_is_run_from(tmp_path, monkeypatch):
@@ -372,3 +424,20 @@ def test_whatever_convert_writes_every_command_reads_back_to_the_same_theory(tmp
     assert code == 0 and f"query: {second}({constant})" in out_text, err
     code, map_text, err = run_cli("map", model, "-e", f"{first}({constant})")
     assert code == 0, err
+
+
+def test_out_of_memory_is_one_line_and_writes_nothing(pracmln, tmp_path, monkeypatch, capsys):
+    """A conversion that runs out of memory (``ulimit -v``) says so in one line, status 2,
+    no traceback, no output."""
+    import pracmln_poss.model.grounding as grounding
+    from pracmln_poss.cli import main
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(grounding, "ground", exhausted)
+    out = tmp_path / "out.theory"
+    assert main(["convert", str(PAPER / "smokers.mln"), "-k", "1", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pracmln-poss: error: out of memory") and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()

@@ -70,11 +70,13 @@ from .weight_expressions import evaluate_weight
 class LoadedModel:
     """A model as we hold it (``model``) and as pracmln does (``mln``: pracmln's ``MLN``
     when pracmln read the file, else None), with the settings of the project it came
-    from (all None for plain files)."""
+    from (all None for plain files), and the files a plain model's ``#include`` lines
+    read (real paths)."""
 
     mln: Any
     model: FirstOrderMLN
     settings: ProjectSettings = ProjectSettings()
+    included: tuple[str, ...] = ()
 
 
 class _LineTracker:
@@ -273,7 +275,7 @@ def load(request: LoadRequest) -> LoadedModel:
     settings = sources.settings
     closed, _ = close_as_asked(model, request.cw, request.cw_preds, settings.cw, settings.cw_preds,
                                settings.queries or (), force=request.force)
-    return LoadedModel(mln, closed, settings)
+    return LoadedModel(mln, closed, settings, sources.included)
 
 
 def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path,
@@ -541,6 +543,9 @@ def pracmln_database_of(mln: Any, db: object) -> PracmlnDatabase | None:
     :raises ArgumentTypeError: for anything else.
     """
     if isinstance(db, (str, os.PathLike)):
+        # read by us first: a line pracmln cannot parse makes it print a traceback and fail
+        # on its own error message (AttributeError), ours names the file, line and text
+        read_database(os.fspath(db), type(mln.logic.grammar).__name__)
         db = import_pracmln().Database.load(mln, os.fspath(db))  # (pracmln's Database, or a list of them)
     database = one_pracmln_database(db)
     if db is not None and database is None:

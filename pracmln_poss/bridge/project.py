@@ -89,9 +89,10 @@ class Project:
 
 
 def is_project_reference(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` names a project (``X.pracmln``) or a file in one (``X.pracmln:NAME``)."""
+    """Whether ``path`` names a project (``X.pracmln``) or a file in one (``X.pracmln:NAME``);
+    a path that exists as it is written is a file (in a folder ``a.pracmln:b``, say)."""
     text = os.fspath(path)
-    return text.endswith(".pracmln") or ".pracmln:" in text
+    return text.endswith(".pracmln") or (".pracmln:" in text and not os.path.lexists(text))
 
 
 def split_reference(path: str | os.PathLike[str]) -> tuple[str, str | None]:
@@ -186,16 +187,26 @@ def read_member(project: Project, member: str, archive: zipfile.ZipFile | None =
 _INCLUDE = re.compile(r'^#include\s*(?:"(?P<quoted>[^"]+)"|<(?P<angled>[^<>]+)>)\s*$')
 MAX_INCLUDE_DEPTH = 16
 
+MAX_INCLUDES = 10_000
+"""The ``#include`` lines one model may follow, a file included twice counted twice: a
+file included 1,000 times by a file itself included 1,000 times expands a few bytes to
+a million copies (it took 26 s and 530 MB)."""
+
+MAX_EXPANDED_LINES = 2_000_000
+"""The lines of a model with its ``#include`` files in (pracmln's largest example model,
+meals, has 19,591 formulas)."""
+
 Resolve = Callable[[str, bool, str, SourcePosition], tuple[str, str]]
 """``(target, angled, current key, where)`` -> the key of the file an ``#include`` names
 and the name to show for it; raises :class:`ModelError` for one it may not name."""
 
 
-def _expand(name: str, key: str, text: str, resolve: Resolve,
-            read: Callable[[str, str], str]) -> tuple[str, tuple[SourcePosition, ...] | None]:
+def _expand(name: str, key: str, text: str, resolve: Resolve, read: Callable[[str, str], str]
+            ) -> tuple[str, tuple[SourcePosition, ...] | None, tuple[str, ...]]:
     """A model's text with its ``#include`` lines replaced by the files they name (each
-    file read once, however often it is included), and the position of every line
-    (None: the text has no ``#include``).  Bounded in depth and size like any input.
+    file read once, however often it is included), the position of every line (None:
+    the text has no ``#include``) and the keys of the files read, in the order first
+    read.  Bounded in depth and size like any input.
 
     :raises ModelError: at the ``#include`` line, for a file it may not name, an include
         cycle, or an expansion too deep or too large.
@@ -203,16 +214,22 @@ def _expand(name: str, key: str, text: str, resolve: Resolve,
     from ..sources import MAX_INPUT_BYTES
 
     if "#include" not in text:
-        return text, None
+        return text, None, ()
     lines: list[str] = []
     positions: list[SourcePosition] = []
     texts: dict[str, str] = {}
-    size = 0
+    split: dict[str, tuple[list[str], list[str]]] = {}  # a file's lines as read and without comments
+    size = followed = 0
 
     def expand(shown: str, current: str, body: str, chain: tuple[str, ...]) -> None:
-        nonlocal size
-        originals = body.split("\n")
-        for index, line in enumerate(strip_comments(body).split("\n")):
+        nonlocal size, followed
+        if current not in split:
+            split[current] = body.split("\n"), strip_comments(body).split("\n")
+        originals, stripped_lines = split[current]
+        if len(lines) + len(originals) > MAX_EXPANDED_LINES:
+            raise ModelError(f"the model with its #include files has more than {MAX_EXPANDED_LINES:,} lines; "
+                             "refusing to read it", positions[-1] if positions else SourcePosition(shown))
+        for index, line in enumerate(stripped_lines):
             where = SourcePosition(shown, index + 1, originals[index])
             stripped = line.strip()
             if not stripped.startswith("#include"):
@@ -223,6 +240,10 @@ def _expand(name: str, key: str, text: str, resolve: Resolve,
             if found is None:
                 raise ModelError('malformed #include; write #include "NAME.mln"', where)
             target = found.group("quoted") or found.group("angled")
+            followed += 1
+            if followed > MAX_INCLUDES:
+                raise ModelError(f"the model follows more than {MAX_INCLUDES:,} #include lines (a file included "
+                                 "twice counts twice); refusing to read it", where)
             included, included_name = resolve(target, found.group("angled") is not None, current, where)
             if included in chain or len(chain) >= MAX_INCLUDE_DEPTH:
                 raise ModelError(f"#include {target!r} makes a cycle or nests deeper than {MAX_INCLUDE_DEPTH}",
@@ -241,7 +262,7 @@ def _expand(name: str, key: str, text: str, resolve: Resolve,
             expand(included_name, included, texts[included], chain + (included,))
 
     expand(name, key, text, (key,))
-    return "\n".join(lines), tuple(positions)
+    return "\n".join(lines), tuple(positions), tuple(texts)
 
 
 def expand_includes(project: Project, member: str, text: str) -> tuple[str, tuple[SourcePosition, ...] | None]:
@@ -263,8 +284,9 @@ def expand_includes(project: Project, member: str, text: str) -> tuple[str, tupl
         return included, f"{project.path}:{included}"
 
     with _archive(project.path) as archive:
-        return _expand(f"{project.path}:{member}", member, text, resolve,
-                       lambda key, shown: read_member(project, key, archive))
+        expanded, positions, _ = _expand(f"{project.path}:{member}", member, text, resolve,
+                                         lambda key, shown: read_member(project, key, archive))
+    return expanded, positions
 
 
 def _included_member(project: Project, target: str, where: SourcePosition) -> str:
@@ -278,15 +300,17 @@ def _included_member(project: Project, target: str, where: SourcePosition) -> st
         raise ModelError(f"#include {target!r}: {exc.message}", where) from None
 
 
-def expand_file_includes(path: str, text: str) -> tuple[str, tuple[SourcePosition, ...] | None]:
+def expand_file_includes(path: str, text: str) -> tuple[str, tuple[SourcePosition, ...] | None, tuple[str, ...]]:
     """The text of a plain model file with its ``#include "NAME"`` lines replaced by the
-    files they name, and the position of every line (None: the text has no ``#include``).
+    files they name, the position of every line (None: the text has no ``#include``) and
+    the real paths of the files included (what a command must not write onto).
 
     ``NAME`` is a path, taken from the folder of the file that includes it when it is
     relative (pracmln looks in the working directory first; we do not, so that a model
-    means the same wherever it is run from).  Any regular file may be named, as in
-    pracmln: a plain model is the user's own file.  Each is read as a model file is
-    (regular files only, bounded, UTF-8) and once.  ``#include <NAME>`` names a file of a
+    means the same wherever it is run from).  Any model file may be named (``NAME.mln``),
+    as in pracmln: a plain model is the user's own file; other files are refused (an
+    error quotes the line it is about, and a file of secrets is no model).  Each is read
+    as a model file is (regular files only, bounded, UTF-8) and once.  ``#include <NAME>`` names a file of a
     project, and a plain model is in none.
 
     :raises ModelError: at the ``#include`` line, as :func:`expand_includes` does.
@@ -297,6 +321,9 @@ def expand_file_includes(path: str, text: str) -> tuple[str, tuple[SourcePositio
         if angled:
             raise ModelError(f"#include <{target}> names a file of a project, and this model is in none; write "
                              f'#include "{target}" for a file beside it', where)
+        if not target.lower().endswith(".mln"):  # (an error would quote its lines: a file of secrets, say)
+            raise ModelError(f"#include {target!r} names a file that is not a model file; #include reads model "
+                             "files only (NAME.mln)", where)
         named = target if os.path.isabs(target) else os.path.join(os.path.dirname(current), target)
         return os.path.realpath(named), os.path.normpath(named)
 
@@ -311,6 +338,8 @@ class Sources:
 
     :ivar model_positions: where each line of ``model_text`` comes from, when it is not
         simply line ``i`` of ``model_name`` (a project's model with its includes).
+    :ivar included: the real paths of the files a plain model's ``#include`` lines read
+        (a project's are members of its archive).
     """
 
     model_name: str
@@ -319,6 +348,7 @@ class Sources:
     db_text: str | None
     settings: ProjectSettings
     model_positions: tuple[SourcePosition, ...] | None = None
+    included: tuple[str, ...] = ()
 
 
 def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | None) -> Sources:
@@ -333,6 +363,7 @@ def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | Non
     settings = ProjectSettings()
     db_name = db_text = None
     positions = None
+    included: tuple[str, ...] = ()
     if is_project_reference(model):
         archive, member = split_reference(model)
         project = read_project(archive)
@@ -349,7 +380,7 @@ def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | Non
             db_name, db_text = f"{archive}:{inner_db}", read_member(project, inner_db)
     else:
         model_name, model_text = os.fspath(model), read_source(model, "model file")
-        model_text, positions = expand_file_includes(model_name, model_text)
+        model_text, positions, included = expand_file_includes(model_name, model_text)
     if db is not None:
         if is_project_reference(db):
             archive, member = split_reference(db)
@@ -362,4 +393,4 @@ def open_sources(model: str | os.PathLike[str], db: str | os.PathLike[str] | Non
             db_name, db_text = f"{archive}:{inner_db}", read_member(project, inner_db)
         else:
             db_name, db_text = os.fspath(db), read_source(db, "database file")
-    return Sources(model_name, model_text, db_name, db_text, settings, positions)
+    return Sources(model_name, model_text, db_name, db_text, settings, positions, included)

@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,10 +54,11 @@ def _link(path: str | os.PathLike[str]) -> str | None:
 
 
 def check_writable(path: str | os.PathLike[str],
-                   inputs: Mapping[str, str | os.PathLike[str]] | None = None) -> Destination:
+                   inputs: Mapping[str, str | os.PathLike[str]] | Iterable[tuple[str, str | os.PathLike[str]]]
+                   | None = None) -> Destination:
     """Refuse, before any work, an output :func:`atomic_write` would refuse at the end
     (an empty name, a directory, a device, a missing directory), or one that is the same
-    file as one of ``inputs`` (what each is -> its path; links followed).
+    file as one of ``inputs`` (what each is -> its path, or such pairs; links followed).
 
     :returns: what to hand :func:`atomic_write`, which checks the place again at the rename.
     :raises OutputError: naming the path.
@@ -69,7 +70,7 @@ def check_writable(path: str | os.PathLike[str],
         raise OutputError("names a directory; give a file name", SourcePosition(shown))
     _existing_mode(path)
     known = []
-    for what, source in (inputs or {}).items():
+    for what, source in (inputs.items() if isinstance(inputs, Mapping) else inputs or ()):
         identity = _identity(source)
         if identity is not None and identity == _identity(path):
             raise OutputError(f"is {what} of this command (the same file as {os.fspath(source)}); refusing to "

@@ -330,14 +330,20 @@ def parse_literal(text: str, grammar: str = "StandardGrammar") -> tuple[bool, Pr
     return positive, f
 
 
+_COMMENT_OR_QUOTED = re.compile(r'("[^"\n]*")|/\*.*?\*/|//[^\n]*', re.DOTALL)
+
+
 def strip_comments(text: str) -> str:
-    """Remove ``//`` and ``/* */`` comments, keeping every newline (so line numbers hold)."""
+    """Remove ``//`` and ``/* */`` comments, keeping every newline (so line numbers hold)
+    and every quoted constant as it is (``"A // B"`` is a name, not a comment)."""
 
     def blank(match: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", match.group(0))
+        if match.group(1) is not None:
+            return match.group(1)
+        comment = match.group(0)
+        return "" if comment.startswith("//") else re.sub(r"[^\n]", " ", comment)
 
-    text = re.sub(r"/\*.*?\*/", blank, text, flags=re.DOTALL)
-    return re.sub(r"//[^\n]*", "", text)
+    return _COMMENT_OR_QUOTED.sub(blank, text) if "/" in text else text
 
 
 _OUTSIDE_QUOTES = re.compile(r'("[^"]*")|\s+')

@@ -106,6 +106,21 @@ class MapEngine:
         """Total weight of the soft formulas ``world`` violates; ``INF`` if it violates a hard one."""
         return world_cost(self.mln, world)
 
+    def best_found(self, evidence: Evidence = ()) -> Optimum | None:
+        """The best world a search stopped by a signal or a time limit had found, as an
+        answer to ``evidence``: only when it satisfies the evidence and the hard formulas
+        (the stopped search may have been another question's, the evidence-free one's),
+        with its own cost; None otherwise (``map --anytime``)."""
+        found = self.backend.incumbent
+        if found is None:
+            return None
+        world = found.world
+        units, formulas = self.split_evidence(evidence)
+        if not all(world.satisfies(u) for u in units) or not all(evaluate(f, world) for f in formulas):
+            return None
+        cost = self.cost(world)
+        return None if cost == INF else Optimum(int(cost), world)
+
     def base(self) -> Optimum:
         """The optimum without evidence; raises if the hard formulas are unsatisfiable."""
         if self._base is None:

@@ -21,6 +21,7 @@ from ..model.ground_mln import GroundMLN
 from ..weights import INF
 from .choice import DEFAULT_BACKEND, open_engine
 from .engine import Evidence, MapEngine
+from .world import Optimum
 
 
 @dataclass(frozen=True)
@@ -130,12 +131,20 @@ class MapInference:
     def answer(self, evidence: Evidence = ()) -> MapAnswer:
         """Penalty, a MAP world and the atoms every MAP world agrees on, at once."""
         engine, ev = self.engine_for(evidence)
+        # (the question first: stopped by a time limit, its best world so far is the
+        # --anytime answer, where the evidence-free optimum's is none)
+        found = engine.optimum(ev) if ev else engine.base()  # (one optimum serves all three)
         base = engine.base()
-        found = engine.optimum(ev) if ev else base  # (one optimum serves all three)
         steps = found.cost - base.cost
         entailed = sorted(engine.consequences(ev, known=found), key=abs)
         return MapAnswer(self._units(steps), steps, self.mln.named(found.world),
                          {self.mln.name(abs(lit)): lit > 0 for lit in entailed})
+
+    def best_found(self, evidence: Evidence = ()) -> Optimum | None:
+        """After a stopped question: the best world found for ``evidence`` by then, with
+        its cost (:meth:`.MapEngine.best_found`); None: none that satisfies it."""
+        engine, ev = self.engine_for(evidence)
+        return engine.best_found(ev)
 
     def entails(self, evidence: Evidence, query: str | Formula) -> bool:
         """``(M, E) |-MAP query``."""

@@ -204,7 +204,12 @@ class Toulbar2Backend(Backend):
                 removed.add((var, x))
         if any(assigned.get(var) == x for var, x in removed):
             return None
-        return assigned, {(var, x) for var, x in removed if var not in assigned}
+        removed = {(var, x) for var, x in removed if var not in assigned}
+        # (every value of a variable removed: impossible, also for one in no cost function,
+        # which neither toulbar2 nor a leaf sees)
+        if any(n >= network.variables[var].size for var, n in Counter(var for var, _ in removed).items()):
+            return None
+        return assigned, removed
 
     def _posed(self, evidence: Evidence) -> Posed:
         """The evidence as the core sees it (:meth:`.Decomposition.pose`)."""

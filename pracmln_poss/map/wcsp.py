@@ -13,15 +13,24 @@ from __future__ import annotations
 
 __all__ = ["WCSPBackend"]
 
+import functools
 import io
 import itertools
-from contextlib import redirect_stderr, redirect_stdout
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout, suppress
+from typing import Any
 
 from pysat.solvers import Solver
 
 from .. import stopping
 from ..compat import import_pracmln
-from ..errors import BackendError
+from ..errors import BackendError, PossError
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
@@ -84,13 +93,20 @@ class WCSPBackend(Backend):
         result: dict[str, float] = {}
         try:
             if mln.formulas:  # pracmln cannot ground an MLN without formulas
-                with redirect_stdout(quiet), redirect_stderr(quiet):
+                stopping.check()
+                with redirect_stdout(quiet), redirect_stderr(quiet), _contained() as kill, stopping.solving(kill):
                     mrf = mln.ground(db)
                     queries = [str(a) for a in mrf.gndatoms]
                     result = WCSPInference(mrf, queries=queries).run().results
         except NoConstraintsError:
             pass  # the evidence decides every formula: all its worlds cost the same
+        except PossError:  # (a time limit, ours: not pracmln's failure)
+            raise
         except Exception as exc:  # pracmln signals unsatisfiability with bare Exceptions
+            # (a signal's exception that pracmln caught and replaced, or its toulbar2 killed
+            # by the signal: the signal's, not pracmln's failure)
+            stopping.run_handlers()
+            stopping.check()
             text = str(exc).lower()
             if "unsatisfiable" in text or "violated" in text or "contradict" in text:
                 return None
@@ -122,6 +138,52 @@ class WCSPBackend(Backend):
                         return False
                     sat.add_clause(list(clause))
             return stopping.sat(sat, list(units))
+
+
+@contextmanager
+def _contained() -> Iterator[Callable[[], None]]:
+    """During the block, the toulbar2 that pracmln starts (through a shell) runs in a
+    session of its own, killed with its shell when the block ends early, and writes its
+    ``.wcsp`` files in a folder of ours, removed whatever happens (pracmln leaves its file
+    in the temp folder when interrupted).  Yields the function that kills them, and every
+    later one before it runs (a signal's: pracmln's own code catches the exceptions of
+    some signals' handlers and goes on)."""
+    from pracmln.wcsp import wcsp as module
+
+    folder = tempfile.mkdtemp(prefix="pracmln-poss-wcsp-")
+    started: list[subprocess.Popen[Any]] = []
+    stopped = False
+
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[Any]:
+        if stopped:
+            raise OSError("stopped by a signal")
+        process: subprocess.Popen[Any] = subprocess.Popen(*args, start_new_session=True, **kwargs)
+        started.append(process)
+        return process
+
+    def kill() -> None:
+        nonlocal stopped
+        stopped = True
+        for process in list(started):
+            if process.poll() is None:
+                with suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+
+    saved = module.Popen, module.tempfile
+    module.Popen = popen
+    module.tempfile = types.SimpleNamespace(NamedTemporaryFile=functools.partial(tempfile.NamedTemporaryFile,
+                                                                                 dir=folder))
+    try:
+        yield kill
+    finally:
+        module.Popen, module.tempfile = saved
+        kill()
+        for process in started:
+            for stream in (process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
+            process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _for_pracmln(f: Formula) -> Formula | None:

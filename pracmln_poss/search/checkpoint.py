@@ -4,7 +4,10 @@ The file holds the search's key (a digest of the ground MLN, ``k``, the focus, t
 symmetry and the rule options: what the result depends on), the optima of every
 evidence-set size finished and of every chunk finished of the size under way, and the
 rules of every chunk finished.  It is replaced atomically after each size and every
-few seconds of chunks, and on an interrupt; the search removes it when it completes.
+few seconds of chunks, on an interrupt, and when the search completes; it is removed
+(:func:`discard`) only once the result is safe: returned by the transformation, or, on
+the command line, filtered and written, so that a stop or a refused write after the
+search loses none of it.
 
 The file is data, never code: one line of JSON (ints, strings and lists only), then a
 line with the SHA-256 digest of that line, written last.  Before anything in it is
@@ -16,9 +19,10 @@ not used (its ``refused`` says why) and is replaced by the search's own.
 
 from __future__ import annotations
 
-__all__ = ["Checkpoint", "CHECKPOINT_START", "check_place", "search_key", "Packed", "pack_optimum", "unpack_optimum",
+__all__ = ["Checkpoint", "CHECKPOINT_START", "SAVE_INTERVAL", "check_place", "discard", "is_checkpoint", "search_key", "Packed", "pack_optimum", "unpack_optimum",
            "unpack_world", "RuleChunk"]
 
+import contextlib
 import hashlib
 import json
 import os
@@ -222,37 +226,67 @@ CHECKPOINT_START = b'{"format":"pracmln_poss checkpoint'
 """How every checkpoint file of the package begins, whatever its version."""
 
 
-def check_place(path: str | os.PathLike[str]) -> None:
-    """Refuse, before any work, a checkpoint's place taken by anything but a checkpoint
-    of the package (a search replaces the file as it goes and removes it when done):
-    a directory, a special file, a symbolic link, or a file that does not begin as a
-    checkpoint does (the model, a database, a file of the user's), each left as it is.
+def _taken_by(path: str | os.PathLike[str]) -> str | None:
+    """What holds ``path`` when it is not a checkpoint of the package (a symbolic link, a
+    directory or special file, another file), or None: nothing, or a checkpoint.
 
-    :raises OutputError: naming the place and what is there.
+    :raises OutputError: when the place cannot be looked at.
     """
     where = SourcePosition(str(path))
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
-        return
+        return None
     except OSError as exc:
         raise OutputError(f"cannot use the checkpoint file: {exc.strerror}", where) from None
     if stat.S_ISLNK(mode):
-        what = "a symbolic link"
-    elif not stat.S_ISREG(mode):
-        what = "a directory or a special file"
-    else:
-        try:  # (not followed if a link made since, not waited on if a FIFO)
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-            with os.fdopen(fd, "rb") as f:
-                start = f.read(len(CHECKPOINT_START))
-        except OSError as exc:
-            raise OutputError(f"cannot use the checkpoint file: {exc.strerror}", where) from None
-        if start == CHECKPOINT_START:
-            return
-        what = "a file that is not a checkpoint of pracmln_poss"
-    raise OutputError(f"the checkpoint's place is taken by {what}, which is left as it is; remove it, "
-                      "or give another place (--no-checkpoint: none)", where)
+        return "a symbolic link"
+    if not stat.S_ISREG(mode):
+        return "a directory or a special file"
+    try:  # (not followed if a link made since, not waited on if a FIFO)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            start = f.read(len(CHECKPOINT_START))
+    except OSError as exc:
+        raise OutputError(f"cannot use the checkpoint file: {exc.strerror}", where) from None
+    return None if start == CHECKPOINT_START else "a file that is not a checkpoint of pracmln_poss"
+
+
+def check_place(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, a checkpoint's place taken by anything but a checkpoint
+    of the package (a search replaces the file as it goes; :func:`discard` removes it
+    once the result is safe): a directory, a special file, a symbolic link, or a file
+    that does not begin as a checkpoint does (the model, a database, a file of the
+    user's), each left as it is.
+
+    :raises OutputError: naming the place and what is there.
+    """
+    what = _taken_by(path)
+    if what is not None:
+        raise OutputError(f"the checkpoint's place is taken by {what}, which is left as it is; remove it, "
+                          "or give another place (--no-checkpoint: none)", SourcePosition(str(path)))
+
+
+def is_checkpoint(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` holds a checkpoint of the package (a regular file that begins as
+    one does; whether it checks out is for :meth:`Checkpoint.load`)."""
+    try:
+        return os.path.lexists(path) and _taken_by(path) is None
+    except OutputError:
+        return False
+
+
+def discard(path: str | os.PathLike[str]) -> None:
+    """Remove the checkpoint at ``path`` once what it kept is safe (the theory returned,
+    or written); anything else found there (a file put in its place meanwhile) is left."""
+    if is_checkpoint(path):
+        with contextlib.suppress(OSError):  # (a checkpoint left behind is resumed from, or replaced)
+            Path(path).unlink()
+
+
+SAVE_INTERVAL = 10.0
+"""Seconds between two writes of a checkpoint while a search runs (at most that much
+work is done again after a crash); a search shorter than this is not written at its end."""
 
 
 class Checkpoint:
@@ -262,20 +296,20 @@ class Checkpoint:
         it was used).
     """
 
-    def __init__(self, path: str | os.PathLike[str], key: str, n_atoms: int, k: int, interval: float = 10.0,
+    def __init__(self, path: str | os.PathLike[str], key: str, n_atoms: int, k: int, interval: float | None = None,
                  max_level: int | None = None) -> None:
         self.path = Path(path)
         self.key = key
         self.n_atoms = n_atoms
         self.k = k
         self.max_level = max_level
-        self.interval = interval
+        self.interval = SAVE_INTERVAL if interval is None else interval
         self.optima: dict[int, list[tuple[tuple[int, ...], Packed | None]]] = {}
         self.partial: dict[int, dict[int, list[Packed | None]]] = {}  # size -> chunk -> its optima
         self.rules: dict[int, RuleChunk] = {}
         self.resumed = False
         self.refused: str | None = None
-        self._saved = time.monotonic()
+        self._started = self._saved = time.monotonic()
         self._encoded: dict[tuple[int, ...], tuple[object, str]] = {}
         self._check_path()
 
@@ -343,7 +377,9 @@ class Checkpoint:
         body = self._body().encode()
         where = SourcePosition(str(self.path))
         try:
-            fd, tmp = tempfile.mkstemp(prefix=self.path.name[:200] + ".", dir=self.path.parent)
+            # (at most 200 bytes of the name, not characters: with mkstemp's 8 it must fit in 255)
+            head = self.path.name.encode()[:200].decode("utf-8", "ignore")
+            fd, tmp = tempfile.mkstemp(prefix=head + ".", dir=self.path.parent)
         except OSError as exc:
             raise OutputError(f"cannot write the checkpoint: {exc.strerror}", where) from None
         try:
@@ -380,5 +416,9 @@ class Checkpoint:
         head = json.dumps({"format": FORMAT, "key": self.key}, separators=(",", ":"))[:-1]
         return f'{head},"optima":[{optima}],"partial":[{partial}],"rules":[{rules}]}}'
 
-    def remove(self) -> None:
-        self.path.unlink(missing_ok=True)
+    def finish(self) -> None:
+        """Write the finished search, kept until its owner has the result safe
+        (:func:`discard`); not when the whole search took less than the interval, which
+        costs less to run again than the write."""
+        if time.monotonic() - self._started >= self.interval:
+            self.save()

@@ -215,7 +215,8 @@ def default_rules(
     :param executor: where the chunks of each phase run (:mod:`.workers`; None: here).
         The rules come in the same order, and are the same, whatever runs them.
     :param checkpoint: a file to keep finished work in, resumed from when it belongs
-        to this search, removed at the end (:mod:`.checkpoint`).
+        to this search (:mod:`.checkpoint`); left when the search ends, for the caller to
+        :func:`~.checkpoint.discard` once the result is safe.
     """
     stats = stats if stats is not None else RuleStats()
     k = search.options.k
@@ -279,7 +280,7 @@ def default_rules(
         report_rules(len(sets), stats.written(search.one_per_class), final=True)
     stats.map_calls = engine.calls + runner.calls
     if saved is not None:
-        saved.remove()
+        saved.finish()  # (kept: the caller discards it once the result is safe)
 
 
 def _run_extensions(search: RuleSearch, engine: MapEngine, state: None, chunk: Sequence[EvidenceSet]

@@ -21,6 +21,7 @@ from ..model.grounding import ground
 from ..possibilistic.filtering import filter_redundant
 from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticTheory
+from ..search.checkpoint import discard
 from ..search.focus import Focus
 from .defaults import DefaultsOptions
 from .exhaustive import ExhaustiveOptions
@@ -143,6 +144,16 @@ def transform_given(mln: object, method: object, given: Mapping[str, object]) ->
     :raises PossError: as :func:`transform` does, and ``ArgumentTypeError`` for a
         keyword argument of the wrong kind.
     """
+    theory, runtime = _transformed(mln, method, given)
+    if runtime.checkpoint is not None:  # (the theory made: what the checkpoint kept is safe)
+        discard(runtime.checkpoint)
+    return theory
+
+
+def _transformed(mln: object, method: object, given: Mapping[str, object]
+                 ) -> tuple[PossibilisticTheory | LiftedTheory, Runtime]:
+    """The theory of :func:`transform_given` and the runtime it ran with, its checkpoint
+    left in place."""
     model = _model(mln)
     options = dict(given)
     evidence_preds = arguments.names("evidence_preds", options.pop("evidence_preds", None))
@@ -177,7 +188,7 @@ def transform_given(mln: object, method: object, given: Mapping[str, object]) ->
     request = Request(model, ground_mln, Focus.of_predicates(ground_mln, evidence_preds, query_preds), force)
     if not force:
         _check_evidence_sets(opts, request)
-    return opts.run(request, checked)
+    return opts.run(request, checked), checked
 
 
 def _model(mln: object) -> FirstOrderMLN | GroundMLN:
@@ -216,12 +227,16 @@ def convert(
     method: str | MethodOptions | None = None,
     *,
     filter: str = "none",
+    keep_checkpoint: object = False,
     **options: object,
 ) -> Conversion:
     """:func:`transform`, then redundancy filtering (``none``, ``conservative`` or
     ``aggressive``; first-order rules for a lifted theory): the one pipeline behind
     ``pracmln-poss convert`` and ``MLN.to_possibilistic``.
 
+    :param keep_checkpoint: leave the checkpoint (a runtime option) when done, for the
+        caller to remove once the theory is safe (the command line: once it is written);
+        by default it is removed once the theory is filtered.
     :param options: those of :func:`transform`.
 
     >>> from pracmln_poss import GroundMLN, convert
@@ -230,6 +245,10 @@ def convert(
     >>> len(done.theory), done.removed
     (3, 2)
     """
-    theory = transform_given(mln, method, options)
+    if not isinstance(keep_checkpoint, bool):
+        raise ArgumentTypeError(f"keep_checkpoint takes True or False, not {type(keep_checkpoint).__name__}")
+    theory, runtime = _transformed(mln, method, options)
     result = filter_redundant(theory, filter)
+    if runtime.checkpoint is not None and not keep_checkpoint:
+        discard(runtime.checkpoint)
     return Conversion(result.theory, len(result.removed))

@@ -163,7 +163,8 @@ class Runtime(_Checked):
     :ivar executor: any ``concurrent.futures.Executor`` to run a rule search on instead
         (a Dask cluster's ``Client.get_executor()``).
     :ivar checkpoint: a file keeping a rule search's finished work: an interrupted conversion
-        given the same file resumes from it; removed when the conversion completes.
+        given the same file resumes from it; removed once the theory is made (by
+        :func:`~.conversion.convert`: once it is filtered; by the command line: once it is written).
     """
 
     progress: Progress = None
@@ -173,7 +174,7 @@ class Runtime(_Checked):
     executor: Executor | None = None
     checkpoint: str | os.PathLike[str] | None = option(None, Flag(
         ("--no-checkpoint",), "with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
-        "conversion resumes from it when run again; it is removed on success)", None))
+        "conversion resumes from it when run again; it is removed once OUT is written)", None))
 
 
     def used(self) -> tuple[str, ...]:
