@@ -99,6 +99,12 @@ def instance(name: str, value: object, kinds: type | UnionType | tuple[type, ...
         raise ArgumentTypeError(f"{name} takes {what}, not {_shown(value)}")
 
 
+def flag(name: str, value: object) -> bool:
+    """True or False, nothing else (a string such as ``"no"`` would be true)."""
+    instance(name, value, bool, "True or False")
+    return bool(value)
+
+
 def text(name: str, value: object) -> str:
     """A string (the text of a file, a formula)."""
     if not isinstance(value, str):

@@ -7,8 +7,8 @@ errors; this is that shared part.
 
 from __future__ import annotations
 
-__all__ = ["STANDARD_INPUT", "read_source", "read_bytes", "open_regular", "decode_text", "numbered_lines", "load_json", "MAX_INPUT_BYTES",
-           "MAX_JSON_DEPTH"]
+__all__ = ["STANDARD_INPUT", "read_source", "read_bytes", "open_regular", "decode_text", "numbered_lines", "load_json",
+           "MAX_INPUT_BYTES", "MAX_JSON_DEPTH"]
 
 import itertools
 import json

@@ -126,10 +126,8 @@ class LoadRequest:
         db_path = None if database is not None else arguments.path("db_path", db)
         closing_all = arguments.closed_world(cw)
         preds = arguments.names("cw_preds", cw_preds)
-        if not isinstance(force, bool):
-            raise ArgumentTypeError(f"force takes True or False, not {type(force).__name__}")
         return cls(path, db_path, database, loading if loading is not None else Loading(), closing_all,
-                   None if preds is None else tuple(preds), force)
+                   None if preds is None else tuple(preds), arguments.flag("force", force))
 
 
 def one_pracmln_database(db: object) -> PracmlnDatabase | None:

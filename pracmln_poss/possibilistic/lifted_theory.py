@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from ..arguments import instance
+from ..arguments import flag
 from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, ModelError, PossError, SourcePosition, UnknownNameError
 from ..logic.formula import (
@@ -130,7 +130,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
     def ground_with_sources(self, force: bool = False) -> tuple[PossibilisticTheory, tuple[int, ...]]:
         """:meth:`ground`, and per ground formula the index of the rule it grounds (the
         first one, when several rules share a grounding at the same level)."""
-        instance("force", force, bool, "True or False")  # (a string such as "no" would be true)
+        flag("force", force)
         size = self.grounding_size()
         if size > MAX_GROUNDINGS and not force:  # (checked before a single one is made)
             raise ModelError(f"the theory's rules have {size:,} groundings, more than {MAX_GROUNDINGS:,}: "

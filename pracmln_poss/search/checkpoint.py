@@ -19,8 +19,8 @@ not used (its ``refused`` says why) and is replaced by the search's own.
 
 from __future__ import annotations
 
-__all__ = ["Checkpoint", "CHECKPOINT_START", "SAVE_INTERVAL", "check_place", "discard", "is_checkpoint", "search_key", "Packed", "pack_optimum", "unpack_optimum",
-           "unpack_world", "RuleChunk"]
+__all__ = ["Checkpoint", "CHECKPOINT_START", "SAVE_INTERVAL", "check_place", "discard", "is_checkpoint", "search_key",
+           "Packed", "pack_optimum", "unpack_optimum", "unpack_world", "RuleChunk"]
 
 import contextlib
 import hashlib

@@ -161,9 +161,7 @@ def _transformed(mln: object, method: object, given: Mapping[str, object]
     grounded = options.pop("grounded", None)
     if grounded is not None and not isinstance(grounded, GroundMLN):
         raise ArgumentTypeError(f"grounded takes the model's GroundMLN or None, not {type(grounded).__name__}")
-    force = options.pop("force", False)
-    if not isinstance(force, bool):
-        raise ArgumentTypeError(f"force takes True or False, not {type(force).__name__}")
+    force = arguments.flag("force", options.pop("force", False))
     runtime = options.pop("runtime", None)
     given_runtime = {name: options.pop(name) for name in RUNTIME_NAMES if name in options}
     if isinstance(method, MethodOptions):
@@ -245,10 +243,9 @@ def convert(
     >>> len(done.theory), done.removed
     (3, 2)
     """
-    if not isinstance(keep_checkpoint, bool):
-        raise ArgumentTypeError(f"keep_checkpoint takes True or False, not {type(keep_checkpoint).__name__}")
+    keep = arguments.flag("keep_checkpoint", keep_checkpoint)
     theory, runtime = _transformed(mln, method, options)
     result = filter_redundant(theory, filter)
-    if runtime.checkpoint is not None and not keep_checkpoint:
+    if runtime.checkpoint is not None and not keep:
         discard(runtime.checkpoint)
     return Conversion(result.theory, len(result.removed))

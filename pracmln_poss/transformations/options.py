@@ -89,11 +89,6 @@ class _Checked:
                 check(f.name, getattr(self, f.name))
 
 
-def _flag(name: str, value: object) -> None:
-    if not isinstance(value, bool):
-        raise ArgumentTypeError(f"{name} takes True or False, not {type(value).__name__} {value!r}")
-
-
 def _executor(name: str, value: object) -> None:
     if value is not None and not callable(getattr(value, "submit", None)):
         raise ArgumentTypeError(f"{name} takes a concurrent.futures.Executor or None, not {type(value).__name__}")
@@ -136,9 +131,9 @@ _CHECKS: dict[str, Callable[[str, object], object]] = {
     "checkpoint": arguments.path,
     "executor": _executor,
     "stats": _stats,
-    "omit_redundant_blocking": _flag,
-    "prune_heads": _flag,
-    "long_blocking": _flag,
+    "omit_redundant_blocking": arguments.flag,
+    "prune_heads": arguments.flag,
+    "long_blocking": arguments.flag,
 }
 
 
