@@ -21,6 +21,8 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import startup as _startup
 
 if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 130)
@@ -53,9 +55,11 @@ try:
     from .possibilistic.lifted_theory import LiftedTheory
     from .possibilistic.protocol import Theory
     from .possibilistic.theory import register_display
-    from .transformations import METHODS, Conversion
     from .version import __version__
     from .weights import INF, Resolution
+
+    if TYPE_CHECKING:
+        from .transformations import METHODS, Conversion
 finally:  # (a Ctrl-C noted meanwhile ends the process, whatever the imports did)
     _startup.end_if_interrupted()
 
@@ -69,6 +73,10 @@ def __getattr__(name: str) -> object:
         from .compat import import_pracmln
 
         return import_pracmln()
+    if name in ("METHODS", "Conversion"):  # (the transformations are imported by the first conversion)
+        from . import transformations
+
+        return getattr(transformations, name)
     if name == "load":  # the name of 0.1.0, beside loads/load_theory (theory files) it misled
         import warnings
 

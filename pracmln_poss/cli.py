@@ -31,9 +31,9 @@ import signal
 import sys
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import BrokenExecutor
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached, closest
 from .formats import FORMATS
@@ -43,8 +43,6 @@ from .possibilistic.filtering import FILTER_MODES
 from .startup import PROG, importing, is_python_handler, later
 from .startup import interrupted as interrupted_at_start
 from .stopping import INTERRUPTS, MAX_TIME_LIMIT, expire, interrupted, stoppable
-from .transformations import METHODS
-from .transformations.options import DEFAULT_MAX_FORMULAS, MAX_EVIDENCE_SETS, MAX_LIFTED_EVIDENCE_SETS
 from .version import __version__
 from .weights import DEFAULT_RESOLUTION, INF, Resolution, format_weight, weight_number
 
@@ -69,7 +67,30 @@ class UsageError(PossError, ValueError):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors that name the closest valid option or choice."""
+    """argparse with one-line errors that name the closest valid option or choice, and
+    arguments added when first needed (:attr:`later`)."""
+
+    later: Callable[[argparse.ArgumentParser], None] | None = None
+    """Adds this parser's arguments when it first parses or shows its help (a command's
+    arguments that cost imports the other commands do not need)."""
+
+    def _complete(self) -> None:
+        add, self.later = self.later, None
+        if add is not None:
+            add(self)
+
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None,
+                         ) -> tuple[Any, list[str]]:
+        self._complete()  # (a command's parser is asked by its parent's, whatever the Python: 3.11-3.13)
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self._complete()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._complete()
+        return super().format_usage()
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {self.suggest(message)} (see {self.prog} --help)\n")
@@ -121,20 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(run=_run_map)
 
     c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
-    c.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
-    _model_options(c, _CONVERT_LIMITS)
-    c.add_argument(
-        "--method", choices=METHODS, default=None,
-        help="the transformation (default: lifted for a first-order MLN, defaults for a propositional one)",
-    )
-    _focus_arguments(c)
-    c.add_argument("--filter", choices=FILTER_MODES, default="none", help="redundancy filtering (default: none)")
-    c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
-    c.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of to stdout")
-    shown = c.add_mutually_exclusive_group()
-    shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
-    shown.add_argument("--quiet", action="store_true", help="no progress report")
-    _method_flags(c)
+    c.later = _convert_arguments
     c.set_defaults(run=_run_convert)
 
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
@@ -204,9 +212,6 @@ _MODEL_HELP = (
 )
 
 
-_CONVERT_LIMITS = (f"; {MAX_EVIDENCE_SETS:,} evidence sets (lifted: {MAX_LIFTED_EVIDENCE_SETS:,} sets its search "
-                   "examines, one per class up to renaming and the repeats met); the exhaustive transformation "
-                   f"above {DEFAULT_MAX_FORMULAS} soft formulas")
 _THEORY_LIMITS = "; 10,000,000 groundings of a lifted theory"
 
 
@@ -409,6 +414,31 @@ def _print_anytime(args: argparse.Namespace, gmln: GroundMLN, found: Optimum, sh
     print(f"{'atom':<{width}}  world")
     for name in shown:
         print(f"{name:<{width}}  {'true' if world[name] else 'false'}")
+
+
+def _convert_arguments(c: argparse.ArgumentParser) -> None:
+    """``convert``'s arguments, added when ``convert`` parses its arguments or shows its
+    help: its flags are the transformations' options, and reading them imports the rule
+    search (its workers, multiprocessing, the checkpoints), which no other command needs."""
+    from .transformations.conversion import METHODS
+    from .transformations.options import DEFAULT_MAX_FORMULAS, MAX_EVIDENCE_SETS, MAX_LIFTED_EVIDENCE_SETS
+
+    c.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
+    _model_options(c, f"; {MAX_EVIDENCE_SETS:,} evidence sets (lifted: {MAX_LIFTED_EVIDENCE_SETS:,} sets its search "
+                   "examines, one per class up to renaming and the repeats met); the exhaustive transformation "
+                   f"above {DEFAULT_MAX_FORMULAS} soft formulas")
+    c.add_argument(
+        "--method", choices=METHODS, default=None,
+        help="the transformation (default: lifted for a first-order MLN, defaults for a propositional one)",
+    )
+    _focus_arguments(c)
+    c.add_argument("--filter", choices=FILTER_MODES, default="none", help="redundancy filtering (default: none)")
+    c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    c.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of to stdout")
+    shown = c.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
+    shown.add_argument("--quiet", action="store_true", help="no progress report")
+    _method_flags(c)
 
 
 def _method_flags(parser: argparse.ArgumentParser) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import json
 import pkgutil
 import subprocess
 import sys
@@ -28,6 +29,37 @@ def test_importing_the_package_does_not_import_pracmln():
     out = run_python(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+SEARCH_MODULES = ("pracmln_poss.transformations.conversion", "pracmln_poss.search.rules", "pracmln_poss.search.workers",
+                  "pracmln_poss.search.checkpoint", "multiprocessing", "concurrent.futures.process")
+"""What a conversion imports and nothing else needs."""
+
+
+def test_only_a_conversion_imports_the_rule_search():
+    """The package, the command line's parser and ``map`` do not import the transformations'
+    rule search (a start-up cost every ``map`` paid); ``convert``, its help and the package's
+    ``METHODS`` do, and then ``convert``'s flags are all there."""
+    check = f"import json, sys; print(json.dumps(sorted(m for m in {SEARCH_MODULES!r} if m in sys.modules)))"
+    for code, imported in [
+        ("import pracmln_poss, pracmln_poss.transformations, pracmln_poss.transformations.options", False),
+        ("from pracmln_poss.cli import build_parser; build_parser().parse_args(['map', 'm.mln'])", False),
+        ("from pracmln_poss.cli import build_parser; build_parser().parse_args(['query', 't', '-q', 'p(A)'])", False),
+        ("from pracmln_poss.cli import build_parser; build_parser().parse_args(['convert', 'm.mln', '-k', '2'])", True),
+        ("from pracmln_poss.cli import build_parser; build_parser().format_help()", False),
+        ("import pracmln_poss; pracmln_poss.METHODS", True),
+        ("from pracmln_poss.transformations import *; DefaultsOptions, Runtime, transform", True),
+    ]:
+        out = run_python(f"{code}\n{check}")
+        assert out.returncode == 0, out.stderr
+        found = json.loads(out.stdout)
+        assert found == (sorted(SEARCH_MODULES) if imported else []), code
+    helped = subprocess.run([sys.executable, "-m", "pracmln_poss", "convert", "--help"], capture_output=True, text=True,
+                            cwd=ROOT)
+    assert helped.returncode == 0 and "--method {exhaustive,selective,defaults,lifted}" in helped.stdout
+    assert " -k K" in helped.stdout and "--jobs N" in helped.stdout
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        importlib.import_module("pracmln_poss.transformations").nothing  # noqa: B018
 
 
 def test_no_module_but_the_root_does_anything_on_import_beyond_defining_names():

@@ -566,7 +566,7 @@ runpy.run_module("pracmln_poss", run_name="__main__", alter_sys=True)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", ["pracmln_poss.search", "pracmln_poss.cli", "pytoulbar2", "ortools.sat.python.cp_model"])
+@pytest.mark.parametrize("module", ["pracmln_poss.possibilistic", "pracmln_poss.cli", "pytoulbar2", "ortools.sat.python.cp_model"])
 def test_a_ctrl_c_while_the_command_line_imports_is_one_line(hard_model, module):
     """Ctrl-C while a module is imported, in the package's own import, in the command
     line's, and in one a command imports when it needs it (a solver's, whose pybind11

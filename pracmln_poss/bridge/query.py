@@ -18,6 +18,7 @@ __all__ = ["load_first_order", "load_ground", "map_inference", "open_query", "qu
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..logic.syntax import atom_name
@@ -28,10 +29,12 @@ from ..model.first_order import EvidenceLiteral, FirstOrderMLN
 from ..model.ground_mln import GroundMLN
 from ..model.grounding import ground
 from ..possibilistic.protocol import Theory
-from ..transformations import conversion
-from ..transformations.options import MethodOptions
 from .project import ProjectSettings
 from .request import LOADING_NAMES, Loading, LoadRequest
+
+if TYPE_CHECKING:  # (the transformations: imported by a conversion, not by map; see transformations/__init__)
+    from ..transformations.conversion import Conversion
+    from ..transformations.options import MethodOptions
 
 
 def _first_order(model: object, db: object, options: Mapping[str, object], cw: bool | None = False,
@@ -194,12 +197,16 @@ def transform(model: object, method: str | MethodOptions | None = None, *, db: o
     ``Database`` or the list of one), loaded as ``convert`` loads it (the world open);
     loading options (:class:`~.request.Loading`) go to the loader, the others to the
     method (``method``: its name, or its options object, ``DefaultsOptions(k=2)``)."""
+    from ..transformations import conversion
+
     loading = _split(options)
     return conversion.transform_given(_conversion_model(model, db, loading), method, options)
 
 
 def convert(model: object, method: str | MethodOptions | None = None, *, db: object = None, filter: str = "none",
-            **options: object) -> conversion.Conversion:
+            **options: object) -> Conversion:
     """:func:`pracmln_poss.transformations.conversion.convert` on any model, as :func:`transform`."""
+    from ..transformations import conversion
+
     loading = _split(options)
     return conversion.convert(_conversion_model(model, db, loading), method, filter=filter, **options)

@@ -12,19 +12,45 @@ __all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "e
            "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions",
            "LiftedOptions", "MethodOptions", "Runtime"]
 
-from ..search.focus import Focus
-from .conversion import (
-    MAX_EVIDENCE_SETS,
-    MAX_LIFTED_EVIDENCE_SETS,
-    METHODS,
-    Conversion,
-    convert,
-    count_evidence_sets,
-    default_method,
-    transform,
-)
-from .defaults import DefaultsOptions
-from .exhaustive import ExhaustiveOptions
-from .lifted import LiftedOptions
-from .options import MethodOptions, Runtime
-from .selective import SelectiveOptions, evidence_family
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (read by mypy and Sphinx; imported on first use, below)
+    from ..search.focus import Focus
+    from .conversion import (
+        MAX_EVIDENCE_SETS,
+        MAX_LIFTED_EVIDENCE_SETS,
+        METHODS,
+        Conversion,
+        convert,
+        count_evidence_sets,
+        default_method,
+        transform,
+    )
+    from .defaults import DefaultsOptions
+    from .exhaustive import ExhaustiveOptions
+    from .lifted import LiftedOptions
+    from .options import MethodOptions, Runtime
+    from .selective import SelectiveOptions, evidence_family
+
+_HOMES = {
+    "Focus": "..search.focus", "MAX_EVIDENCE_SETS": ".conversion", "MAX_LIFTED_EVIDENCE_SETS": ".conversion",
+    "METHODS": ".conversion", "Conversion": ".conversion", "convert": ".conversion",
+    "count_evidence_sets": ".conversion", "default_method": ".conversion", "transform": ".conversion",
+    "DefaultsOptions": ".defaults", "ExhaustiveOptions": ".exhaustive", "LiftedOptions": ".lifted",
+    "MethodOptions": ".options", "Runtime": ".options", "SelectiveOptions": ".selective", "evidence_family": ".selective",
+}
+"""Where each name of :data:`__all__` is defined."""
+
+
+def __getattr__(name: str) -> object:
+    # The transformations import the rule search, its worker pools (multiprocessing,
+    # concurrent.futures) and the checkpoints: a command that converts nothing (map,
+    # query, show) does not pay for them, nor does a submodule's importer (the command
+    # line reads its flags from .options).
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value

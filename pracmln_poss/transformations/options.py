@@ -15,7 +15,6 @@ __all__ = ["DEFAULT_MAX_FORMULAS", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SET
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Executor
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -26,11 +25,13 @@ from ..model.first_order import FirstOrderMLN
 from ..model.ground_mln import GroundMLN
 from ..search.focus import Focus
 from ..search.progress import Progress
-from ..search.rules import RuleStats
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the rule search and concurrent.futures: imported by a search, not by its flags)
+    from concurrent.futures import Executor
+
     from ..possibilistic.lifted_theory import LiftedTheory
     from ..possibilistic.theory import PossibilisticTheory
+    from ..search.rules import RuleStats
 
 _V = TypeVar("_V")
 
@@ -117,6 +118,8 @@ def _family(name: str, value: object) -> None:
 
 
 def _stats(name: str, value: object) -> None:
+    from ..search.rules import RuleStats
+
     if value is not None and not isinstance(value, RuleStats):
         raise ArgumentTypeError(f"{name} takes a RuleStats or None, not {type(value).__name__}")
 
