@@ -745,16 +745,17 @@ def _run_show(args: argparse.Namespace) -> int:
     from .insight.show import lifted_flags, off_target_rules, overturned_readings, show_text
 
     theory = load_theory(args.theory, ground=False)
-    # warnings are found on the grounding; a lifted theory shows them on its rules
-    ground, sources = theory.ground_with_sources(args.force)
     flags = []
-    if args.mln:
-        from .model.grounding import ground as ground_model
+    if args.mln or args.query_preds:
+        # warnings are found on the grounding (made only for them); a lifted theory shows them on its rules
+        ground, sources = theory.ground_with_sources(args.force)
+        if args.mln:
+            from .model.grounding import ground as ground_model
 
-        flags.extend(overturned_readings(ground, ground_model(_query(args).closed_model, force=args.force)))
-    if args.query_preds:
-        flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
-    flags = lifted_flags(flags, ground, sources, theory)
+            flags.extend(overturned_readings(ground, ground_model(_query(args).closed_model, force=args.force)))
+        if args.query_preds:
+            flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
+        flags = lifted_flags(flags, ground, sources, theory)
     write_stdout(show_text(theory, flags))
     return 0
 

@@ -229,6 +229,23 @@ def test_show_keeps_a_lifted_theory_first_order(pracmln, capsys, tmp_path):
     assert flagged > 0
 
 
+def test_show_grounds_a_lifted_theory_only_for_its_flags(capsys, tmp_path, monkeypatch):
+    """``show`` prints a lifted theory's rules as they are: it grounds the theory (the most
+    of a large theory's loading) only to find the flags --mln and --query-preds ask for,
+    so a theory too large to ground shows without --force."""
+    from pracmln_poss.possibilistic import lifted_theory
+
+    theory_file = tmp_path / "smokers.theory"
+    assert main(["convert", str(PAPER / "smokers.mln"), "--domain", "person=Ann,Bob,Cy", "-k", "1",
+                 "-o", str(theory_file)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(lifted_theory, "MAX_GROUNDINGS", 1)
+    assert main(["show", str(theory_file)]) == 0
+    assert "if f(p1,p2) then f(p2,p1)" in capsys.readouterr().out
+    assert main(["show", str(theory_file), "--query-preds", "s"]) == 2
+    assert "groundings, more than 1:" in capsys.readouterr().err
+
+
 def test_verify_sample_sizes(pracmln, capsys, tmp_path):
     """--sample N checks exactly N pairs; N < 1 is a usage error, never a certificate."""
     theory_file = tmp_path / "bird.theory"

@@ -124,3 +124,47 @@ def test_parsing_leaves_pyparsing_as_it_was():
     import pyparsing as pp
 
     assert not pp.ParserElement._packratEnabled
+
+
+_LEAF_TOKENS = _TOKENS + ["a(x,y)", "c1 != c2", "c1=c2", "x =/= y", "ja!_(x)", "b(x!y)", "v(", "(v", "o(Cluster1,Spatula)",
+                          "pe2", "!!", " ", "\t", "EXIST(x)", "TRUE(x)", "p (x)", "q(A , B)"]
+
+
+@given(st.lists(st.sampled_from(_LEAF_TOKENS), min_size=1, max_size=10), st.sampled_from(["", " ", "  "]))
+def test_parsing_over_whole_leaves_is_parse_formula_or_gives_up(tokens, joiner):
+    """parse_with_leaves (a theory file's reader: each atom's text read once) gives the
+    tree parse_formula(ground=True) gives, with its leaves mapped, or gives up (None, or
+    the leaf's own error): it never reads a text that parse_formula refuses, nor reads
+    one otherwise."""
+    from pracmln_poss.logic.formula import map_terms
+    from pracmln_poss.logic.syntax import parse_with_leaves
+
+    def leaf(f):  # (a renaming of terms, as a lifted theory's reader types its variables)
+        return map_terms(f, lambda t: Variable(t.name, "T") if t.name.startswith("c") else t)
+
+    text = joiner.join(tokens)
+    try:
+        expected = leaf(parse_formula(text, ground=True))
+    except FormulaSyntaxError:
+        expected = None
+    leaves = {}
+    try:
+        got = parse_with_leaves(text, leaves, leaf)
+    except FormulaSyntaxError:
+        got = None
+    if got is not None:
+        assert got == expected, text
+        assert parse_with_leaves(text, leaves, leaf) == expected  # (and again from what it kept)
+
+
+@given(formulas(4), st.sampled_from([" ", "", "  "]))
+def test_the_writers_formulas_are_read_over_whole_leaves(f, space):
+    """What the writers print (atoms with arguments, ``!=``, every connective) is read by
+    parse_with_leaves, as parse_formula reads it: a theory file's rules take the fast way."""
+    from pracmln_poss.logic.syntax import parse_with_leaves
+
+    text = format_formula(f, lambda i: f"p(A{i}, c{i})" if i % 2 else f"c{i} != A{i}").replace(" ", space or " ")
+    got = parse_with_leaves(text, {}, lambda leaf: leaf)
+    if "TRUE" not in text and "FALSE" not in text:
+        assert got is not None, text
+    assert got is None or got == parse_formula(text, ground=True)

@@ -18,6 +18,7 @@ __all__ = ["write_lifted_text", "read_lifted_text", "is_lifted_text"]
 import re
 
 from ..errors import FormulaSyntaxError, WeightError
+from ..logic.formula import Formula
 from ..logic.syntax import format_formula, split_constants, split_names
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.theory import PossibilisticFormula
@@ -60,6 +61,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
     prefix_of: dict[str, str] = {}
     formulas: list[PossibilisticFormula] = []
     known: set[str] | None = None
+    leaves: dict[str, Formula] = {}  # (each atom's text read once: read_rule)
     for pos, body in numbered_lines(text, source):
         if body.startswith("#"):
             m = _TYPE.match(body)
@@ -86,7 +88,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
             continue
         level, formula_text, origin = split_formula_line(body, pos, resolution)
         known = known if known is not None else atom_constants(atoms)
-        formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos), level, origin,
+        formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos, leaves), level, origin,
                                              resolution))
     check_header(text, len(formulas), len({pf.steps for pf in formulas}), source, bool(atoms) or "#atoms" in text)
     return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution)

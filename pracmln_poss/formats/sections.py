@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = ["by_level", "level_sections", "split_formula_line", "check_header"]
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -42,6 +43,13 @@ def level_sections(
     return lines
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _level(text: str, resolution: Resolution) -> Level:
+    """:func:`parse_level` of a line's level text, once per text (a theory's rules share a
+    few thousand levels; each is read in exact arithmetic)."""
+    return parse_level(text, resolution)
+
+
 _ORIGIN = re.compile(r"//\s*from:\s*(.*?)\s*$")
 
 
@@ -54,7 +62,7 @@ def split_formula_line(
     if not formula_text.strip():
         raise FormulaSyntaxError("expected 'LEVEL FORMULA'", pos)
     try:
-        level = parse_level(level_text, resolution)
+        level = _level(level_text, resolution)
     except WeightError as exc:
         raise WeightError(exc.message, pos) from None
     origin = _ORIGIN.search(pos.text or "")

@@ -18,6 +18,7 @@ __all__ = [
     "GRAMMARS",
     "MAX_DEPTH",
     "parse_formula",
+    "parse_with_leaves",
     "parse_literal",
     "format_formula",
     "compound",
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnknownNameError
 from .formula import (
@@ -81,6 +82,20 @@ _TOKEN = _token_pattern(r"[A-Za-z0-9_'?-]+")
 _WIDE_CHARS = r"\w'?\-.:;$~\\/"
 _WIDE_TOKEN = _token_pattern(rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]|!(?!=))*")  # ja!_ but not a!=b
 _PREDICATE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_'-]*")
+_WIDE_WORD = rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]|!(?!=))*"
+# A ground formula's atoms and equalities as single tokens (``leaf``), its connectives
+# as the parser's tokens; anything else (keywords, quotes, atoms without arguments, a
+# ``v`` not followed by a space or parenthesis) is ``bad``: parse_with_leaves gives up
+_LEAF_TOKEN = re.compile(
+    rf"""\s*(?:
+        (?P<leaf>[A-Za-z_][A-Za-z0-9_'-]*\s*\(\s*{_WIDE_WORD}(?:\s*,\s*{_WIDE_WORD})*\s*\)(?![{_WIDE_CHARS}])
+            | {_WIDE_WORD}\s*(?:!=|=/=|=)\s*{_WIDE_WORD})
+      | (?P<op><=>|=>|!(?!=)|\^|\(|\))
+      | (?P<word>v)(?=[\s()])
+      | (?P<bad>\S)
+    )""",
+    re.VERBOSE,
+)
 _EQ_OPS = frozenset(("=", "!=", "=/="))
 
 
@@ -107,6 +122,21 @@ def _tokens(text: str, wide: bool) -> list[tuple[str, str, int]]:
     return out
 
 
+def _leaf_tokens(text: str) -> list[tuple[str, str, int]]:
+    """:func:`_tokens` with each atom and equality one ``leaf`` token; ``_Unexpected``
+    at anything else than those and the connectives ``! ^ v => <=> ( )``."""
+    out: list[tuple[str, str, int]] = []
+    append = out.append
+    for m in _LEAF_TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "bad" or kind is None:
+            raise _Unexpected(m.start("bad"))
+        append((kind, m.group(kind), m.start(kind)))
+    n = len(text)
+    out += [("end", "", n), ("end", "", n)]
+    return out
+
+
 class _Parser:
     """Recursive descent over the tokens; precedence as pracmln's grammars have it.
 
@@ -115,8 +145,9 @@ class _Parser:
     named ``v``.
     """
 
-    def __init__(self, text: str, prac: bool, ground: bool) -> None:
-        self.tokens = _tokens(text, prac or ground)
+    def __init__(self, text: str, prac: bool, ground: bool, leaves: Mapping[str, Formula] | None = None) -> None:
+        self.leaves = leaves  # (the formulas of the ``leaf`` tokens, by text: parse_with_leaves)
+        self.tokens = _tokens(text, prac or ground) if leaves is None else _leaf_tokens(text)
         self.i = 0
         self.prac = prac
         self.grammar = "PRACGrammar" if prac else "StandardGrammar"
@@ -195,6 +226,9 @@ class _Parser:
 
     def operand(self) -> Formula:
         kind, text, loc = self.peek()
+        if kind == "leaf" and self.leaves is not None:
+            self.i += 1
+            return self.leaves[text]
         if kind == "op" and text == "(":
             self.i += 1
             inner = self.formula()
@@ -308,6 +342,31 @@ def parse_formula(
         raise FormulaSyntaxError(
             f"cannot parse formula {text.strip()!r}: {where} at column {col}", pos
         ) from None
+
+
+def parse_with_leaves(text: str, leaves: dict[str, Formula], leaf: Callable[[Formula], Formula]) -> Formula | None:
+    """``parse_formula(text, ground=True)`` with each atom and equality ``a`` replaced by
+    ``leaf(a)`` (a function of the leaf alone, such as a renaming of its terms), or None
+    when ``text`` is not a plain ground formula of atoms, equalities and ``! ^ v => <=>``
+    with parentheses (then parse_formula reads it, or says what is wrong).
+
+    What makes it fast: each distinct text of a leaf is parsed and given to ``leaf`` once,
+    ``leaves`` keeping the outcome across calls, and the connectives are parsed over
+    whole leaves.  The connectives are parsed by parse_formula's parser, and each leaf's
+    text by parse_formula itself, so the tree is the one parse_formula makes, leaf by leaf.
+    """
+    try:
+        parser = _Parser(text, False, True, leaves)
+    except _Unexpected:
+        return None
+    for kind, leaf_text, _ in parser.tokens:
+        if kind == "leaf" and leaf_text not in leaves:
+            leaves[leaf_text] = leaf(parse_formula(leaf_text, ground=True))
+    try:
+        out = parser.formula()
+    except _Unexpected:
+        return None
+    return out if parser.peek()[0] == "end" else None
 
 
 _SIMPLE_LITERAL = re.compile(r"^\s*(!?)\s*([A-Za-z_][\w'-]*)\s*(?:\(([\w'\s,-]*)\))?\s*$")

@@ -17,22 +17,35 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import cast
 
 from ..arguments import flag
-from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, ModelError, PossError, SourcePosition, UnknownNameError
 from ..logic.formula import (
+    And,
+    Atom,
     Constant,
+    Equals,
+    Exists,
+    Fold,
     Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    PredAtom,
     Term,
     Truth,
     Variable,
     conjunction,
     map_terms,
-    substitute_atoms,
+    simplified_iff,
+    simplified_implies,
+    simplified_junction,
+    simplified_not,
     variables_of,
 )
-from ..logic.syntax import format_formula, parse_formula, split_atom
+from ..logic.syntax import atom_name, format_formula, parse_formula, parse_with_leaves, split_atom
 from ..weights import INF, Resolution
 from .theory import Displayed, Level, LevelsInUnits, PossibilisticFormula, PossibilisticTheory
 
@@ -67,19 +80,36 @@ class LiftedTheory(LevelsInUnits, Displayed):
         return replace(self, formulas=tuple(formulas))
 
     def groundings(self, pf: PossibilisticFormula) -> list[Formula]:
-        """The ground instances of one rule over the theory's atoms (tautologies left out)."""
-        names = {n: i for i, n in enumerate(self.atoms, 1)}
+        """The ground instances of one rule over the theory's atoms (tautologies left out).
+
+        :raises ModelError: for a rule that mentions an atom outside the theory's atoms.
+        """
+        return self._groundings(pf, _rule_variables(pf.formula), {})
+
+    def _groundings(self, pf: PossibilisticFormula, variables: tuple[Variable, ...], leaves: dict[object, Formula | None],
+                    ) -> list[Formula]:
+        """:meth:`groundings`, given the rule's variables; ``leaves`` keeps the groundings of
+        its atoms and equalities for the next rules (:class:`_Grounding`)."""
         types = dict(self.types)
-        variables = sorted(set(variables_of(pf.formula)), key=lambda v: v.name)
         out = []
+        names = tuple(v.name for v in variables)
         for values in itertools.product(*(types[v.domain or ""] for v in variables)):
-            binding = {v.name: c for v, c in zip(variables, values)}
-            grounded = substitute_atoms(intern_atoms(_bind(pf.formula, binding), names), lambda _a: None)
-            if len(names) != len(self.atoms):
+            grounded = _Grounding(self._numbers, names, values, leaves)(pf.formula)
+            if grounded is None:
                 raise ModelError(f"rule {pf.formula} mentions an atom outside the model")
             if not (isinstance(grounded, Truth) and grounded.value):
                 out.append(grounded)
         return out
+
+    @cached_property
+    def _variables(self) -> tuple[tuple[Variable, ...], ...]:
+        """Per rule, its variables (:func:`_rule_variables`)."""
+        return tuple(_rule_variables(pf.formula) for pf in self.formulas)
+
+    @cached_property
+    def _numbers(self) -> dict[str, int]:
+        """Atom name -> its number (from 1, in the order of :attr:`atoms`)."""
+        return {n: i for i, n in enumerate(self.atoms, 1)}
 
     def __len__(self) -> int:
         return len(self.formulas)
@@ -117,8 +147,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
         """How many groundings the rules have in all (before tautologies are left out),
         from the types' sizes alone."""
         sizes = {name: len(constants) for name, constants in self.types}
-        return sum(math.prod(sizes.get(v.domain or "", 0) for v in set(variables_of(pf.formula)))
-                   for pf in self.formulas)
+        return sum(math.prod(sizes.get(v.domain or "", 0) for v in variables) for variables in self._variables)
 
     def ground(self, force: bool = False) -> PossibilisticTheory:
         """Every grounding of every rule over its types (``!=`` respected): a ground theory.
@@ -143,8 +172,9 @@ class LiftedTheory(LevelsInUnits, Displayed):
         out: list[PossibilisticFormula] = []
         sources: list[int] = []
         seen: set[tuple[Formula, Level]] = set()
-        for i, pf in enumerate(self.formulas):
-            for grounded in self.groundings(pf):
+        leaves: dict[object, Formula | None] = {}  # (the rules, and so their leaves, live through the loop)
+        for i, (pf, variables) in enumerate(zip(self.formulas, self._variables)):
+            for grounded in self._groundings(pf, variables, leaves):
                 key = (grounded, pf.steps)
                 if key not in seen:
                     seen.add(key)
@@ -153,8 +183,75 @@ class LiftedTheory(LevelsInUnits, Displayed):
         return PossibilisticTheory(self.atoms, tuple(out), self.resolution), tuple(sources)
 
 
-def _bind(f: Formula, binding: dict[str, str]) -> Formula:
-    return map_terms(f, lambda t: Constant(binding[t.name]) if isinstance(t, Variable) else t)
+def _rule_variables(f: Formula) -> tuple[Variable, ...]:
+    """The distinct variables of a rule, by name."""
+    return tuple(sorted(set(variables_of(f)), key=lambda v: v.name))
+
+
+class _Grounding(Fold["Formula | None"]):
+    """One grounding of a rule, made in one walk: its variables bound to constants, each
+    atom numbered over the theory's atoms, each equality decided, and the result
+    simplified as :func:`~pracmln_poss.logic.formula.substitute_atoms` simplifies (every
+    part of a junction made, so that an atom outside the theory is always found); None
+    when an atom is outside the theory.
+
+    A theory's rules share their atoms (its reader makes one object of each atom's
+    text): ``leaves`` keeps each atom's and equality's grounding by the object's identity
+    and the binding, for objects that outlive it (the rules being grounded)."""
+
+    doing = "ground"
+
+    def __init__(self, numbers: dict[str, int], names: tuple[str, ...], values: tuple[str, ...],
+                 leaves: dict[object, Formula | None]) -> None:
+        self.numbers = numbers
+        self.binding = dict(zip(names, values))
+        self.key = (names, values)
+        self.leaves = leaves
+
+    def __call__(self, f: Formula) -> Formula | None:
+        if type(f) is PredAtom or type(f) is Equals:
+            key = (id(f), self.key)
+            if key in self.leaves:
+                return self.leaves[key]
+            out = self.leaves[key] = super().__call__(f)
+            return out
+        return super().__call__(f)
+
+    def name(self, t: Term) -> str:
+        return self.binding[t.name] if isinstance(t, Variable) else t.name
+
+    def atom(self, f: Atom) -> Formula | None:
+        return f
+
+    def truth(self, f: Truth) -> Formula | None:
+        return f
+
+    def pred_atom(self, f: PredAtom) -> Formula | None:
+        number = self.numbers.get(atom_name(f.pred, tuple(self.name(t) for t in f.args)))
+        return None if number is None else Atom(number)
+
+    def equals(self, f: Equals) -> Formula | None:
+        return Truth(self.name(f.left) == self.name(f.right))
+
+    def not_(self, f: Not, arg: Formula | None) -> Formula | None:
+        return None if arg is None else simplified_not(arg)
+
+    def and_(self, f: And, parts: Iterator[Formula | None]) -> Formula | None:
+        made = list(parts)
+        return None if None in made else simplified_junction(And, cast("list[Formula]", made))
+
+    def or_(self, f: Or, parts: Iterator[Formula | None]) -> Formula | None:
+        made = list(parts)
+        return None if None in made else simplified_junction(Or, cast("list[Formula]", made))
+
+    def implies(self, f: Implies, left: Formula | None, right: Formula | None) -> Formula | None:
+        return None if left is None or right is None else simplified_implies(left, right)
+
+    def iff(self, f: Iff, left: Formula | None, right: Formula | None) -> Formula | None:
+        return None if left is None or right is None else simplified_iff(left, right)
+
+    def exists(self, f: Exists, body: Formula | None) -> Formula | None:
+        raise ModelError("EXIST is not allowed in a ground formula")
 
 
 def atom_constants(atoms: Iterable[str]) -> set[str]:
@@ -190,15 +287,33 @@ def variable_prefixes(type_names: Iterable[str], constants: Iterable[str] = ()) 
     return out
 
 
-def read_rule(text: str, prefix_of: dict[str, str], known: set[str], position: SourcePosition | None = None) -> Formula:
+def read_rule(text: str, prefix_of: dict[str, str], known: set[str], position: SourcePosition | None = None,
+              leaves: dict[str, Formula] | None = None) -> Formula:
     """A first-order rule of a lifted theory: every term is read as a constant, then
     PREFIX<digits> of a declared prefix is a variable of its type (constants of
     PRACGrammar models may start lower-case: ``color(C1,blue)``).
 
+    ``leaves``, kept by the caller across the rules of one theory, holds each atom's
+    text read once (a theory of 370,000 rules names a few thousand atoms).
+
     :raises FormulaSyntaxError: for a name that is neither a constant of ``known`` (when
         given) nor a variable of a type, naming the position.
     """
-    typed = type_variables(parse_formula(text, ground=True, position=position), prefix_of)
+    if leaves is not None:
+        try:
+            typed = parse_with_leaves(text, leaves, lambda leaf: _checked(type_variables(leaf, prefix_of), known))
+        except PossError:  # (read again below, to say what is wrong where)
+            typed = None
+        if typed is not None:
+            return typed
+    return _checked(type_variables(parse_formula(text, ground=True, position=position), prefix_of), known, position)
+
+
+def _checked(typed: Formula, known: set[str], position: SourcePosition | None = None) -> Formula:
+    """``typed``, whose constants are all ``known`` (when given).
+
+    :raises FormulaSyntaxError: naming the first constant that is not, at ``position``.
+    """
     if known:
         unknown: list[str] = []
 
