@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Old code against new in one run: every ``map`` and ``convert`` workload of
+"""Old code against new in one run: every ``map``, ``convert`` and ``read`` workload of
 ``benchmarks/workloads.py`` (or those named), each run by every checkout in turn, so that
 the machine's drift (a VM's speed changes over half an hour) falls on all of them alike.
 
@@ -9,7 +9,7 @@ checkout byte-compiled first; with
 directory holding ``pracmln_poss`` (``git worktree add /tmp/old <commit>``); this
 repository's own is ``new`` unless given.
 
-    python benchmarks/compare_trees.py --tree old=/tmp/old [--tree new=.] [--repeat 3] [map|convert|all] [WORKLOAD ...]
+    python benchmarks/compare_trees.py --tree old=/tmp/old [--tree new=.] [--repeat 3] [map|convert|read|all] [WORKLOAD ...]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="a checkout to run (repeatable; default: old=... must be given, new=this one)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per checkout and workload")
     parser.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS", help="per run")
-    parser.add_argument("kind", nargs="?", choices=("map", "convert", "all"), default="all")
+    parser.add_argument("kind", nargs="?", choices=("map", "convert", "read", "all"), default="all")
     parser.add_argument("names", nargs="*", metavar="WORKLOAD", help="only these workloads (default: all of the kind)")
     args = parser.parse_args(argv)
     trees = dict(tree.split("=", 1) for tree in args.tree)
@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         # a tenth of a second to a checkout that has them
         compileall.compile_dir(str(Path(tree) / "pracmln_poss"), quiet=1)
     table = {**(workloads.MAP_WORKLOADS if args.kind in ("map", "all") else {}),
-             **(workloads.CONVERT_WORKLOADS if args.kind in ("convert", "all") else {})}
+             **(workloads.CONVERT_WORKLOADS if args.kind in ("convert", "all") else {}),
+             **(workloads.READ_WORKLOADS if args.kind in ("read", "all") else {})}
     unknown = [name for name in args.names if name not in table]
     if unknown:
         parser.error(f"unknown workload {unknown[0]!r}; the {args.kind} workloads: {', '.join(table)}")

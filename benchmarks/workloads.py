@@ -14,16 +14,19 @@ workloads as they are now.
   of 1,719 distinct weights) over 1 to 6 clusters and on its ``test.db``, meals on both
   its databases.
 - The paper's CORA over 4 papers and 4 persons, and conversions of the smokers.
+- Reading the theories of some of those conversions (``show``, ``query``).
 
     python benchmarks/workloads.py dense-smokers 160 DIR   # writes DIR/dense160.mln and .db
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import random
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -184,6 +187,44 @@ CONVERT_WORKLOADS: dict[str, Workload] = {
         "-k", "2", examples=True),
 }
 """``convert`` workloads by name (one process, no checkpoint)."""
+
+
+@functools.cache
+def _theories() -> Path:
+    """A folder for the theories the ``read`` workloads read, made once per process (and
+    removed as it ends)."""
+    path = tempfile.mkdtemp(prefix="pracmln-poss-theories-")
+    atexit.register(shutil.rmtree, path, True)
+    return Path(path)
+
+
+def _read(theory: str, *command: str) -> Workload:
+    """``pracmln-poss COMMAND THEORY ...`` on the theory the ``convert`` workload
+    ``theory`` writes, converted once per process before the first run (and not timed:
+    :func:`user_seconds` counts the command's process only)."""
+    def argv(directory: Path) -> list[str]:
+        path = _theories() / (re.sub(r"\W+", "-", theory).strip("-") + ".theory")
+        if not path.exists():
+            made = CONVERT_WORKLOADS[theory](_theories())
+            subprocess.run([sys.executable, "-m", "pracmln_poss", *made], cwd=tempfile.gettempdir(), check=True,
+                           stdout=subprocess.DEVNULL)
+            (_theories() / "out.theory").rename(path)
+        return [command[0], str(path), *command[1:]]
+    return argv
+
+
+_OR1 = "object-recognition focused, 1 cluster, k = 2"
+_OR2 = "object-recognition focused, 2 clusters, k = 2"
+_SPATULA = ("--query", "object(Cluster1,Spatula)", "--evidence", "color(Cluster1,black)")
+
+READ_WORKLOADS: dict[str, Workload] = {
+    "show CORA 4x4, k = 3": _read("CORA 4x4, k = 3", "show"),
+    "show object-recognition, 1 cluster, k = 2 (88,763 rules)": _read(_OR1, "show"),
+    "query object-recognition, 1 cluster, k = 2": _read(_OR1, "query", *_SPATULA),
+    "show object-recognition, 2 clusters, k = 2 (371,041 rules)": _read(_OR2, "show"),
+    "query object-recognition, 2 clusters, k = 2": _read(_OR2, "query", *_SPATULA),
+}
+"""Commands that read a theory (#39: a theory a person reads), by name."""
 
 
 def user_seconds(argv: list[str], python: str = sys.executable, timeout: float | None = None) -> float:

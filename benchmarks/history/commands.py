@@ -55,3 +55,11 @@ class Convert(_Commands):
     table = workloads.CONVERT_WORKLOADS
     params = list(table)
     param_names = ["workload"]
+
+
+class Read(_Commands):
+    """``pracmln-poss show`` and ``query`` on theories of those conversions (each made once, untimed)."""
+
+    table = workloads.READ_WORKLOADS
+    params = list(table)
+    param_names = ["workload"]
