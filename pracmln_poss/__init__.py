@@ -38,6 +38,7 @@ try:
         UnknownNameError,
     )
     from .formats import dumps, load_theory, loads, save
+    from .insight.explain import Explanation, explain
     from .insight.show import show_html as _show_html
     from .map import BACKENDS, MapEngine, World, open_engine
     from .map.inference import MapInference
@@ -113,6 +114,8 @@ __all__ = [
     "WeightedFormula",
     "World",
     "dumps",
+    "Explanation",
+    "explain",
     "filter_redundant",
     "ground",
     "load_ground",

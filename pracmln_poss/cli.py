@@ -509,6 +509,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     method = args.method or default_method(loaded.model)
     # only what the user gave is passed, and the method's options decide (the one rule, not a copy here)
     given = _given_options(args, method)
+    made_by = _made_by(args, method, given, _focus_options(args, loaded.settings))
     if given.get("family") not in (None, "all", "positive"):
         given["family"] = read_family(str(given["family"]), gmln)
     options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded.settings), **given}
@@ -528,7 +529,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     # written, or a refused write, loses none of the search
     done = convert(loaded.model, method, grounded=gmln, filter=args.filter, keep_checkpoint=True, **options)
     _report_filtering(show, args.filter, done.removed)
-    status = _emit(dumps(done.theory, args.format), destination)
+    status = _emit(dumps(done.theory, args.format, made_by), destination)
     if "checkpoint" in options:
         from .search.checkpoint import discard
 
@@ -540,6 +541,38 @@ def _run_convert(args: argparse.Namespace) -> int:
         display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{hard}"
                        f"{' to ' + args.output if args.output else ''}")
     return status
+
+
+def _made_by(args: argparse.Namespace, method: str, given: dict[str, object], focus: dict[str, list[str]]) -> str:
+    """The ``convert`` command that makes this theory, as a theory file records it: the
+    model and its database and domains, the method (the default one named) and its
+    options as given, the focus (a project's queries named), the filter; not what leaves
+    the theory as it is (the backend, workers, checkpoints, progress, --force)."""
+    import shlex
+
+    from .transformations.conversion import method_flags
+    from .transformations.options import RUNTIME_NAMES
+
+    words = [PROG, "convert", args.model]
+    if args.db:
+        words += ["--db", args.db]
+    for name in ("domain", "domain_size"):
+        for value in getattr(args, name):
+            words += [f"--{name.replace('_', '-')}", value]
+    if args.grammar:
+        words += ["--grammar", args.grammar]
+    if args.resolution != DEFAULT_RESOLUTION:
+        words += ["--resolution", str(args.resolution)]
+    words += ["--method", method]
+    flags = method_flags()
+    for name in sorted(given):
+        if name not in RUNTIME_NAMES and name != "backend":
+            flag = flags[name][0]
+            words += [flag.names[0]] + ([] if flag.type is None else [str(vars(args)[name])])
+    for key in ("evidence_preds", "query_preds"):
+        if key in focus:
+            words += [f"--{key.replace('_', '-')}", ",".join(focus[key])]
+    return shlex.join([*words, "--filter", args.filter]) + " (the world left open)"
 
 
 def _check_output(args: argparse.Namespace, included: Sequence[str]) -> Destination | None:

@@ -61,3 +61,28 @@ def test_conversion_matches_its_golden_file(name, pracmln, capsys, monkeypatch):
 
 def test_every_golden_file_has_its_case():
     assert sorted(p.stem for p in GOLDEN.glob("*.theory")) == sorted(CASES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cora-2x2-k2-defaults", "example4-selective", "birds-long-aggressive-k3",
+                                  "birds-k2-json", "smokers-learnt-k2"])
+def test_a_theory_records_the_command_that_makes_it_again(name, pracmln, capsys, monkeypatch):
+    """The ``made by`` line of a theory file (or ``made_by`` of a JSON one) is the command
+    that writes the same file again, the default method named; the readers take it as nothing."""
+    import json
+    import shlex
+
+    from pracmln_poss.formats import loads
+
+    monkeypatch.chdir(ROOT)
+    text = (GOLDEN / f"{name}.theory").read_text()
+    made_by = json.loads(text)["made_by"] if text.startswith("{") else text.splitlines()[1].removeprefix("// made by: ")
+    command, _, said = made_by.rpartition(" (")
+    assert said == "the world left open)" and "--method" in command
+    words = shlex.split(command)
+    assert words[:2] == ["pracmln-poss", "convert"]
+    format_ = ["--format", "json"] if text.startswith("{") else []
+    assert main([*words[1:], *format_, "--quiet"]) == 0
+    assert capsys.readouterr().out == text
+    without = "\n".join(line for line in text.splitlines() if "made by" not in line and "made_by" not in line) + "\n"
+    assert loads(text, ground=False) == loads(without, ground=False)

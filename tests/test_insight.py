@@ -376,3 +376,51 @@ def test_blocking_rules_are_marked_and_never_flagged_off_target():
     assert [theory.format(f.rule.formula) for f in flags] == ["!e(A) v r(A)"]  # a default about r, not the blocking rule
     text = show_text(theory)
     assert "  by default !e(A)  (blocking)" in text and "1 blocking" in text and "concludes nothing itself" in text
+
+
+def test_explain_gives_the_rule_that_concludes_the_query_not_its_contrapositive():
+    """Of two minimal reasons, the rule concluding the query is given, whatever the order
+    of the theory (pracmln's learned smokers cited ``(!Cancer(B) ^ Friends(A,B)) =>
+    !Smokes(A)`` for ``Cancer(B)``); a blocking rule is given only where nothing else does."""
+    direct = ("(f(A,B) ^ s(A)) => c(B)", 1)
+    contrapositive = ("(!c(B) ^ f(A,B)) => !s(A)", 1)
+    for pairs in ([contrapositive, direct], [direct, contrapositive]):
+        theory = PossibilisticTheory.from_pairs(pairs)
+        why = explain(theory, ["s(A)", "f(A,B)"], "c(B)")
+        assert [theory.format(pf.formula) for pf in why.rules] == ["(f(A,B) ^ s(A)) => c(B)"]
+        why = explain(theory, ["!c(B)", "f(A,B)"], "!s(A)")
+        assert [theory.format(pf.formula) for pf in why.rules] == ["(!c(B) ^ f(A,B)) => !s(A)"]
+    from pracmln_poss.possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula
+
+    theory = PossibilisticTheory.from_pairs([direct, ("c(B)", 1)])
+    blocking = theory.with_formulas((PossibilisticFormula(theory.formula("c(B)"), 1, BLOCKING_ORIGIN + "{}"),
+                                     theory.formulas[0]))
+    why = explain(blocking, ["s(A)", "f(A,B)"], "c(B)")
+    assert [pf.blocking for pf in why.rules] == [False]
+    assert [pf.blocking for pf in explain(blocking, [], "c(B)").rules] == [True]
+
+
+def test_explain_takes_a_lifted_theory_and_is_at_the_root():
+    import pracmln_poss
+
+    theory = pracmln_poss.transform(pracmln_poss.load_first_order(str(PAPER / "smokers.mln")), k=2)
+    assert type(theory).__name__ == "LiftedTheory"
+    why = pracmln_poss.explain(theory, ["s(Alice)", "f(Alice,Bob)"], "s(Bob)")
+    assert isinstance(why, pracmln_poss.Explanation) and why.entailed and why.rules
+    assert why.text() == explain(theory.ground(), ["s(Alice)", "f(Alice,Bob)"], "s(Bob)").text()
+    with pytest.raises(pracmln_poss.PossError, match="takes a PossibilisticTheory or a LiftedTheory"):
+        explain("smokers.theory", [], "s(Bob)")
+
+
+def test_an_answer_counts_its_drowned_rules_instead_of_listing_them():
+    from pracmln_poss.possibilistic.reasoner import Reasoner
+
+    theory = PossibilisticTheory.from_pairs([("a(T)", 1), ("b(T)", 1), ("!a(T)", 2)])
+    with possibilistic_inference(theory) as ask:
+        answer = ask.query(["b(T)"], "!a(T)")
+    assert len(answer.drowned) == 2
+    assert repr(answer) == "Answer(entailed=True, consistency_level=2.0, drowned=<2 rules>)"
+    with Reasoner(theory) as reasoner:
+        assert repr(reasoner.query([], "b(T)")).endswith("drowned=<2 rules>)")
+    with possibilistic_inference(PossibilisticTheory.from_pairs([("a(T)", 1), ("!a(T)", 2)])) as ask:
+        assert repr(ask.query([], "!a(T)")).endswith("drowned=<1 rule>)")

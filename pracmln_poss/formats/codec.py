@@ -23,16 +23,25 @@ FORMATS = ("text", "json", "latex")
 """The theory file formats, by name."""
 
 
-def dumps(theory: Theory, fmt: str = "text") -> str:
-    """The theory, ground or lifted, in one of :data:`FORMATS`."""
+def dumps(theory: Theory, fmt: str = "text", made_by: str | None = None) -> str:
+    """The theory, ground or lifted, in one of :data:`FORMATS`; ``made_by`` (one line:
+    how it was made, such as the command that made it) is written with it, in a comment
+    under the header line (text, LaTeX) or as ``made_by`` (JSON), and read as nothing."""
     arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
+    if made_by is not None:
+        arguments.text("made_by", made_by)
+        made_by = " ".join(made_by.split())  # (one line: a comment ends at its line's end)
     if fmt == "text":
         # a ground theory is its own grounding (Theory.ground)
-        return write_lifted_text(theory) if isinstance(theory, LiftedTheory) else write_text(theory.ground())
+        text = write_lifted_text(theory) if isinstance(theory, LiftedTheory) else write_text(theory.ground())
+        if made_by is None:
+            return text
+        header, _, rest = text.partition("\n")
+        return f"{header}\n// made by: {made_by}\n{rest}"
     if fmt == "json":
-        return to_json(theory)
+        return to_json(theory, made_by)
     if fmt == "latex":
-        return to_latex(theory)
+        return to_latex(theory) if made_by is None else f"% made by: {made_by}\n{to_latex(theory)}"
     raise UnknownNameError(f"unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
 
 

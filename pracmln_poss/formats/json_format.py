@@ -48,8 +48,9 @@ FORMAT_NAME = "pracmln_poss-theory"
 FORMAT_VERSION = 1
 
 
-def to_json(theory: Theory) -> str:
-    """The theory, ground or lifted, as JSON text (deterministic)."""
+def to_json(theory: Theory, made_by: str | None = None) -> str:
+    """The theory, ground or lifted, as JSON text (deterministic); ``made_by``: how it
+    was made (:func:`~.codec.dumps`), kept as such (a reader takes no meaning from it)."""
     formulas = []
     for _level, group in by_level(theory):
         for pf in group:
@@ -63,6 +64,7 @@ def to_json(theory: Theory) -> str:
     data: dict[str, object] = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
+        **({} if made_by is None else {"made_by": made_by}),
         "resolution": str(theory.resolution),
         "atoms": list(theory.atoms),
     }

@@ -173,9 +173,9 @@ def atomic_write(path: str | os.PathLike[str] | Destination, text: str) -> None:
         raise
 
 
-def save(theory: Theory, path: str | os.PathLike[str], fmt: str = "text") -> None:
-    """Write the theory to ``path`` atomically."""
-    atomic_write(path, dumps(theory, fmt))
+def save(theory: Theory, path: str | os.PathLike[str], fmt: str = "text", made_by: str | None = None) -> None:
+    """Write the theory to ``path`` atomically (``made_by``: how it was made, :func:`~.codec.dumps`)."""
+    atomic_write(path, dumps(theory, fmt, made_by))
 
 
 def write_stdout(text: str) -> None:

@@ -15,15 +15,19 @@ from __future__ import annotations
 __all__ = ["Explanation", "explain", "formula_line", "map_countermodel", "COUNTERMODEL", "MAP_COUNTERMODEL"]
 
 import html
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from .. import arguments
 from ..atoms import Evidence, EvidenceItem
 from ..errors import BackendError
-from ..logic.formula import And, Formula, Or, literal, negate
+from ..logic.formula import And, Formula, Implies, Or, atoms_of, literal, negate
 from ..map import open_engine
 from ..map.inference import MapInference
 from ..model.ground_mln import GroundMLN
+from ..possibilistic.lifted_theory import LiftedTheory
+from ..possibilistic.protocol import Theory
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
@@ -109,12 +113,19 @@ def formula_line(pf: PossibilisticFormula, theory: PossibilisticTheory) -> str:
 
 
 def explain(
-    theory: PossibilisticTheory, evidence: Evidence, query: str | Formula
+    theory: Theory, evidence: Evidence, query: str | Formula
 ) -> Explanation:
-    """Explain the answer to ``(T, E) |-poss query``.
+    """Explain the answer to ``(T, E) |-poss query`` (a lifted theory on its grounding).
+
+    The rules given when the query is entailed are a minimal set, and among the minimal
+    sets one a person reads: rules that conclude the query (its atoms in their
+    conclusion) are kept over the others (a contrapositive), and blocking rules, which
+    conclude nothing themselves, are the first to go.
 
     :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
     """
+    arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
+    theory = theory.ground()
     evidence = tuple(evidence)
     q = theory.formula(query)
     with Reasoner(theory) as reasoner:
@@ -128,7 +139,8 @@ def explain(
         rules: tuple[PossibilisticFormula, ...] = ()
         countermodel = None
         if result.entailed:
-            chosen = _minimal(sat, active, ev + [no])
+            rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, candidates)}
+            chosen = _minimal(sat, active, ev + [no], rank.__getitem__)
             rules = tuple(pf for s, pf in zip(sat.selectors, candidates) if s in chosen)
         else:
             sat.satisfiable(active + ev + [no])
@@ -168,12 +180,32 @@ def map_countermodel(mln: GroundMLN | MapInference, evidence: Evidence, query: s
     return ground.named(found.world)
 
 
-def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int]) -> set[int]:
+def _reading_rank(pf: PossibilisticFormula, query_atoms: frozenset[int]) -> int:
+    """How much a person gains from reading ``pf`` as a reason for a query over
+    ``query_atoms``: 0 a blocking rule (it concludes nothing itself), 1 a rule concluding
+    about other atoms (such as the contrapositive of a rule concluding the query), 2 one
+    whose conclusion is about the query's atoms."""
+    if pf.blocking:
+        return 0
+    f = pf.formula
+    head = f.right if isinstance(f, Implies) else f
+    return 2 if atoms_of(head) & query_atoms else 1
+
+
+def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int],
+             rank: Callable[[int], int] = lambda _s: 0) -> set[int]:
     """A minimal subset of ``selectors`` unsatisfiable with ``background``: deletion-based,
-    each unsatisfiable call shrinking the candidates to its core."""
-    if sat.satisfiable(selectors + background):
+    each unsatisfiable call shrinking the candidates to its core.  Candidates of lower
+    ``rank`` are tried for deletion first, so that the set keeps those of higher rank
+    where a choice is left (first within the rank-maximal candidates alone, when they
+    suffice)."""
+    best = max(map(rank, selectors), default=0)
+    preferred = [s for s in selectors if rank(s) == best]
+    if len(preferred) < len(selectors) and not sat.satisfiable(preferred + background):
+        selectors = preferred  # (the core read below is this call's)
+    elif sat.satisfiable(selectors + background):
         raise BackendError("SAT solver disagrees with itself: the entailed query has a countermodel")
-    current = [s for s in selectors if s in sat.core()]
+    current = sorted((s for s in selectors if s in sat.core()), key=rank)
     i = 0
     while i < len(current):
         trial = current[:i] + current[i + 1 :]

@@ -32,6 +32,10 @@ class QueryResult:
     consistency_steps: Level  # con(T, E) in int steps of the resolution (INF: certain)
     drowned: tuple[PossibilisticFormula, ...]
 
+    def __repr__(self) -> str:  # (counted, not listed: see Answer)
+        return f"QueryResult(entailed={self.entailed}, consistency_steps={self.consistency_steps!r}, " \
+               f"drowned=<{len(self.drowned):,} rule{'' if len(self.drowned) == 1 else 's'}>)"
+
 
 class Reasoner:
     """Possibilistic inference over one theory; a context manager owning its SAT solver.

@@ -112,6 +112,10 @@ class Answer:
     consistency_level: float
     drowned: tuple[RuleText, ...]
 
+    def __repr__(self) -> str:  # (a learned model's theory drowns thousands of rules: they are counted, not listed)
+        return f"Answer(entailed={self.entailed}, consistency_level={self.consistency_level!r}, " \
+               f"drowned=<{len(self.drowned):,} rule{'' if len(self.drowned) == 1 else 's'}>)"
+
 
 def level_name(level: Level, resolution: Resolution) -> str:
     """``lambda_2.5`` style name of a level, in user units (``certain (inf)`` for ``INF``)."""
