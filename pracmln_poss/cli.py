@@ -173,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--mln", metavar="MODEL", help="flag rules that overturn the literal reading of its formulas")
     _model_options(w, _THEORY_LIMITS)
     w.add_argument("--query-preds", metavar="P,...", help="flag rules concluding about other predicates")
+    w.add_argument("--digest", action="store_true",
+                   help="one screen instead: what holds with no evidence, what one observation changes, what two "
+                   "do that their parts do not, the flagged rules, the rules per level band")
     w.set_defaults(run=_run_show)
 
     q = sub.add_parser("query", help="possibilistic inference: is a formula entailed by a theory under evidence")
@@ -789,6 +792,11 @@ def _run_show(args: argparse.Namespace) -> int:
         if args.query_preds:
             flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
         flags = lifted_flags(flags, ground, sources, theory)
+    if args.digest:
+        from .insight.digest import digest_text
+
+        write_stdout(digest_text(theory, flags))
+        return 0
     write_stdout(show_text(theory, flags))
     return 0
 

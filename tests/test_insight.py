@@ -424,3 +424,79 @@ def test_an_answer_counts_its_drowned_rules_instead_of_listing_them():
         assert repr(reasoner.query([], "b(T)")).endswith("drowned=<2 rules>)")
     with possibilistic_inference(PossibilisticTheory.from_pairs([("a(T)", 1), ("!a(T)", 2)])) as ask:
         assert repr(ask.query([], "!a(T)")).endswith("drowned=<1 rule>)")
+
+
+def _digest_claims(text):
+    """What a digest says: (evidence, conclusions) per line of its three sections."""
+    claims, section = [], None
+    for line in text.splitlines():
+        if line.startswith("with no evidence"):
+            section = "none"
+        elif line.startswith(("one observation", "two observations")):
+            section = "some"
+        elif not line.startswith("  ") or line.strip() in ("nothing", "none") or line.startswith("  ..."):
+            section = None if not line.startswith("  ") else section
+        elif section == "none":
+            claims.append(((), [line.strip()]))
+        elif section == "some":
+            body, _, said = line.strip().removeprefix("if ").partition(": ")
+            conclusions = [c for part in said.split("; ") for c in part.rsplit(" [", 1)[0].split(", ")]
+            claims.append((tuple(body.split(" ^ ")), conclusions))
+    return claims
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(ground_mlns(min_atoms=2, max_atoms=4, max_formulas=5), st.integers(1, 2))
+def test_what_a_digest_says_the_theory_entails(mln, k):
+    """Every conclusion a digest prints of a theory (with no evidence, for one observation,
+    for a pair) is entailed by the theory under that evidence: the digest reads the rules
+    the transformation made for each evidence set, and says nothing they do not."""
+    from pracmln_poss.insight.digest import digest_text
+
+    assume(MapReference(mln).consistent)
+    theory = transform(mln, "defaults", k=k)
+    text = digest_text(theory)
+    assert text.splitlines()[0].startswith(f"{len(theory):,} rules in {len(theory.levels()):,} levels")
+    with possibilistic_inference(theory) as ask:
+        for evidence, conclusions in _digest_claims(text):
+            for conclusion in conclusions:
+                assert ask.entails(list(evidence), conclusion), (evidence, conclusion, text)
+
+
+def test_the_digest_of_the_antarctic_bird_reads_as_the_readme(pracmln, capsys):
+    """A bird flies by default; an antarctic bird flies too, at level 5 (although the
+    model's ``5 antarcticBird(x) => !flies(x)`` reads otherwise: flagged first); one that
+    does not fly is still a bird, at level 10."""
+    assert main(["show", str(ANTARCTIC.parent.parent.parent / "tests" / "golden" / "antarctic-k2.theory"), "--digest",
+                 "--mln", str(ANTARCTIC)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == ("7 rules in 4 levels: 1 for no evidence, 3 for one literal, 1 for two literals; "
+                                   "1 blocking, 1 certain, 0 other")
+    assert out.index("flagged (1):") < out.index("with no evidence (1 rule):\n  !antarcticBird(Tweety)\n")
+    assert "  if bird(Tweety): flies(Tweety) [lambda_0]\n" in out
+    assert "  if antarcticBird(Tweety): bird(Tweety), flies(Tweety) [lambda_5]\n" in out
+    assert "  if antarcticBird(Tweety) ^ !flies(Tweety): bird(Tweety) [lambda_10]\n" in out
+    assert out.endswith("rules per level: 0: 3; [1, 10): 2; [10, 100): 1; certain: 1\n")
+
+
+@pytest.mark.slow
+def test_the_digest_of_a_learned_model_fits_a_screen(pracmln, capsys, tmp_path):
+    """Object-recognition over one cluster at k = 2 (88,763 rules): under 100 lines, the
+    defaults first (the model's guess with no evidence: Ketchup), colour and shape among
+    the observations that change it, and the pairs counted past those listed."""
+    import glob
+
+    examples_folder = pracmln.utils.locs.examples
+    project = glob.glob(f"{examples_folder}/object-recognition/object-recognition.pracmln")[0]
+    theory = tmp_path / "or1.theory"
+    assert main(["convert", f"{project}:learnt.cll.scenes-new-object-detection.mln", "--domain-size", "cluster=1",
+                 "--evidence-preds", "color,goggles,goggles_Logo,goggles_Product,goggles_Text,scene,shape",
+                 "-k", "2", "--quiet", "-o", str(theory)]) == 0
+    capsys.readouterr()
+    assert main(["show", str(theory), "--digest"]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) < 100
+    assert out.startswith("88,763 rules in 1,633 levels")
+    assert "with no evidence (21 rules):\n  object(Cluster1,Ketchup)\n" in out
+    assert "  if color(Cluster1,black): !object(Cluster1,Ketchup), object(Cluster1,Pancake_maker) [lambda_0.97392]" in out
+    assert re.search(r"\n  \.\.\. and [\d,]+ more pairs \(show lists every rule\)\n", out)
