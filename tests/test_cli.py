@@ -175,8 +175,10 @@ def test_convert_methods_and_formats(pracmln, capsys, tmp_path, method, extra, f
     if fmt == "json":
         data = json.loads(text)
         assert data["format"] == "pracmln_poss-theory" and data["formulas"]
-    else:
-        assert text.startswith("\\begin{align*}")
+    else:  # (under the line that records the command)
+        made_by, _, rest = text.partition("\n")
+        assert made_by.startswith(f"% made by: pracmln-poss convert {PAPER / 'example3-exhaustive.mln'} --method {method}")
+        assert rest.startswith("\\begin{align*}")
 
 
 def test_convert_selective_family_file(pracmln, capsys, tmp_path):

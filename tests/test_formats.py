@@ -229,3 +229,28 @@ def test_output_paths(tmp_path):
     with pytest.raises(OutputError, match="no such directory"):
         atomic_write(tmp_path / "missing" / "out.theory", "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "fresh.theory", "link.theory", "real.theory"]
+
+
+def test_a_theory_keeps_how_it_was_made_through_its_files():
+    """``made_by`` is written under the header (text), as a key (JSON), as a comment
+    (LaTeX); read back it is the theory's own, written again as it was, and compared as
+    nothing (two theories differing only in it are equal); a JSON ``made_by`` that is not
+    a text is refused."""
+    from pracmln_poss.errors import FormulaSyntaxError
+    from pracmln_poss.formats import dumps, loads
+    from pracmln_poss.possibilistic import PossibilisticTheory
+
+    theory = PossibilisticTheory.from_pairs([("bird(T) => flies(T)", 0.5), ("penguin(T) => !flies(T)", "inf")])
+    assert theory.made_by is None and "made by" not in dumps(theory)
+    said = "pracmln-poss convert birds.mln --method defaults -k 1 --filter none (the world left open)"
+    for fmt in ("text", "json"):
+        written = dumps(theory, fmt, made_by=said + "\n  ")  # (one line, whatever it is given)
+        back = loads(written, ground=False)
+        assert back.made_by == said and back == theory and dumps(back, fmt) == written
+        assert dumps(back.with_formulas(back.formulas[:1]), fmt).count(said) == 1
+    assert dumps(theory, "text", made_by=said).splitlines()[1] == f"// made by: {said}"
+    assert dumps(theory, "latex", made_by=said).startswith(f"% made by: {said}\n\\begin{{align*}}")
+    hand = "// made by: a comment of my own\n0.5  bird(T) => flies(T)\n"  # (not under a header: a comment)
+    assert loads(hand).made_by is None
+    with pytest.raises(FormulaSyntaxError, match="'made_by' is not a text"):
+        loads('{"format": "pracmln_poss-theory", "version": 1, "made_by": 3, "formulas": []}')

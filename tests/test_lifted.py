@@ -293,6 +293,9 @@ def test_lifted_json_and_latex(pracmln, capsys, tmp_path):
     assert "entailed" in capsys.readouterr().out
     assert main(["convert", *args, "--format", "latex"]) == 0
     latex = capsys.readouterr().out
+    made_by, _, latex = latex.partition("\n")
+    assert made_by == f"% made by: pracmln-poss convert {PAPER / 'smokers.mln'} --domain person=Alice,Bob,Celine " \
+                      "--method lifted -k 2 --filter none (the world left open)"
     assert latex.startswith("% type person (variables p1, p2, ...): Alice, Bob, Celine\n\\begin{align*}")
     assert r"\textit{p1} \neq \textit{p2}" in latex and r"\textit{f}(\textit{p1}, \textit{p2})" in latex
 

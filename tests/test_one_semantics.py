@@ -238,7 +238,10 @@ def test_conversions_take_pracmln_objects_and_file_names_as_convert_does(antarct
         theory = transform(given_model, "defaults", k=1, db=given_db)
         assert [(pf.formula, pf.level) for pf in theory] == [(pf.formula, pf.level) for pf in ours]
     code, out, _ = run_cli("convert", model, "--db", db, "--method", "defaults", "-k", "1", "--quiet")
-    assert code == 0 and out == dumps(convert(model, "defaults", db=db, k=1).theory)
+    from pracmln_poss.formats.sections import made_by_of
+
+    assert made_by_of(out) == f"pracmln-poss convert {model} --db {db} --method defaults -k 1 --filter none (the world left open)"
+    assert code == 0 and out == dumps(convert(model, "defaults", db=db, k=1).theory, made_by=made_by_of(out))
     with pytest.raises(ArgumentError, match="GroundMLN has its evidence already"):
         from pracmln_poss import load_ground
 

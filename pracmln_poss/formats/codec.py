@@ -17,6 +17,7 @@ from ..sources import read_source
 from .json_format import read_json, to_json
 from .latex import to_latex
 from .lifted_text import is_lifted_text, read_lifted_text, write_lifted_text
+from .sections import MADE_BY
 from .text import read_text, write_text
 
 FORMATS = ("text", "json", "latex")
@@ -25,9 +26,12 @@ FORMATS = ("text", "json", "latex")
 
 def dumps(theory: Theory, fmt: str = "text", made_by: str | None = None) -> str:
     """The theory, ground or lifted, in one of :data:`FORMATS`; ``made_by`` (one line:
-    how it was made, such as the command that made it) is written with it, in a comment
-    under the header line (text, LaTeX) or as ``made_by`` (JSON), and read as nothing."""
+    how it was made, such as the command that made it; default: the theory's own) is
+    written with it, in a comment under the header line (text, LaTeX) or as ``made_by``
+    (JSON); the readers give it back as the theory's ``made_by``, and read nothing else
+    into it."""
     arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
+    made_by = theory.made_by if made_by is None else made_by
     if made_by is not None:
         arguments.text("made_by", made_by)
         made_by = " ".join(made_by.split())  # (one line: a comment ends at its line's end)
@@ -37,7 +41,7 @@ def dumps(theory: Theory, fmt: str = "text", made_by: str | None = None) -> str:
         if made_by is None:
             return text
         header, _, rest = text.partition("\n")
-        return f"{header}\n// made by: {made_by}\n{rest}"
+        return f"{header}\n{MADE_BY}{made_by}\n{rest}"
     if fmt == "json":
         return to_json(theory, made_by)
     if fmt == "latex":

@@ -157,9 +157,12 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
                 "the 'levels' list is not the levels of the formulas: the file is cut short or was edited",
                 SourcePosition(source, None, "levels"),
             )
+    made_by = data.get("made_by")
+    if made_by is not None and not isinstance(made_by, str):
+        raise FormulaSyntaxError(f"'made_by' is not a text: {made_by!r}", SourcePosition(source, None, "made_by"))
     if lifted:
-        return LiftedTheory(types, tuple(formulas), tuple(names), resolution)
-    return PossibilisticTheory(tuple(names), tuple(formulas), resolution)
+        return LiftedTheory(types, tuple(formulas), tuple(names), resolution, made_by)
+    return PossibilisticTheory(tuple(names), tuple(formulas), resolution, made_by)
 
 
 def _types(items: object, where: SourcePosition) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], dict[str, str]]:

@@ -25,7 +25,7 @@ from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
 from ..version import __version__
 from ..weights import Resolution
-from .sections import by_level, check_header, level_sections, split_formula_line
+from .sections import by_level, check_header, level_sections, made_by_of, split_formula_line
 
 _TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")  # name, variable prefix, constants
 
@@ -91,4 +91,4 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
         formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos, leaves), level, origin,
                                              resolution))
     check_header(text, len(formulas), len({pf.steps for pf in formulas}), source, bool(atoms) or "#atoms" in text)
-    return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution)
+    return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution, made_by_of(text))

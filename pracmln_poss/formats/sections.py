@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["by_level", "level_sections", "split_formula_line", "check_header"]
+__all__ = ["by_level", "level_sections", "split_formula_line", "check_header", "MADE_BY", "made_by_of"]
 
 import functools
 import re
@@ -67,6 +67,18 @@ def split_formula_line(
         raise WeightError(exc.message, pos) from None
     origin = _ORIGIN.search(pos.text or "")
     return level, formula_text, origin.group(1) if origin else None
+
+
+MADE_BY = "// made by: "
+"""How the line under a theory file's header that records how it was made starts."""
+
+
+def made_by_of(text: str) -> str | None:
+    """What the ``// made by:`` line under a theory file's header says (None: no such line)."""
+    lines = text.lstrip("\ufeff").split("\n", 2)
+    if len(lines) > 1 and _HEADER.match(lines[0].strip()) and lines[1].startswith(MADE_BY):
+        return lines[1][len(MADE_BY):].strip()
+    return None
 
 
 _HEADER = re.compile(r"^//\s*pracmln_poss \S+ (?:lifted )?possibilistic theory: (\d[\d,]*) (?:formulas|rules) in (\d[\d,]*) "

@@ -33,7 +33,7 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..sources import numbered_lines
 from ..version import __version__
 from ..weights import Resolution
-from .sections import by_level, check_header, level_sections, split_formula_line
+from .sections import by_level, check_header, level_sections, made_by_of, split_formula_line
 
 
 def write_text(theory: PossibilisticTheory) -> str:
@@ -93,4 +93,4 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
         formulas.append(PossibilisticFormula(ground, level, origin, resolution))
         seen_formula = True
     check_header(text, len(formulas), len({pf.steps for pf in formulas}), source, declared)
-    return PossibilisticTheory(tuple(names), tuple(formulas), resolution)
+    return PossibilisticTheory(tuple(names), tuple(formulas), resolution, made_by_of(text))

@@ -107,27 +107,14 @@ class _Unexpected(Exception):
         self.reason = reason
 
 
-def _tokens(text: str, wide: bool) -> list[tuple[str, str, int]]:
-    """``(kind, text, start)`` triples, ``kind`` one of ``op``, ``quoted``, ``word``, ``end``
-    (the ``end`` twice, so that the parser may look one token past the last)."""
+def _tokens(text: str, pattern: re.Pattern[str]) -> list[tuple[str, str, int]]:
+    """``(kind, text, start)`` triples of ``pattern``'s groups (``_TOKEN``'s: ``op``,
+    ``quoted``, ``word``; ``_LEAF_TOKEN``'s: each atom and equality one ``leaf``), then
+    ``end`` twice, so that the parser may look one token past the last; ``_Unexpected``
+    at a ``bad`` one."""
     out: list[tuple[str, str, int]] = []
     append = out.append
-    for m in (_WIDE_TOKEN if wide else _TOKEN).finditer(text):
-        kind = m.lastgroup
-        if kind == "bad" or kind is None:
-            raise _Unexpected(m.start("bad"))
-        append((kind, m.group(kind), m.start(kind)))
-    n = len(text)
-    out += [("end", "", n), ("end", "", n)]
-    return out
-
-
-def _leaf_tokens(text: str) -> list[tuple[str, str, int]]:
-    """:func:`_tokens` with each atom and equality one ``leaf`` token; ``_Unexpected``
-    at anything else than those and the connectives ``! ^ v => <=> ( )``."""
-    out: list[tuple[str, str, int]] = []
-    append = out.append
-    for m in _LEAF_TOKEN.finditer(text):
+    for m in pattern.finditer(text):
         kind = m.lastgroup
         if kind == "bad" or kind is None:
             raise _Unexpected(m.start("bad"))
@@ -147,7 +134,7 @@ class _Parser:
 
     def __init__(self, text: str, prac: bool, ground: bool, leaves: Mapping[str, Formula] | None = None) -> None:
         self.leaves = leaves  # (the formulas of the ``leaf`` tokens, by text: parse_with_leaves)
-        self.tokens = _tokens(text, prac or ground) if leaves is None else _leaf_tokens(text)
+        self.tokens = _tokens(text, _LEAF_TOKEN if leaves is not None else _WIDE_TOKEN if prac or ground else _TOKEN)
         self.i = 0
         self.prac = prac
         self.grammar = "PRACGrammar" if prac else "StandardGrammar"

@@ -15,7 +15,7 @@ __all__ = ["LiftedTheory", "MAX_GROUNDINGS", "atom_constants", "variable_prefixe
 import itertools
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import cast
 
@@ -68,6 +68,8 @@ class LiftedTheory(LevelsInUnits, Displayed):
     formulas: tuple[PossibilisticFormula, ...]
     atoms: tuple[str, ...]
     resolution: Resolution
+    made_by: str | None = field(default=None, compare=False)
+    """How it was made (the command, as its file records it: :func:`~pracmln_poss.formats.codec.dumps`)."""
 
     def __post_init__(self) -> None:
         for i, pf in enumerate(self.formulas):
@@ -180,7 +182,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
                     seen.add(key)
                     out.append(PossibilisticFormula(grounded, pf.steps, pf.origin, self.resolution))
                     sources.append(i)
-        return PossibilisticTheory(self.atoms, tuple(out), self.resolution), tuple(sources)
+        return PossibilisticTheory(self.atoms, tuple(out), self.resolution, self.made_by), tuple(sources)
 
 
 def _rule_variables(f: Formula) -> tuple[Variable, ...]:

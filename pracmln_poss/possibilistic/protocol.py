@@ -41,6 +41,10 @@ class Theory(Protocol):
         """The unit of the formulas' exact int steps."""
 
     @property
+    def made_by(self) -> str | None:
+        """How it was made, as its file records it (None: not said)."""
+
+    @property
     def types(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """Type name -> its constants, for the variables of lifted rules (empty when ground)."""
 

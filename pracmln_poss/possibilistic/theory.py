@@ -231,6 +231,8 @@ class PossibilisticTheory(NamedAtoms, LevelsInUnits, Displayed):
     atoms: tuple[str, ...]
     formulas: tuple[PossibilisticFormula, ...]
     resolution: Resolution = field(default_factory=Resolution)
+    made_by: str | None = field(default=None, compare=False)
+    """How it was made (the command, as its file records it: :func:`~pracmln_poss.formats.codec.dumps`)."""
 
     def __post_init__(self) -> None:
         n = len(self.atoms)
