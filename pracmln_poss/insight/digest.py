@@ -9,9 +9,12 @@ something the defaults do not is what observing ``l`` changes; and a rule of a p
 defaults) give is an interaction.  The digest prints those rules, grouped by their
 evidence set, and counts the rest: every line is rules of the theory or a count of them.
 
-Conclusions are compared up to the names of their variables (``!object(c2,Fork)`` of a
-lifted rule, about another cluster than the one observed, repeats the default
-``!object(c1,Fork)``).  A pair is compared when the theory has rules for each of its
+Conclusions of a lifted theory are compared up to the names of their variables: against
+the defaults, whose variables stand for any object, a variable is any object
+(``!object(c2,Fork)``, about another cluster than the one observed, repeats the default
+``!object(c1,Fork)``); between a pair and its literals, a variable is named by its first
+place in the rule, premise first (the observed object, then another).  A pair is
+compared when the theory has rules for each of its
 literals alone; a lifted theory keeps one pair of each class up to renaming, whose
 literals need not be the representatives of their own classes (counted, not compared).
 Blocking rules conclude nothing themselves and are counted only; so are certain rules
@@ -25,7 +28,7 @@ __all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals"]
 
 from collections.abc import Iterable, Sequence
 
-from ..logic.formula import And, Atom, Formula, Implies, Not, PredAtom, Term, Variable, map_terms, negate
+from ..logic.formula import And, Atom, Formula, Implies, Not, PredAtom, Term, Variable, map_terms, variables_of
 from ..logic.syntax import format_formula, split_atom
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula
@@ -66,16 +69,23 @@ def _conclusions(f: Formula) -> tuple[Formula, ...] | None:
     return parts if all(isinstance(p.arg if isinstance(p, Not) else p, (Atom, PredAtom)) for p in parts) else None
 
 
-def _key(theory: Theory, literal: Formula) -> str:
-    """A conclusion up to the names of its variables (first one met: ``_1``, ...)."""
-    names: dict[str, str] = {}
+Key = tuple[bool, str]
+"""A conclusion compared: its sign and its atom."""
 
-    def rename(t: Term) -> Term:
-        if isinstance(t, Variable):
-            return Variable(names.setdefault(t.name, f"_{len(names) + 1}"), t.domain)
-        return t
 
-    return _text(theory, map_terms(literal, rename) if theory.types else literal)
+def _key(theory: Theory, pf: PossibilisticFormula, literal: Formula, erase: bool) -> Key:
+    """A conclusion of rule ``pf`` up to the names of its variables: each named by its
+    first place in the rule, premise first (``_1`` the observed object, ``_2`` another),
+    or every one ``_`` (``erase``: any object, as a default with no evidence says)."""
+    atom = literal.arg if isinstance(literal, Not) else literal
+    if theory.types:
+        order = {v.name: f"_{i}" for i, v in enumerate(dict.fromkeys(variables_of(pf.formula)), 1)}
+
+        def rename(t: Term) -> Term:
+            return Variable("_" if erase else order[t.name], t.domain) if isinstance(t, Variable) else t
+
+        atom = map_terms(atom, rename)
+    return not isinstance(literal, Not), _text(theory, atom)
 
 
 def _text(theory: Theory, f: Formula) -> str:
@@ -89,8 +99,8 @@ class _Group:
     def __init__(self) -> None:
         self.rules: list[tuple[PossibilisticFormula, Formula]] = []  # (rule, a literal it concludes)
 
-    def keys(self, theory: Theory) -> dict[str, tuple[PossibilisticFormula, Formula]]:
-        return {_key(theory, lit): (pf, lit) for pf, lit in self.rules}
+    def keys(self, theory: Theory, erase: bool = False) -> dict[Key, tuple[PossibilisticFormula, Formula]]:
+        return {_key(theory, pf, lit, erase): (pf, lit) for pf, lit in self.rules}
 
 
 def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
@@ -122,15 +132,19 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
     if flagged:
         lines += ["", f"flagged ({len(flagged)}):"]
         lines += [f"  {_rule(theory, flag.rule)}  ! {flag.message}" for flag in flagged]
-    defaults = groups.get((), _Group()).keys(theory)
+    defaults = groups.get((), _Group()).keys(theory, erase=True)
     lines += ["", f"with no evidence ({_count(len({id(pf) for pf, _ in defaults.values()}))}):"]
     lines += [f"  {line}" for line in _grouped(theory, [lit for _, lit in defaults.values()])] or ["  nothing"]
-    changes: dict[str, dict[str, tuple[PossibilisticFormula, Formula]]] = {}
+
+    def default(pf: PossibilisticFormula, lit: Formula) -> bool:
+        return _key(theory, pf, lit, erase=True) in defaults
+
+    changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]] = {}
     shown: list[str] = []
     for origin, group in groups.items():
         if len(origin) != 1:
             continue
-        changed = {k: v for k, v in group.keys(theory).items() if k not in defaults}
+        changed = {k: v for k, v in group.keys(theory).items() if not default(*v)}
         changes[origin[0]] = changed
         if changed:
             shown.append(_line(theory, origin, changed.values()))
@@ -143,12 +157,13 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
         if origin[0] not in changes or origin[1] not in changes:
             uncompared += 1
             continue
-        expected = dict(defaults)
+        expected: dict[Key, tuple[PossibilisticFormula, Formula]] = {}  # (the singles' changes, the later winning)
         for part in origin:
-            for key, value in changes[part].items():
-                expected.pop(_key(theory, negate(value[1])), None)
-                expected[key] = value
-        new = {k: v for k, v in group.keys(theory).items() if k not in expected}
+            for (positive, atom), value in changes[part].items():
+                expected.pop((not positive, atom), None)
+                expected[positive, atom] = value
+        new = {(positive, atom): (pf, lit) for (positive, atom), (pf, lit) in group.keys(theory).items()
+               if (positive, atom) not in expected and ((not positive, atom) in expected or not default(pf, lit))}
         if new:
             pairs.append(_line(theory, origin, new.values()))
     counted = sum(1 for o in groups if len(o) == 2)
