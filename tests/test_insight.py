@@ -500,3 +500,21 @@ def test_the_digest_of_a_learned_model_fits_a_screen(pracmln, capsys, tmp_path):
     assert "with no evidence (21 rules):\n  object(Cluster1,Ketchup)\n" in out
     assert "  if color(Cluster1,black): !object(Cluster1,Ketchup), object(Cluster1,Pancake_maker) [lambda_0.97392]" in out
     assert re.search(r"\n  \.\.\. and [\d,]+ more pairs \(show lists every rule\)\n", out)
+
+
+def test_no_flag_rests_on_a_blocking_rule(pracmln, capsys, tmp_path):
+    """pracmln's vegetarians, k = 2: ``show --mln`` hung its "overturns 1.4 female(x) =>
+    vegetarian(x)" on ``by default !vegetarian(p1) (blocking)``, which concludes nothing
+    itself; the flag is on the rule that concludes it, ``if female(p1) then !vegetarian(p1)``."""
+    import glob
+
+    project = glob.glob(f"{pracmln.utils.locs.examples}/vegetarians/vegetarians.pracmln")[0]
+    theory = tmp_path / "veg.theory"
+    assert main(["convert", project, "-k", "2", "--quiet", "-o", str(theory)]) == 0
+    capsys.readouterr()
+    assert main(["show", str(theory), "--mln", project]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    flagged = [lines[i - 1] for i, line in enumerate(lines) if line.startswith("    ! overturns")]
+    flagged = [rule for rule in flagged if not rule.startswith("    !")]
+    assert "  if female(p1) then !vegetarian(p1)" in flagged
+    assert not any(rule.endswith("(blocking)") for rule in flagged)
