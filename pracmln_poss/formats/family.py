@@ -4,7 +4,7 @@ a line, literals separated by commas (``bird(T), !heavy(T)``), ``{}`` the empty 
 
 from __future__ import annotations
 
-__all__ = ["read_family"]
+__all__ = ["read_family", "split_literals"]
 
 from pathlib import Path
 
@@ -14,7 +14,7 @@ from ..search.evidence import EvidenceSet
 from ..sources import numbered_lines, read_source
 
 
-def _split_literals(line: str) -> list[str]:
+def split_literals(line: str) -> list[str]:
     """Split on commas outside parentheses: ``f(A,B), !g(C)`` -> two literals."""
     parts: list[str] = []
     depth = 0
@@ -50,7 +50,7 @@ def read_family(path: str | Path, atoms: NamedAtoms) -> list[EvidenceSet]:
             family[()] = None
             continue
         lits: list[int] = []
-        for item in _split_literals(text.strip("{}")):
+        for item in split_literals(text.strip("{}")):
             try:
                 lits.append(atoms.literal(item))
             except PossError as exc:

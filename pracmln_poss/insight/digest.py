@@ -28,12 +28,13 @@ __all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals"]
 
 from collections.abc import Iterable, Sequence
 
+from ..formats.family import split_literals
 from ..logic.formula import And, Atom, Formula, Implies, Not, PredAtom, Term, Variable, map_terms, variables_of
 from ..logic.syntax import format_formula, split_atom
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula
 from ..weights import INF, Level
-from .show import Flag, _split_distinct
+from .show import Flag, _split_distinct, render_theory_rule
 
 DIGEST_PAIRS = 20
 """Interacting pairs the digest lists at most (the rest are counted): with the defaults
@@ -45,20 +46,7 @@ def origin_literals(origin: str | None) -> tuple[str, ...] | None:
     another origin (a blocking rule's, a hard formula's place in the model)."""
     if origin is None or not (origin.startswith("{") and origin.endswith("}")):
         return None
-    out: list[str] = []
-    depth, start = 0, 1
-    inner = origin[1:-1]
-    for i, ch in enumerate(inner):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(inner[start - 1:i].strip())
-            start = i + 2
-    if inner.strip():
-        out.append(inner[start - 1:].strip())
-    return tuple(out)
+    return tuple(split_literals(origin[1:-1]))
 
 
 def _conclusions(f: Formula) -> tuple[Formula, ...] | None:
@@ -185,13 +173,7 @@ def _sets(n: int) -> str:
 
 
 def _rule(theory: Theory, pf: PossibilisticFormula) -> str:
-    from .show import render_lifted_rule, render_rule
-
-    if theory.types:
-        text = render_lifted_rule(pf.formula, theory, pf.steps == INF)
-    else:
-        text = render_rule(pf.formula, theory.ground(), pf.steps == INF)
-    return f"{text}  [{theory.steps_name(pf.steps)}]"
+    return f"{render_theory_rule(pf, theory)}  [{theory.steps_name(pf.steps)}]"
 
 
 def _line(theory: Theory, origin: Sequence[str], concluded: Iterable[tuple[PossibilisticFormula, Formula]]) -> str:

@@ -11,7 +11,7 @@ predicates are flagged (the paper's CORA rule gamma, about authorship).
 
 from __future__ import annotations
 
-__all__ = ["render_rule", "render_lifted_rule", "Flag", "overturned_readings", "off_target_rules", "lifted_flags", "show_text",
+__all__ = ["render_rule", "render_lifted_rule", "render_theory_rule", "Flag", "overturned_readings", "off_target_rules", "lifted_flags", "show_text",
            "show_html"]
 
 import html
@@ -97,6 +97,14 @@ def render_lifted_rule(f: Formula, theory: Theory, certain: bool = False) -> str
     numbered = map_leaves(core, lambda a: Atom(names.setdefault(format_formula(a), len(names) + 1)))
     text = render_rule(numbered, PossibilisticTheory(tuple(names), (), theory.resolution), certain)
     return text + (f"  ({', '.join(format_formula(d) for d in distinct)})" if distinct else "")
+
+
+def render_theory_rule(pf: PossibilisticFormula, theory: Theory) -> str:
+    """A rule of ``theory`` as the default rule it states (:func:`render_rule`; a lifted
+    theory's first-order, :func:`render_lifted_rule`), a certain one as a fact."""
+    if isinstance(theory, PossibilisticTheory):
+        return render_rule(pf.formula, theory, pf.steps == INF)
+    return render_lifted_rule(pf.formula, theory, pf.steps == INF)
 
 
 def _split_distinct(f: Formula) -> tuple[list[Formula], Formula]:
@@ -230,9 +238,8 @@ def _sections(theory: Theory, flags: Iterable[Flag]
     for level, group in by_level(theory):
         title = "certain" if level == INF else f"level {theory.steps_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
-        rules = [((render_rule(pf.formula, theory, level == INF) if isinstance(theory, PossibilisticTheory)
-                   else render_lifted_rule(pf.formula, theory, level == INF)) + ("  (blocking)" if pf.blocking else ""),
-                  notes.get(id(pf), [])) for pf in group]
+        rules = [(render_theory_rule(pf, theory) + ("  (blocking)" if pf.blocking else ""), notes.get(id(pf), []))
+                 for pf in group]
         levels.append((title, rules))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
     blocking = sum(1 for pf in theory.formulas if pf.blocking)
