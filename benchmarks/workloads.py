@@ -185,6 +185,11 @@ CONVERT_WORKLOADS: dict[str, Workload] = {
     "object-recognition focused, 2 clusters, k = 2": _convert(
         OBJECT_RECOGNITION, "--domain-size", "cluster=2", "--query-preds", "object", "--evidence-preds", FOCUS,
         "-k", "2", examples=True),
+    "meals focused, 1 meal, 2 persons, k = 1": _convert(
+        "meals/meals.pracmln:meals_any_for.mln", "--query-preds", "consumesAnyIn", "--evidence-preds",
+        "mealT,timeT,day,name,takesPartIn", "--domain-size", "objType_m=1", "--domain-size", "objType_p=2", "-k", "1",
+        examples=True),
+    "CORA 4x4, k = 4": _convert(str(PAPER / "cora.mln"), "-k", "4"),
 }
 """``convert`` workloads by name (one process, no checkpoint)."""
 
