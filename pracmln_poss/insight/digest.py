@@ -14,9 +14,10 @@ the defaults, whose variables stand for any object, a variable is any object
 (``!object(c2,Fork)``, about another cluster than the one observed, repeats the default
 ``!object(c1,Fork)``); between a pair and its literals, a variable is named by its first
 place in the rule, premise first (the observed object, then another).  A pair is
-compared when the theory has rules for each of its
-literals alone; a lifted theory keeps one pair of each class up to renaming, whose
-literals need not be the representatives of their own classes (counted, not compared).
+compared with its literals alone: in a ground theory a literal without rules of its own
+concludes nothing the defaults do not; a lifted theory keeps one pair of each class up
+to renaming, whose literals need not be the representatives of their own classes, so
+there a pair whose literal has no rules is counted, not compared.
 Blocking rules conclude nothing themselves and are counted only; so are certain rules
 (the model's hard formulas) and rules of other shapes.  A filtered theory lacks the
 rules its other rules imply, and its digest lacks them too.
@@ -142,12 +143,15 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
     for origin, group in groups.items():
         if len(origin) != 2:
             continue
-        if origin[0] not in changes or origin[1] not in changes:
+        # (a ground theory's literal without rules of its own concludes nothing the defaults
+        # do not; a lifted one's may be a literal its class is not represented by)
+        parts = [changes.get(part, None if theory.types else {}) for part in origin]
+        if None in parts:
             uncompared += 1
             continue
         expected: dict[Key, tuple[PossibilisticFormula, Formula]] = {}  # (the singles' changes, the later winning)
-        for part in origin:
-            for (positive, atom), value in changes[part].items():
+        for part_changes in parts:
+            for (positive, atom), value in (part_changes or {}).items():
                 expected.pop((not positive, atom), None)
                 expected[positive, atom] = value
         new = {(positive, atom): (pf, lit) for (positive, atom), (pf, lit) in group.keys(theory).items()
