@@ -39,7 +39,6 @@ try:
     )
     from .formats import dumps, load_theory, loads, save
     from .insight.explain import Explanation, explain
-    from .insight.show import show_html as _show_html
     from .map import BACKENDS, MapEngine, World, open_engine
     from .map.inference import MapInference
     from .model.first_order import FirstOrderMLN
@@ -60,12 +59,20 @@ try:
     from .weights import INF, Resolution
 
     if TYPE_CHECKING:
+        from .insight.report import report_html, write_report
         from .transformations import METHODS, Conversion
 finally:  # (a Ctrl-C noted meanwhile ends the process, whatever the imports did)
     _startup.end_if_interrupted()
 
+
+def _theory_html(theory: Theory) -> str:
+    from .insight.report import theory_html  # (imported when a notebook first shows a theory)
+
+    return theory_html(theory)
+
+
 register_display("text", dumps)  # print(theory) writes its text format
-register_display("html", _show_html)  # a theory in a notebook shows its table
+register_display("html", _theory_html)  # a notebook: its digest when large, its levels
 _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported
 
 
@@ -74,6 +81,10 @@ def __getattr__(name: str) -> object:
         from .compat import import_pracmln
 
         return import_pracmln()
+    if name in ("report_html", "write_report"):  # (imported when first asked for)
+        from .insight import report
+
+        return getattr(report, name)
     if name in ("METHODS", "Conversion"):  # (the transformations are imported by the first conversion)
         from . import transformations
 
@@ -125,4 +136,6 @@ __all__ = [
     "open_engine",
     "save",
     "transform",
+    "report_html",
+    "write_report",
 ]

@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .bridge.query import Query
     from .console import ProgressDisplay
     from .formats.output import Destination
+    from .insight.show import Flag as RuleFlag
     from .map.world import Optimum
     from .model.ground_mln import GroundMLN
     from .possibilistic.protocol import Theory
@@ -177,6 +178,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one screen instead: what holds with no evidence, what one observation changes, what two "
                    "do that their parts do not, the flagged rules, the rules per level band")
     w.set_defaults(run=_run_show)
+
+    r = sub.add_parser("report", help="the theory as one HTML page: its digest, then every rule, browsable")
+    r.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
+    r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: stdout)")
+    r.add_argument("--mln", metavar="MODEL", help="mark rules that overturn the literal reading of its formulas")
+    _model_options(r, _THEORY_LIMITS)
+    r.add_argument("--query-preds", metavar="P,...", help="mark rules concluding about other predicates")
+    r.set_defaults(run=_run_report)
 
     q = sub.add_parser("query", help="possibilistic inference: is a formula entailed by a theory under evidence")
     _theory_query_options(q)
@@ -776,12 +785,11 @@ def _run_verify(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def _run_show(args: argparse.Namespace) -> int:
-    from .formats import load_theory, write_stdout
-    from .insight.show import lifted_flags, off_target_rules, overturned_readings, show_text
+def _flags(args: argparse.Namespace, theory: Theory) -> list[RuleFlag]:
+    """The warnings ``--mln`` and ``--query-preds`` ask for, on the theory's own rules."""
+    from .insight.show import lifted_flags, off_target_rules, overturned_readings
 
-    theory = load_theory(args.theory, ground=False)
-    flags = []
+    flags: list[RuleFlag] = []
     if args.mln or args.query_preds:
         # warnings are found on the grounding (made only for them); a lifted theory shows them on its rules
         ground, sources = theory.ground_with_sources(args.force)
@@ -792,6 +800,15 @@ def _run_show(args: argparse.Namespace) -> int:
         if args.query_preds:
             flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
         flags = lifted_flags(flags, ground, sources, theory)
+    return flags
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    from .formats import load_theory, write_stdout
+    from .insight.show import show_text
+
+    theory = load_theory(args.theory, ground=False)
+    flags = _flags(args, theory)
     if args.digest:
         from .insight.digest import digest_text
 
@@ -799,6 +816,22 @@ def _run_show(args: argparse.Namespace) -> int:
         return 0
     write_stdout(show_text(theory, flags))
     return 0
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    from .formats import load_theory
+    from .insight.report import report_html
+
+    output = None
+    if args.output is not None:
+        from .formats import check_writable
+
+        inputs = [("the theory", args.theory)] + [(what, _archive(path)) for what, path in
+                                                   (("the model", args.mln), ("the database", args.db)) if path]
+        output = check_writable(args.output, inputs)
+    theory = load_theory(args.theory, ground=False)
+    page = report_html(theory, _flags(args, theory), title=os.path.basename(args.theory))
+    return _emit(page, output)
 
 
 def _run_query(args: argparse.Namespace) -> int:

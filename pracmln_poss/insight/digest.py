@@ -62,19 +62,35 @@ Key = tuple[bool, str]
 """A conclusion compared: its sign and its atom."""
 
 
-def _key(theory: Theory, pf: PossibilisticFormula, literal: Formula, erase: bool) -> Key:
-    """A conclusion of rule ``pf`` up to the names of its variables: each named by its
-    first place in the rule, premise first (``_1`` the observed object, ``_2`` another),
-    or every one ``_`` (``erase``: any object, as a default with no evidence says)."""
-    atom = literal.arg if isinstance(literal, Not) else literal
-    if theory.types:
-        order = {v.name: f"_{i}" for i, v in enumerate(dict.fromkeys(variables_of(pf.formula)), 1)}
+class _Keys:
+    """The conclusions of rules as they are compared (each rule's variables ordered once)."""
 
-        def rename(t: Term) -> Term:
-            return Variable("_" if erase else order[t.name], t.domain) if isinstance(t, Variable) else t
+    def __init__(self, theory: Theory) -> None:
+        self.theory = theory
+        self._orders: dict[int, dict[str, str]] = {}
+        self._memo: dict[tuple[int, Formula, bool], Key] = {}
 
-        atom = map_terms(atom, rename)
-    return not isinstance(literal, Not), _text(theory, atom)
+    def __call__(self, pf: PossibilisticFormula, literal: Formula, erase: bool = False) -> Key:
+        """A conclusion of rule ``pf`` up to the names of its variables: each named by its
+        first place in the rule, premise first (``_1`` the observed object, ``_2`` another),
+        or every one ``_`` (``erase``: any object, as a default with no evidence says)."""
+        memo = (id(pf), literal, erase)
+        if memo in self._memo:
+            return self._memo[memo]
+        atom = literal.arg if isinstance(literal, Not) else literal
+        if self.theory.types:
+            order = self._orders.get(id(pf))
+            if order is None:
+                order = {v.name: f"_{i}" for i, v in enumerate(dict.fromkeys(variables_of(pf.formula)), 1)}
+                self._orders[id(pf)] = order
+            named = order
+
+            def rename(t: Term) -> Term:
+                return Variable("_" if erase else named[t.name], t.domain) if isinstance(t, Variable) else t
+
+            atom = map_terms(atom, rename)
+        key = self._memo[memo] = (not isinstance(literal, Not), _text(self.theory, atom))
+        return key
 
 
 def _text(theory: Theory, f: Formula) -> str:
@@ -88,8 +104,8 @@ class _Group:
     def __init__(self) -> None:
         self.rules: list[tuple[PossibilisticFormula, Formula]] = []  # (rule, a literal it concludes)
 
-    def keys(self, theory: Theory, erase: bool = False) -> dict[Key, tuple[PossibilisticFormula, Formula]]:
-        return {_key(theory, pf, lit, erase): (pf, lit) for pf, lit in self.rules}
+    def keys(self, key: _Keys, erase: bool = False) -> dict[Key, tuple[PossibilisticFormula, Formula]]:
+        return {key(pf, lit, erase): (pf, lit) for pf, lit in self.rules}
 
 
 def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
@@ -98,6 +114,7 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
     defaults, the single observations that change them, the interacting pairs (at most
     ``max_pairs`` listed) and the rules per level band."""
     groups: dict[tuple[str, ...], _Group] = {}
+    origins: dict[str | None, tuple[str, ...] | None] = {}
     blocking = certain = other = 0
     for pf in theory.formulas:
         if pf.blocking:
@@ -106,7 +123,9 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
         if pf.steps == INF:
             certain += 1
             continue
-        origin = origin_literals(pf.origin)
+        if pf.origin not in origins:  # (the rules of an evidence set share its origin)
+            origins[pf.origin] = origin_literals(pf.origin)
+        origin = origins[pf.origin]
         concluded = _conclusions(pf.formula)
         if origin is None or concluded is None:
             other += 1
@@ -121,19 +140,20 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
     if flagged:
         lines += ["", f"flagged ({len(flagged)}):"]
         lines += [f"  {_rule(theory, flag.rule)}  ! {flag.message}" for flag in flagged]
-    defaults = groups.get((), _Group()).keys(theory, erase=True)
+    key = _Keys(theory)
+    defaults = groups.get((), _Group()).keys(key, erase=True)
     lines += ["", f"with no evidence ({_count(len({id(pf) for pf, _ in defaults.values()}))}):"]
     lines += [f"  {line}" for line in _grouped(theory, [lit for _, lit in defaults.values()])] or ["  nothing"]
 
     def default(pf: PossibilisticFormula, lit: Formula) -> bool:
-        return _key(theory, pf, lit, erase=True) in defaults
+        return key(pf, lit, erase=True) in defaults
 
     changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]] = {}
     shown: list[str] = []
     for origin, group in groups.items():
         if len(origin) != 1:
             continue
-        changed = {k: v for k, v in group.keys(theory).items() if not default(*v)}
+        changed = {k: v for k, v in group.keys(key).items() if not default(*v)}
         changes[origin[0]] = changed
         if changed:
             shown.append(_line(theory, origin, changed.values()))
@@ -154,7 +174,7 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
             for (positive, atom), value in (part_changes or {}).items():
                 expected.pop((not positive, atom), None)
                 expected[positive, atom] = value
-        new = {(positive, atom): (pf, lit) for (positive, atom), (pf, lit) in group.keys(theory).items()
+        new = {(positive, atom): (pf, lit) for (positive, atom), (pf, lit) in group.keys(key).items()
                if (positive, atom) not in expected and ((not positive, atom) in expected or not default(pf, lit))}
         if new:
             pairs.append(_line(theory, origin, new.values()))

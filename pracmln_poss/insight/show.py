@@ -17,6 +17,7 @@ __all__ = ["render_rule", "render_lifted_rule", "render_theory_rule", "Flag", "o
 import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..atoms import map_leaves, predicate_of
 from ..errors import InconsistentEvidenceError
@@ -94,9 +95,15 @@ def render_lifted_rule(f: Formula, theory: Theory, certain: bool = False) -> str
     "if s(p1) and f(p1,p2) then s(p2)  (p1 != p2)"."""
     distinct, core = _split_distinct(f)
     names: dict[str, int] = {}
-    numbered = map_leaves(core, lambda a: Atom(names.setdefault(format_formula(a), len(names) + 1)))
+    numbered = map_leaves(core, lambda a: Atom(names.setdefault(_leaf_text(a), len(names) + 1)))
     text = render_rule(numbered, PossibilisticTheory(tuple(names), (), theory.resolution), certain)
     return text + (f"  ({', '.join(format_formula(d) for d in distinct)})" if distinct else "")
+
+
+@lru_cache(maxsize=1 << 16)
+def _leaf_text(leaf: Formula) -> str:
+    """An atom of a first-order rule as written (the rules of a theory share a few thousand)."""
+    return format_formula(leaf)
 
 
 def render_theory_rule(pf: PossibilisticFormula, theory: Theory) -> str:
@@ -222,10 +229,12 @@ def lifted_flags(flags: Iterable[Flag], ground: PossibilisticTheory, sources: Se
     return out
 
 
-def _sections(theory: Theory, flags: Iterable[Flag]
-              ) -> tuple[list[str], list[tuple[str, list[tuple[str, list[str]]]]], str]:
-    """The theory's type lines, its levels (title, rules with their warnings; certain
-    ones last) and the summary line: what :func:`show_text` and :func:`show_html` lay out."""
+def _sections(theory: Theory, flags: Iterable[Flag], max_levels: int | None = None, max_rules: int | None = None
+              ) -> tuple[list[str], list[tuple[str, list[tuple[str, list[str]]], int]], str]:
+    """The theory's type lines, its levels (title, rules with their warnings, how many
+    rules it has; certain ones last) and the summary line: what :func:`show_text` and
+    :func:`show_html` lay out.  Only the rules shown are rendered: at most ``max_levels``
+    levels (the lowest and the certain one), ``max_rules`` rules each (None: all)."""
     from ..formats.sections import by_level
 
     notes: dict[int, list[str]] = {}
@@ -234,13 +243,16 @@ def _sections(theory: Theory, flags: Iterable[Flag]
     prefixes = theory.prefixes()
     types = [f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}"
                  for name, constants in theory.types]
+    groups = by_level(theory)
+    if max_levels is not None and len(groups) > max_levels:
+        groups = groups[:max_levels - 1] + groups[-1:]
     levels = []
-    for level, group in by_level(theory):
+    for level, group in groups:
         title = "certain" if level == INF else f"level {theory.steps_name(level)}"
         title += f" ({len(group)} rule{'s' if len(group) != 1 else ''})"
         rules = [(render_theory_rule(pf, theory) + ("  (blocking)" if pf.blocking else ""), notes.get(id(pf), []))
-                 for pf in group]
-        levels.append((title, rules))
+                 for pf in (group if max_rules is None else group[:max_rules])]
+        levels.append((title, rules, len(group)))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
     blocking = sum(1 for pf in theory.formulas if pf.blocking)
     summary = f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
@@ -254,7 +266,7 @@ def show_text(theory: Theory, flags: Iterable[Flag] = ()) -> str:
     (a lifted theory's rules first-order, with their ``!=`` constraints and types)."""
     types, levels, summary = _sections(theory, flags)
     lines = types + ([""] if types else [])
-    for title, rules in levels:
+    for title, rules, _ in levels:
         lines.append(title)
         for text, notes in rules:
             lines.append(f"  {text}")
@@ -276,28 +288,25 @@ def show_html(theory: Theory, flags: Iterable[Flag] = (), max_levels: int | None
     rules last, warnings marked; like pandas, at most ``max_levels`` levels (the lowest,
     and the certain one) and ``max_rules`` rules per level, saying what is left out
     (None: everything)."""
-    types, levels, summary = _sections(theory, flags)
+    types, levels, summary = _sections(theory, flags, max_levels, max_rules)
     esc = html.escape
     parts = ["<div class=\"pracmln-poss-theory\">"]
     parts.extend(f"<p><code>{esc(t)}</code></p>" for t in types)
-    shown = levels
-    if max_levels is not None and len(levels) > max_levels:
-        shown = levels[:max_levels - 1] + levels[-1:]
+    hidden = len(theory.level_steps()) - len(levels)
     more = "<tr><td style=\"text-align:left\"><i>... {} more rule{}</i></td></tr>"
-    for title, rules in shown:
-        if shown is not levels and title == levels[-1][0] and len(levels) > len(shown):
-            parts.append(f"<p><i>... {len(levels) - len(shown)} more levels</i></p>")
+    for number, (title, rules, count) in enumerate(levels):
+        if hidden and number == len(levels) - 1:
+            parts.append(f"<p><i>... {hidden} more levels</i></p>")
         parts.append(f"<table><caption style=\"text-align:left\"><b>{esc(title)}</b></caption>")
-        for text, notes in rules if max_rules is None else rules[:max_rules]:
+        for text, notes in rules:
             warn = "".join(f"<br><span style=\"color:#b00\">&#9888; {esc(n)}</span>" for n in notes)
             parts.append(f"<tr><td style=\"text-align:left\"><code>{esc(text)}</code>{warn}</td></tr>")
-        if max_rules is not None and len(rules) > max_rules:
-            parts.append(more.format(len(rules) - max_rules, "s" if len(rules) - max_rules != 1 else ""))
+        if count > len(rules):
+            parts.append(more.format(count - len(rules), "s" if count - len(rules) != 1 else ""))
         parts.append("</table>")
-    if shown is not levels or (max_rules is not None and any(len(r) > max_rules for _, r in levels)):
+    if hidden or any(count > len(rules) for _, rules, count in levels):
         parts.append("<p><i>Not all shown: <code>from pracmln_poss.insight.show import show_text; "
                      "print(show_text(theory))</code> or "
                      "<code>pracmln-poss show</code> lists every rule.</i></p>")
     parts.append(f"<p>{esc(summary)}</p></div>")
     return "\n".join(parts)
-
