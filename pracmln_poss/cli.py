@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .bridge.query import Query
     from .console import ProgressDisplay
     from .formats.output import Destination
+    from .formats.questions import Question
     from .insight.show import Flag as RuleFlag
     from .map.world import Optimum
     from .model.ground_mln import GroundMLN
@@ -215,7 +216,11 @@ def _theory_query_options(p: argparse.ArgumentParser) -> None:
         "--evidence", "-e", metavar="LIT", nargs="+", action="extend", default=[],
         help="evidence literals (or ground formulas), added as certain (repeatable)",
     )
-    p.add_argument("--query", "-q", metavar="FORMULA", required=True, help="a ground formula, e.g. flies(Tweety)")
+    p.add_argument("--query", "-q", metavar="FORMULA", help="a ground formula, e.g. flies(Tweety)")
+    p.add_argument("--questions", metavar="FILE",
+                   help="instead of --query and --evidence: a file of questions, one per line (-q FORMULA "
+                   "[-e LIT ...], or a JSON object with \"query\" and \"evidence\"), all answered after one load "
+                   "(--json: one JSON object per line)")
 
 
 _MODEL_HELP = (
@@ -695,35 +700,95 @@ def _formula_json(pf: PossibilisticFormula, theory: Theory) -> dict[str, object]
     return item
 
 
+def _questions(args: argparse.Namespace) -> list[Question]:
+    """The questions of the command: ``--questions FILE``, or the one ``--query`` with
+    its ``--evidence``."""
+    from .formats.questions import Question, read_questions
+
+    if args.questions is None:
+        if args.query is None:
+            raise UsageError("give --query FORMULA (with --evidence), or --questions FILE")
+        return [Question(tuple(args.evidence), args.query)]
+    if args.query is not None or args.evidence:
+        raise UsageError("--questions FILE holds the queries and their evidence: give it without --query and "
+                         "--evidence")
+    return read_questions(args.questions)
+
+
+def _checked(theory: Theory, questions: Sequence[Question], args: argparse.Namespace) -> None:
+    """Every question's names and syntax checked against the theory before any is
+    answered (an error names the question's line)."""
+    for question in questions:
+        try:
+            theory.ground_formula(question.query)
+            for item in question.evidence:
+                theory.ground_formula(item)
+        except PossError as exc:
+            raise type(exc)(exc.message, question.position or exc.position or SourcePosition(args.theory)) from None
+
+
+def _answers(args: argparse.Namespace, theory: Theory, questions: Sequence[Question],
+             answer: Callable[[Question], tuple[dict[str, object], str]]) -> int:
+    """Answer each question in order: one at a time as before, or a file's worth (text
+    blocks apart by a blank line; with ``--json``, one object per line, evidence that
+    contradicts the certain rules answered as ``"inconsistent"``)."""
+    from .errors import InconsistentEvidenceError
+    from .formats import write_stdout
+
+    if args.questions is None:
+        question = questions[0]
+        try:
+            out, text = answer(question)
+        except PossError as exc:  # name the theory the evidence or query was checked against
+            raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
+        write_stdout(json.dumps(out, indent=2) + "\n" if args.json else text)
+        return 0
+    _checked(theory, questions, args)
+    for number, question in enumerate(questions):
+        try:
+            out, text = answer(question)
+        except InconsistentEvidenceError as exc:
+            out = {"inconsistent": exc.message}
+            text = (f"query: {question.query}\nevidence: {', '.join(question.evidence) or 'none'}\n"
+                    f"inconsistent: {exc.message}\n")
+        if args.json:
+            write_stdout(json.dumps({"query": question.query, "evidence": list(question.evidence), **out}) + "\n")
+        else:
+            write_stdout(("\n" if number else "") + text)
+    return 0
+
+
 def _run_explain(args: argparse.Namespace) -> int:
-    from .formats import load_theory, write_stdout
+    from contextlib import ExitStack
+
+    from .formats import load_theory
     from .insight.explain import COUNTERMODEL, MAP_COUNTERMODEL, explain, map_countermodel
 
+    questions = _questions(args)
     theory = load_theory(args.theory, force=args.force)
-    try:
-        why = explain(theory, args.evidence, args.query)
-    except PossError as exc:
-        raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
-    world, world_kind = why.countermodel_world(), COUNTERMODEL
-    if not why.entailed and args.mln:
-        with _query(args).inference(force=args.force) as inference:
-            world, world_kind = map_countermodel(inference, args.evidence, args.query), MAP_COUNTERMODEL
-    if args.json:
-        out = {
-            "entailed": why.entailed,
-            "consistency_level": weight_number(why.consistency_steps, theory.resolution),
-            "rules": [_formula_json(pf, theory) for pf in why.rules],
-            "drowned": [_formula_json(pf, theory) for pf in why.drowned],
-            "conflicting": [_formula_json(pf, theory) for pf in why.conflicting],
-            "would_decide": [{**_formula_json(pf, theory), "query": value} for pf, value in why.would_decide],
-            "countermodel": world,
-        }
-        print(json.dumps(out, indent=2))
-        return 0
-    write_stdout(why.text(world, world_kind))
-    if world is None and not why.entailed and args.mln:
-        print("the MLN entails the query: the theory and the MLN disagree here (see `verify`)")
-    return 0
+    with ExitStack() as stack:
+        inference = stack.enter_context(_query(args).inference(force=args.force)) if args.mln else None
+
+        def answer(question: Question) -> tuple[dict[str, object], str]:
+            why = explain(theory, question.evidence, question.query)
+            world, world_kind = why.countermodel_world(), COUNTERMODEL
+            if not why.entailed and inference is not None:
+                world, world_kind = map_countermodel(inference, question.evidence, question.query), MAP_COUNTERMODEL
+            out: dict[str, object] = {
+                "entailed": why.entailed,
+                "consistency_level": weight_number(why.consistency_steps, theory.resolution),
+                "rules": [_formula_json(pf, theory) for pf in why.rules],
+                "drowned": [_formula_json(pf, theory) for pf in why.drowned],
+                "conflicting": [_formula_json(pf, theory) for pf in why.conflicting],
+                "would_decide": [{**_formula_json(pf, theory), "query": value} for pf, value in why.would_decide],
+                "countermodel": world,
+            }
+            text = why.text(world, world_kind)
+            if world is None and not why.entailed and inference is not None:
+                text += "the MLN entails the query: the theory and the MLN disagree here (see `verify`)\n"
+            return out, text
+
+        return _answers(args, theory, questions, answer)
 
 
 def _run_verify(args: argparse.Namespace) -> int:
@@ -838,27 +903,21 @@ def _run_query(args: argparse.Namespace) -> int:
     from .formats import load_theory
     from .possibilistic.reasoner import Reasoner
 
+    questions = _questions(args)
     theory = load_theory(args.theory, force=args.force)
     with Reasoner(theory) as reasoner:
-        try:
-            result = reasoner.query(args.evidence, args.query)
-        except PossError as exc:  # name the theory the evidence or query was checked against
-            raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
-    level = result.consistency_steps
-    if args.json:
-        out = {
-            "entailed": result.entailed,
-            "consistency_level": weight_number(level, theory.resolution),
-            "drowned": len(result.drowned),
-        }
-        print(json.dumps(out, indent=2))
-        return 0
-    print(f"query: {args.query}")
-    print(f"evidence: {', '.join(args.evidence) or 'none'}")
-    print(f"entailed: {'yes' if result.entailed else 'no'}")
-    print(f"consistency level: {theory.steps_name(level)}")
-    print(f"drowned: {len(result.drowned)} formula(s) below the consistency level")
-    return 0
+
+        def answer(question: Question) -> tuple[dict[str, object], str]:
+            result = reasoner.query(list(question.evidence), question.query)
+            level = result.consistency_steps
+            out: dict[str, object] = {"entailed": result.entailed, "consistency_level": weight_number(level, theory.resolution),
+                   "drowned": len(result.drowned)}
+            text = (f"query: {question.query}\nevidence: {', '.join(question.evidence) or 'none'}\n"
+                    f"entailed: {'yes' if result.entailed else 'no'}\nconsistency level: {theory.steps_name(level)}\n"
+                    f"drowned: {len(result.drowned)} formula(s) below the consistency level\n")
+            return out, text
+
+        return _answers(args, theory, questions, answer)
 
 
 class _Terminated(KeyboardInterrupt):
