@@ -365,6 +365,9 @@ def _run_map(args: argparse.Namespace) -> int:
     with deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
         query = _query(args)
         model, source = query.model, _source(args, query)
+        if query.closed_preds:  # (the one place map and a theory of the same project may part)
+            print(f"{PROG}: note: the closed world ({', '.join(query.closed_preds)}) applies to map; a theory from "
+                  "convert leaves the world open and answers as map --no-cw does", file=sys.stderr)
         wanted = _focus_options(args, query.settings).get("query_preds")
         if wanted is not None:
             unknown = sorted(set(wanted) - set(model.predicate_map))

@@ -144,6 +144,29 @@ def test_a_conversion_says_the_closed_world_does_not_apply(pracmln, tmp_path, ca
     assert "closed world (cw, cw_preds) is not applied to a conversion" in err
 
 
+def test_map_under_a_closed_world_says_a_theory_answers_as_map_no_cw_does(pracmln, tmp_path, capsys):
+    """Where the closed world changes the answer, the theory of the project agrees with
+    ``map --no-cw``, and ``map`` says so."""
+    project = _project(tmp_path, {"cw": 1, "queries": "Cancer"})
+    theory = tmp_path / "out.theory"
+    assert main(["convert", str(project), "-k", "1", "-o", str(theory), "--query-preds", "all"]) == 0
+    assert "(the world left open)" in theory.read_text().splitlines()[1]
+    capsys.readouterr()
+    answers = {}
+    for flags in ([], ["--no-cw"]):
+        assert main(["map", str(project), "--json", "--query-preds", "all", *flags]) == 0
+        captured = capsys.readouterr()
+        answers[bool(flags)] = json.loads(captured.out)["entailed"]
+        noted = "a theory from convert leaves the world open and answers as map --no-cw does" in captured.err
+        assert noted is not bool(flags)
+    assert answers[False] != answers[True]  # (the closed world matters here)
+    for atom in answers[True]:
+        for value in (True, False):
+            assert main(["query", str(theory), "-q", atom if value else f"!{atom}", "--json"]) == 0
+            entailed = json.loads(capsys.readouterr().out)["entailed"]
+            assert entailed == (answers[True].get(atom) is value), atom
+
+
 def test_evidence_against_the_database_names_the_database(pracmln, tmp_path, capsys):
     project = _project(tmp_path, {"queries": "Cancer"})
     assert main(["map", str(project), "-e", "!Cancer(Cid)"]) == 2
