@@ -63,6 +63,14 @@ class _Bar(Protocol):
     def close(self) -> None: ...
 
 
+def _round(n: float) -> str:
+    """A projected count to two significant figures: ``370,000``, ``2.0 million``."""
+    if n >= 1e6:
+        return f"{n / 1e6:.2g} million" if n < 1e7 else f"{round(n / 1e6):,} million"
+    digits = len(str(int(n))) - 2
+    return f"{round(n, -digits):,.0f}"
+
+
 class ProgressDisplay:
     """A progress callback for the transformations and ``verify``.
 
@@ -84,6 +92,7 @@ class ProgressDisplay:
         self.mode = mode
         self.stream = stream if stream is not None else sys.stderr
         self.announced = False
+        self.sized = False
         self._bar: _Bar | None = None
         self._phase: str | None = None
         # (benchmarks/time_left.py samples the estimate every second)
@@ -91,10 +100,17 @@ class ProgressDisplay:
         self._last_line = -self.line_interval
         self._start = time.monotonic()
 
+    LARGE = 100_000
+    """A theory on course for this many rules is announced, with how to make it smaller."""
+    SAMPLE = 0.02
+    """The share of a rules pass done before its rules are projected onto the rest."""
+
     def __call__(self, info: ProgressInfo) -> None:
         if info.note is not None:
             self._print(f"{self.prog}: {info.note}")
-        elif self.mode == "bar":
+            return
+        self._project_size(info)
+        if self.mode == "bar":
             self._update_bar(info)
         elif self.mode == "lines":
             self._line(info)
@@ -113,6 +129,21 @@ class ProgressDisplay:
         print(text, file=self.stream, flush=True)
         if self._bar is not None:
             self._bar.refresh()
+
+    def _project_size(self, info: ProgressInfo) -> None:
+        """Once into a pass that makes rules, say when the theory is on course to be large:
+        the rules so far per evidence set, times the sets (an estimate, said as one)."""
+        if self.sized or not info.rules or not info.total or info.done < max(1, self.SAMPLE * info.total):
+            return
+        projected = info.rules * info.total / info.done
+        if info.done >= info.total:
+            self.sized = True  # (done: the final line says how many)
+            return
+        if projected >= self.LARGE:
+            self.sized = True
+            self._print(f"{self.prog}: the theory is on course for about {_round(projected)} rules ({info.rules:,} "
+                        f"from {info.done:,} of {info.total:,} {_items(info.phase)}); --evidence-preds and "
+                        "--query-preds focus it, --filter conservative shrinks it")
 
     def _settled(self) -> bool:
         return time.monotonic() - self._start >= self.ESTIMATE_AFTER

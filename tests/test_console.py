@@ -108,3 +108,28 @@ def test_a_pass_without_a_total_yet_counts_so_far():
     line = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out.getvalue()).split("\r")[-1].rstrip()
     assert "1234 so far" in line and "?" not in line, line
     display.finish("done")
+
+
+def test_a_theory_on_course_to_be_large_is_announced_once_in_every_mode():
+    for mode in ("notes", "lines", "bar"):
+        out = io.StringIO()
+        display = ProgressDisplay("p", mode, stream=out)
+        display(ProgressInfo("penalties of evidence classes", 5_000, 10_000, 2, 0, 1.0))  # (no rules made yet)
+        display(ProgressInfo("rules of evidence classes", 100, 10_000, 2, 900, 1.0))  # (1 %: too early to tell)
+        display(ProgressInfo("rules of evidence classes", 400, 10_000, 2, 14_800, 2.0))
+        display(ProgressInfo("rules of evidence classes", 800, 10_000, 2, 30_000, 3.0))
+        said = [line for line in out.getvalue().splitlines() if "on course" in line]
+        assert said == ["p: the theory is on course for about 370,000 rules (14,800 from 400 of 10,000 evidence "
+                        "classes); --evidence-preds and --query-preds focus it, --filter conservative shrinks it"], mode
+
+
+def test_a_small_theory_or_a_finished_pass_is_not_announced():
+    out = io.StringIO()
+    display = ProgressDisplay("p", "notes", stream=out)
+    display(ProgressInfo("rules of evidence classes", 400, 10_000, 2, 3_000, 2.0))  # (75,000 projected)
+    display(ProgressInfo("rules of evidence classes", 10_000, 10_000, 2, 2_000_000, 9.0))  # (done: the end says it)
+    assert out.getvalue() == ""
+    from pracmln_poss.console import _round
+
+    assert [_round(n) for n in (371_041, 2_004_144, 123_456_789, 99_949)] == [
+        "370,000", "2 million", "123 million", "100,000"]
