@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from .formats.output import Destination
     from .formats.questions import Question
     from .insight.show import Flag as RuleFlag
+    from .map.inference import MapInference
     from .map.world import Optimum
     from .model.ground_mln import GroundMLN
     from .possibilistic.protocol import Theory
@@ -770,13 +771,15 @@ def _run_explain(args: argparse.Namespace) -> int:
     questions = _questions(args)
     theory = load_theory(args.theory, force=args.force)
     with ExitStack() as stack:
-        inference = stack.enter_context(_query(args).inference(force=args.force)) if args.mln else None
+        opened: list[MapInference] = []  # (the MLN's MAP, opened for the first question not entailed)
 
         def answer(question: Question) -> tuple[dict[str, object], str]:
             why = explain(theory, question.evidence, question.query)
             world, world_kind = why.countermodel_world(), COUNTERMODEL
-            if not why.entailed and inference is not None:
-                world, world_kind = map_countermodel(inference, question.evidence, question.query), MAP_COUNTERMODEL
+            if not why.entailed and args.mln:
+                if not opened:
+                    opened.append(stack.enter_context(_query(args).inference(force=args.force)))
+                world, world_kind = map_countermodel(opened[0], question.evidence, question.query), MAP_COUNTERMODEL
             out: dict[str, object] = {
                 "entailed": why.entailed,
                 "consistency_level": weight_number(why.consistency_steps, theory.resolution),
@@ -787,7 +790,7 @@ def _run_explain(args: argparse.Namespace) -> int:
                 "countermodel": world,
             }
             text = why.text(world, world_kind)
-            if world is None and not why.entailed and inference is not None:
+            if world is None and not why.entailed and args.mln:
                 text += "the MLN entails the query: the theory and the MLN disagree here (see `verify`)\n"
             return out, text
 
