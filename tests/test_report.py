@@ -143,3 +143,21 @@ def test_write_report_from_python(tmp_path):
     with pytest.raises(OutputError, match="missing"):
         pracmln_poss.write_report(theory, tmp_path / "missing" / "x.html")
     assert not (tmp_path / "missing").exists()
+
+
+def test_the_digest_lists_the_first_flagged_rules_and_counts_the_rest():
+    from pracmln_poss.insight.digest import DIGEST_PAIRS
+
+    theory = load_theory(GOLDEN / "cora-k2-conservative.theory", ground=False)
+    from pracmln_poss.insight.show import lifted_flags
+
+    ground, sources = theory.ground_with_sources()
+    flags = lifted_flags(off_target_rules(ground, ["category"]), ground, sources, theory)
+    assert len(flags) > DIGEST_PAIRS
+    lines = digest_text(theory, flags).splitlines()
+    start = lines.index(f"flagged ({len(flags)}):")
+    listed = lines[start + 1:start + 1 + DIGEST_PAIRS]
+    assert all("! concludes about" in line for line in listed)
+    assert lines[start + 1 + DIGEST_PAIRS] == (f"  ... and {len(flags) - DIGEST_PAIRS} more flagged rules "
+                                               "(show lists every one)")
+    assert len(lines) < 100

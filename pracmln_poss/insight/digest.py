@@ -38,8 +38,9 @@ from ..weights import INF, Level
 from .show import Flag, _split_distinct, render_theory_rule
 
 DIGEST_PAIRS = 20
-"""Interacting pairs the digest lists at most (the rest are counted): with the defaults
-and the single observations, a learned model's digest stays under 100 lines."""
+"""Interacting pairs, and flagged rules, the digest lists at most (the rest are counted):
+with the defaults and the single observations, a learned model's digest stays under
+100 lines."""
 
 
 def origin_literals(origin: str | None) -> tuple[str, ...] | None:
@@ -111,8 +112,9 @@ class _Group:
 def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
     """The digest of ``theory`` (see the module): flagged rules first (``flags``, from
     :func:`~.show.overturned_readings` and :func:`~.show.off_target_rules`), then the
-    defaults, the single observations that change them, the interacting pairs (at most
-    ``max_pairs`` listed) and the rules per level band."""
+    defaults, the single observations that change them, the interacting pairs and the
+    rules per level band (at most ``max_pairs`` flagged rules and pairs listed, the rest
+    counted)."""
     groups: dict[tuple[str, ...], _Group] = {}
     origins: dict[str | None, tuple[str, ...] | None] = {}
     blocking = certain = other = 0
@@ -139,7 +141,9 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
     flagged = list(flags)
     if flagged:
         lines += ["", f"flagged ({len(flagged)}):"]
-        lines += [f"  {_rule(theory, flag.rule)}  ! {flag.message}" for flag in flagged]
+        lines += [f"  {_rule(theory, flag.rule)}  ! {flag.message}" for flag in flagged[:max_pairs]]
+        if len(flagged) > max_pairs:
+            lines.append(f"  ... and {len(flagged) - max_pairs} more flagged rules (show lists every one)")
     key = _Keys(theory)
     defaults = groups.get((), _Group()).keys(key, erase=True)
     lines += ["", f"with no evidence ({_count(len({id(pf) for pf, _ in defaults.values()}))}):"]
