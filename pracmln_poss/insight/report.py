@@ -130,7 +130,10 @@ def report_html(theory: Theory, flags: Iterable[Flag] = (), title: str = "possib
     # ("<" only ever occurs inside JSON strings, where \u003c reads back the same, so no
     # text of the theory can close the script element)
     payload = payload.replace("<", "\\u003c")
-    return _PAGE.replace("%TITLE%", html.escape(title)).replace("%DATA%", payload)
+    # (put in by position, not by replacing: a title or a rule may hold the markers' text)
+    before_title, _, rest = _PAGE.partition("%TITLE%")
+    before_data, _, after_data = rest.partition("%DATA%")
+    return before_title + html.escape(title) + before_data + payload + after_data
 
 
 def write_report(theory: Theory, path: str | os.PathLike[str], flags: Iterable[Flag] = (),
