@@ -38,6 +38,7 @@ from ..logic.formula import (
 from ..logic.syntax import format_formula
 from ..model.ground_mln import GroundMLN
 from ..possibilistic.protocol import Theory
+from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..weights import INF, format_weight
 from .explain import explain
@@ -140,6 +141,11 @@ def overturned_readings(theory: PossibilisticTheory, mln: GroundMLN) -> list[Fla
     :raises ModelError: when the theory and the MLN are over different atoms.
     """
     check_same_atoms(theory.atoms, mln.atoms)
+    with Reasoner(theory) as reasoner:  # (one solver asks them all; explain only for those overturned)
+        return _overturned(theory, mln, reasoner)
+
+
+def _overturned(theory: PossibilisticTheory, mln: GroundMLN, reasoner: Reasoner) -> list[Flag]:
     flags: list[Flag] = []
     reported: set[str] = set()
     by_name = {n: i for i, n in enumerate(theory.atoms, 1)}
@@ -160,11 +166,11 @@ def overturned_readings(theory: PossibilisticTheory, mln: GroundMLN) -> list[Fla
         flipped = [_lit(-h) for h in heads]
         opposite = conjunction(flipped) if joiner == "or" else disjunction(flipped)
         try:
-            why = explain(theory, ev, opposite)
+            if not reasoner.query(ev, opposite).entailed:
+                continue
         except InconsistentEvidenceError:
             continue
-        if not why.entailed:
-            continue
+        why = explain(theory, ev, opposite)
         reported.add(source)
         weight = format_weight(wf.weight, mln.resolution)
         shown = ", ".join(theory.literal_name(l) for l in ev)
