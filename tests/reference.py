@@ -118,3 +118,26 @@ class MapReference:
         found = self.map_worlds(evidence)
         assert found, "the evidence is impossible"
         return all(evaluate(q, w) for w in found)
+
+
+def greedy_keep_flags(n_atoms, levels, lengths, contents, tests, mode, solver="g3"):
+    """Redundancy filtering as first written, the reference for the fast one: items tried
+    lowest level first, longest first; each against every other item still kept at its
+    level or above (in conservative mode, no longer than it), as assumptions."""
+    from pracmln_poss.logic.formula import negate
+    from pracmln_poss.possibilistic.selectors import SelectorSolver
+
+    kept = [True] * len(contents)
+    if mode == "none":
+        return kept
+    order = sorted(range(len(contents)), key=lambda i: (levels[i], -lengths[i], i))
+    with SelectorSolver(n_atoms, list(contents), solver) as sat:
+        for i in order:
+            support = [sat.selectors[j] for j in range(len(contents))
+                       if j != i and kept[j] and levels[j] >= levels[i]
+                       and (mode == "aggressive" or lengths[j] <= lengths[i])]
+            guard = sat.guard(negate(tests[i]))
+            if not sat.satisfiable(support + [guard]):
+                kept[i] = False
+            sat.retire(guard)
+    return kept

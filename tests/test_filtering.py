@@ -86,3 +86,21 @@ def test_paper_bird_listing_keeps_six_of_ten_rules_under_aggressive_filtering():
     ]
     # conservative filtering may only use rules no longer than the one removed: none here
     assert filter_redundant(theory, "conservative").removed == ()
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(theories(max_atoms=5, max_formulas=12))
+def test_worked_from_the_top_level_down_it_keeps_what_the_first_greedy_pass_kept(theory):
+    """The fast filter (levels from the highest down, the kept ones above added for good)
+    decides every item as the first one did (lowest level first, every other item an
+    assumption): the same theory, byte for byte, in both modes."""
+    from pracmln_poss.possibilistic.filtering import keep_flags
+
+    from .reference import greedy_keep_flags
+
+    formulas = [pf.formula for pf in theory.formulas]
+    levels = [pf.steps for pf in theory.formulas]
+    lengths = [formula_length(f) for f in formulas]
+    for mode in ("aggressive", "conservative"):
+        args = (theory.n_atoms, levels, lengths, formulas, formulas, mode)
+        assert keep_flags(*args) == greedy_keep_flags(*args), mode

@@ -8,7 +8,9 @@ removed formula at level ``x`` is entailed by formulas kept at ``>= x``.
 
 Formulas are tried lowest level first and, within a level, longest first (then in
 theory order), so that long, derived rules go before the short ones that imply them.
-One incremental SAT solver serves every check (an activation literal per formula).
+One incremental SAT solver serves every check; the levels are worked from the highest
+down, which decides the same (see :func:`keep_flags`), so that each check costs about
+its own level's size.
 """
 
 from __future__ import annotations
@@ -17,15 +19,19 @@ __all__ = ["FILTER_MODES", "FilterResult", "filter_redundant", "formula_length",
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Generic, TypeVar, overload
 
-from .. import arguments
+from pysat.solvers import Solver
+
+from .. import arguments, stopping
 from ..errors import UnknownNameError
-from ..logic.formula import Atom, Formula, PredAtom, conjunction, negate, walk
+from ..logic.cnf import Clause, VarPool, clausify
+from ..logic.formula import Atom, Formula, PredAtom, conjunction, disjunction, literal, negate, walk
 from ..stopping import SAT_SOLVER
 from ..weights import INF
+from .ground_clauses import ClauseGrounder
 from .lifted_theory import LiftedTheory
-from .selectors import SelectorSolver
 from .theory import Level, PossibilisticFormula, PossibilisticTheory
 
 T = TypeVar("T", PossibilisticTheory, LiftedTheory)
@@ -83,15 +89,30 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
     """The formulas kept, in theory order, and those removed, in removal order."""
     formulas = theory.formulas
     lengths = [formula_length(pf.formula) for pf in formulas]
+    contents: list[Formula | list[Clause]] = []
+    tests: list[Formula] = []
     if isinstance(theory, LiftedTheory):
-        groundings = [theory.groundings(pf) for pf in formulas]
-        contents = [conjunction(g) for g in groundings]
-        tests = [conjunction(g) if pf.steps == INF or not g else g[0] for pf, g in zip(formulas, groundings)]
+        grounder = ClauseGrounder(dict(theory.types), theory.atom_numbers)
+        for pf in formulas:
+            made = None if pf.steps == INF else grounder.clauses(pf.formula, theory.rule_variables(pf))
+            if made is not None:  # (the rule's groundings as clauses, the first one as its test)
+                clauses, first = made
+                contents.append(clauses)
+                tests.append(conjunction([disjunction([literal(lit) for lit in clause]) for clause in first]))
+                continue
+            groundings = theory.groundings(pf)
+            contents.append(conjunction(groundings))
+            tests.append(conjunction(groundings) if pf.steps == INF or not groundings else groundings[0])
     else:
-        contents = tests = [pf.formula for pf in formulas]
+        tests = [pf.formula for pf in formulas]
+        contents = list(tests)
     kept = keep_flags(len(theory.atoms), [pf.steps for pf in formulas], lengths, contents, tests, mode, solver)
     order = sorted(range(len(formulas)), key=lambda i: (formulas[i].steps, -lengths[i], i))
     return (tuple(pf for pf, k in zip(formulas, kept) if k), tuple(formulas[i] for i in order if not kept[i]))
+
+
+def _clauses(content: Formula | list[Clause], pool: VarPool) -> list[Clause]:
+    return content if isinstance(content, list) else clausify(content, pool)
 
 
 def _check_mode(mode: str) -> None:
@@ -103,28 +124,64 @@ def keep_flags(
     n_atoms: int,
     levels: Sequence[Level],
     lengths: Sequence[int],
-    contents: Sequence[Formula],
+    contents: Sequence[Formula | list[Clause]],
     tests: Sequence[Formula],
     mode: str,
     solver: str = SAT_SOLVER,
 ) -> list[bool]:
-    """Which items to keep: item ``i`` (whose ground content is ``contents[i]``) is dropped
+    """Which items to keep: item ``i`` (whose ground content is ``contents[i]``, a formula
+    or its clauses over the atoms' numbers) is dropped
     when ``tests[i]`` follows from the remaining items of level ``>= levels[i]`` (in
-    conservative mode only those no longer than it).  Lowest level first, longest first."""
+    conservative mode only those no longer than it), tried lowest level first and, within
+    a level, longest first.
+
+    The levels are worked from the highest down, which decides exactly what the lowest
+    first would (``docs/filtering.md``): an item's question involves only its own level
+    and those above, and the items kept above a level entail every item dropped there (by
+    items no longer than it), so that asking with the kept ones or with all gives the
+    same answer.  Worked downwards, what is kept above is final: it joins one SAT solver
+    for good, switched on by one assumption (in conservative mode one per length), and
+    only the items of the level at hand go in as assumptions.  Each question then costs
+    about the size of its own level, not of the theory.
+    """
     _check_mode(mode)
     kept = [True] * len(contents)
     if mode == "none":
         return kept
     order = sorted(range(len(contents)), key=lambda i: (levels[i], -lengths[i], i))
-    with SelectorSolver(n_atoms, list(contents), solver) as sat:
-        for i in order:
-            support = [
-                sat.selectors[j]
-                for j in range(len(contents))
-                if j != i and kept[j] and levels[j] >= levels[i] and (mode == "aggressive" or lengths[j] <= lengths[i])
-            ]
-            guard = sat.guard(negate(tests[i]))
-            if not sat.satisfiable(support + [guard]):
-                kept[i] = False
-            sat.retire(guard)
+    bands = [list(band) for _, band in groupby(order, key=lambda i: levels[i])]
+    conservative = mode == "conservative"
+    pool = VarPool(n_atoms)
+    # (conservative: gate[l] switches on the items kept above the level that are no longer
+    # than l; assuming it assumes every shorter gate too)
+    sizes = sorted(set(lengths))
+    gate = {size: pool.new() for size in sizes} if conservative else {}
+    with Solver(name=solver) as sat:
+        for shorter, longer in zip(sizes, sizes[1:]):
+            if conservative:
+                sat.add_clause([-gate[longer], gate[shorter]])
+        for band in reversed(bands):
+            selector = {i: pool.new() for i in band}
+            clauses = {i: _clauses(contents[i], pool) for i in band}
+            for i in band:
+                for clause in clauses[i]:
+                    sat.add_clause([*clause, -selector[i]])
+            for place, i in enumerate(band):
+                # the band is longest first: the items before i are no shorter, those after no longer
+                support = [selector[j] for j in band[:place] if kept[j] and (not conservative or lengths[j] <= lengths[i])]
+                support += [selector[j] for j in band[place + 1:]]
+                guard = pool.new()
+                for clause in clausify(negate(tests[i]), pool):
+                    sat.add_clause([*clause, -guard])
+                if not stopping.sat(sat, [*support, guard, *([gate[lengths[i]]] if conservative else [])]):
+                    kept[i] = False
+                sat.add_clause([-guard])
+            for i in band:  # (the band is final: what it keeps joins every question below it)
+                if kept[i] and not conservative:
+                    sat.add_clause([selector[i]])
+                    continue
+                sat.add_clause([-selector[i]])
+                if kept[i]:
+                    for clause in clauses[i]:
+                        sat.add_clause([*clause, -gate[lengths[i]]])
     return kept

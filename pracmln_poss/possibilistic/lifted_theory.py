@@ -103,6 +103,16 @@ class LiftedTheory(LevelsInUnits, Displayed):
                 out.append(grounded)
         return out
 
+    @property
+    def atom_numbers(self) -> dict[str, int]:
+        """Atom name -> its number (from 1, in the order of :attr:`atoms`); not to be changed."""
+        return self._numbers
+
+    @staticmethod
+    def rule_variables(pf: PossibilisticFormula) -> tuple[Variable, ...]:
+        """The distinct variables of a rule, by name (the order :meth:`groundings` binds them in)."""
+        return _rule_variables(pf.formula)
+
     @cached_property
     def _variables(self) -> tuple[tuple[Variable, ...], ...]:
         """Per rule, its variables (:func:`_rule_variables`)."""

@@ -1,0 +1,63 @@
+"""A lifted rule's groundings made straight as clauses (``possibilistic.ground_clauses``):
+the same models as the conjunction of the groundings made as formulas, and, for a rule
+of an evidence class, the first grounding's clauses those of the first grounding made as
+a formula.  (A certain rule such as ``f(p1,p2) => f(p2,p1)`` grounds at ``p1 = p2`` to
+``!f(A,A) v f(A,A)``, a tautology the formula keeps and the clauses drop; certain rules
+are asked with all their groundings, so filtering never asks its first one.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pracmln_poss.formats import load_theory
+from pracmln_poss.logic.formula import conjunction, evaluate
+from pracmln_poss.possibilistic.ground_clauses import ClauseGrounder, _cnf
+from pracmln_poss.weights import INF
+
+from .support import PAPER, ROOT, run_cli
+
+
+def _holds(clauses, world) -> bool:
+    return all(any(world[abs(lit)] == (lit > 0) for lit in clause) for clause in clauses)
+
+
+@pytest.fixture(scope="module")
+def theories(tmp_path_factory):
+    made = [load_theory(ROOT / "tests" / "golden" / "cora-k2-conservative.theory", ground=False)]
+    path = tmp_path_factory.mktemp("ground") / "smokers.theory"
+    assert run_cli("convert", PAPER / "smokers.mln", "--domain", "person=Ann,Bob,Cy", "-k", "2", "-o", path)[0] == 0
+    made.append(load_theory(path, ground=False))
+    return made
+
+
+def test_the_clauses_have_the_models_of_the_groundings(theories):
+    rng = random.Random(0)
+    checked = 0
+    for theory in theories:
+        grounder = ClauseGrounder(dict(theory.types), theory.atom_numbers)
+        worlds = [[False] + [rng.random() < 0.5 for _ in theory.atoms] for _ in range(60)]
+        for pf in theory.formulas:
+            made = grounder.clauses(pf.formula, theory.rule_variables(pf))
+            assert made is not None or pf.steps == INF or _cnf(pf.formula, True) is None
+            if made is None:
+                continue
+            clauses, first = made
+            groundings = theory.groundings(pf)
+            whole = conjunction(groundings)
+            for world in worlds:
+                assert _holds(clauses, world) == evaluate(whole, world), pf.formula
+                # (a rule of an evidence class: its variables pairwise distinct, so that the
+                # first grounding is no tautology the formula's simplification leaves)
+                if groundings and pf.steps != INF:
+                    assert _holds(first, world) == evaluate(groundings[0], world), pf.formula
+            assert pf.steps == INF or bool(first) == bool(groundings)
+            checked += 1
+    assert checked > 200
+
+
+def test_a_rule_outside_the_cnf_shape_is_left_to_the_formulas():
+    from pracmln_poss.logic.formula import Atom, Iff
+
+    assert _cnf(Iff(Atom(1), Atom(2)), True) is None
