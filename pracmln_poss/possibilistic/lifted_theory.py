@@ -105,7 +105,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
 
     @property
     def atom_numbers(self) -> dict[str, int]:
-        """Atom name -> its number (from 1, in the order of :attr:`atoms`); not to be changed."""
+        """Atom name -> its number (from 1, in the order of the atoms); not to be changed."""
         return self._numbers
 
     @staticmethod
