@@ -27,7 +27,7 @@ from pysat.solvers import Solver
 from .. import arguments, stopping
 from ..errors import UnknownNameError
 from ..logic.cnf import Clause, VarPool, clausify
-from ..logic.formula import Atom, Formula, PredAtom, conjunction, disjunction, literal, negate, walk
+from ..logic.formula import Atom, Formula, PredAtom, conjunction, negate, walk
 from ..stopping import SAT_SOLVER
 from ..weights import INF
 from .ground_clauses import ClauseGrounder
@@ -90,7 +90,7 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
     formulas = theory.formulas
     lengths = [formula_length(pf.formula) for pf in formulas]
     contents: list[Formula | list[Clause]] = []
-    tests: list[Formula] = []
+    tests: list[Formula | list[Clause]] = []
     if isinstance(theory, LiftedTheory):
         grounder = ClauseGrounder(dict(theory.types), theory.atom_numbers)
         for pf in formulas:
@@ -98,7 +98,7 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
             if made is not None:  # (the rule's groundings as clauses, the first one as its test)
                 clauses, first = made
                 contents.append(clauses)
-                tests.append(conjunction([disjunction([literal(lit) for lit in clause]) for clause in first]))
+                tests.append(first)
                 continue
             groundings = theory.groundings(pf)
             contents.append(conjunction(groundings))
@@ -115,6 +115,23 @@ def _clauses(content: Formula | list[Clause], pool: VarPool) -> list[Clause]:
     return content if isinstance(content, list) else clausify(content, pool)
 
 
+def _negated(test: Formula | list[Clause], pool: VarPool) -> list[Clause]:
+    """Clauses of the negation of a test: of a formula, Tseitin's; of clauses
+    ``C1 ^ ... ^ Cm``, one of them false (``a_k`` says ``C_k`` is: its literals all false)."""
+    if not isinstance(test, list):
+        return clausify(negate(test), pool)
+    if len(test) == 1:
+        return [(-lit,) for lit in test[0]]
+    out: list[Clause] = []
+    chosen = []
+    for clause in test:
+        a = pool.new()
+        chosen.append(a)
+        out.extend((-a, -lit) for lit in clause)
+    out.append(tuple(chosen))
+    return out
+
+
 def _check_mode(mode: str) -> None:
     if mode not in FILTER_MODES:
         raise UnknownNameError(f"unknown filter mode {mode!r}; valid: {', '.join(FILTER_MODES)}")
@@ -125,12 +142,12 @@ def keep_flags(
     levels: Sequence[Level],
     lengths: Sequence[int],
     contents: Sequence[Formula | list[Clause]],
-    tests: Sequence[Formula],
+    tests: Sequence[Formula | list[Clause]],
     mode: str,
     solver: str = SAT_SOLVER,
 ) -> list[bool]:
     """Which items to keep: item ``i`` (whose ground content is ``contents[i]``, a formula
-    or its clauses over the atoms' numbers) is dropped
+    or its clauses over the atoms' numbers; ``tests[i]`` likewise) is dropped
     when ``tests[i]`` follows from the remaining items of level ``>= levels[i]`` (in
     conservative mode only those no longer than it), tried lowest level first and, within
     a level, longest first.
@@ -171,7 +188,7 @@ def keep_flags(
                 support = [selector[j] for j in band[:place] if kept[j] and (not conservative or lengths[j] <= lengths[i])]
                 support += [selector[j] for j in band[place + 1:]]
                 guard = pool.new()
-                for clause in clausify(negate(tests[i]), pool):
+                for clause in _negated(tests[i], pool):
                     sat.add_clause([*clause, -guard])
                 if not stopping.sat(sat, [*support, guard, *([gate[lengths[i]]] if conservative else [])]):
                     kept[i] = False
