@@ -61,3 +61,25 @@ def test_a_rule_outside_the_cnf_shape_is_left_to_the_formulas():
     from pracmln_poss.logic.formula import Atom, Iff
 
     assert _cnf(Iff(Atom(1), Atom(2)), True) is None
+
+
+def test_a_test_s_clauses_are_negated_exactly():
+    """The negation of a test given as clauses (``filtering._negated``) holds in a world,
+    for some values of its new variables, exactly when the clauses do not all hold."""
+    import itertools
+
+    from pysat.solvers import Solver
+
+    from pracmln_poss.logic.cnf import VarPool
+    from pracmln_poss.possibilistic.filtering import _negated
+
+    rng = random.Random(1)
+    for _ in range(300):
+        test = [tuple(rng.choice((1, -1)) * a for a in rng.sample(range(1, 5), rng.randint(0, 3)))
+                for _ in range(rng.randint(0, 3))]
+        negation = _negated(test, VarPool(4))
+        for bits in itertools.product((False, True), repeat=4):
+            world = [False, *bits]
+            with Solver(name="m22", bootstrap_with=negation) as sat:
+                found = sat.solve(assumptions=[a if world[a] else -a for a in range(1, 5)])
+            assert found == (not _holds(test, world)), (test, bits)
