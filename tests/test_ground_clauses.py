@@ -38,8 +38,8 @@ def test_the_clauses_have_the_models_of_the_groundings(theories):
     for theory in theories:
         grounder = ClauseGrounder(dict(theory.types), theory.atom_numbers)
         worlds = [[False] + [rng.random() < 0.5 for _ in theory.atoms] for _ in range(60)]
-        for pf in theory.formulas:
-            made = grounder.clauses(pf.formula, theory.rule_variables(pf))
+        for pf, variables in zip(theory.formulas, theory.rule_variables):
+            made = grounder.clauses(pf.formula, variables)
             assert made is not None or pf.steps == INF or _cnf(pf.formula, True) is None
             if made is None:
                 continue

@@ -93,8 +93,8 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
     tests: list[Formula | list[Clause]] = []
     if isinstance(theory, LiftedTheory):
         grounder = ClauseGrounder(dict(theory.types), theory.atom_numbers)
-        for pf in formulas:
-            made = None if pf.steps == INF else grounder.clauses(pf.formula, theory.rule_variables(pf))
+        for pf, variables in zip(formulas, theory.rule_variables):
+            made = None if pf.steps == INF else grounder.clauses(pf.formula, variables)
             if made is not None:  # (the rule's groundings as clauses, the first one as its test)
                 clauses, first = made
                 contents.append(clauses)
@@ -174,9 +174,8 @@ def keep_flags(
     sizes = sorted(set(lengths))
     gate = {size: pool.new() for size in sizes} if conservative else {}
     with Solver(name=solver) as sat:
-        for shorter, longer in zip(sizes, sizes[1:]):
-            if conservative:
-                sat.add_clause([-gate[longer], gate[shorter]])
+        for shorter, longer in zip(sizes, sizes[1:]) if conservative else ():
+            sat.add_clause([-gate[longer], gate[shorter]])
         for band in reversed(bands):
             selector = {i: pool.new() for i in band}
             clauses = {i: _clauses(contents[i], pool) for i in band}

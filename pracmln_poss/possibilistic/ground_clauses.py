@@ -11,7 +11,7 @@ those of the conjunction of the groundings, tautologies left out: the same model
 
 from __future__ import annotations
 
-__all__ = ["ClauseGrounder", "MAX_TEMPLATE_CLAUSES", "bindings", "distinct_pairs"]
+__all__ = ["ClauseGrounder", "MAX_TEMPLATE_CLAUSES"]
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
@@ -58,7 +58,7 @@ def _cnf(f: Formula, positive: bool) -> list[list[tuple[bool, Leaf]]] | None:
     return out
 
 
-def distinct_pairs(f: Formula) -> tuple[tuple[Term, Term], ...]:
+def _distinct_pairs(f: Formula) -> tuple[tuple[Term, Term], ...]:
     """The ``t != u`` conjuncts of a rule's premise: a binding that makes one of them
     equal makes the premise false, and the grounding a tautology."""
     if not isinstance(f, Implies):
@@ -67,13 +67,13 @@ def distinct_pairs(f: Formula) -> tuple[tuple[Term, Term], ...]:
     return tuple((p.arg.left, p.arg.right) for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals))
 
 
-def bindings(f: Formula, variables: Sequence[Variable], types: dict[str, tuple[str, ...]]
+def _bindings(f: Formula, variables: Sequence[Variable], types: dict[str, tuple[str, ...]]
              ) -> Iterator[tuple[str, ...]]:
     """The bindings of ``variables`` (in :func:`itertools.product`'s order) but those
-    that :func:`distinct_pairs` makes tautologies."""
+    that :func:`_distinct_pairs` makes tautologies."""
     slot = {v.name: i for i, v in enumerate(variables)}
     pairs = [(slot.get(a.name) if isinstance(a, Variable) else None, a.name,
-              slot.get(b.name) if isinstance(b, Variable) else None, b.name) for a, b in distinct_pairs(f)]
+              slot.get(b.name) if isinstance(b, Variable) else None, b.name) for a, b in _distinct_pairs(f)]
     for values in itertools.product(*(types[v.domain or ""] for v in variables)):
         if any((a if i is None else values[i]) == (b if j is None else values[j]) for i, a, j, b in pairs):
             continue
@@ -117,7 +117,7 @@ class ClauseGrounder:
         memos: list[dict[object, int | bool]] = [{} for _ in leaves]
         out: dict[tuple[int, ...], None] = {}
         first: list[tuple[int, ...]] | None = None
-        for values in bindings(f, variables, self.types):
+        for values in _bindings(f, variables, self.types):
             own: list[tuple[int, ...]] = []
             decided: list[int | bool] = []
             for leaf, key, memo in zip(leaves, keys, memos):

@@ -108,14 +108,9 @@ class LiftedTheory(LevelsInUnits, Displayed):
         """Atom name -> its number (from 1, in the order of the atoms); not to be changed."""
         return self._numbers
 
-    @staticmethod
-    def rule_variables(pf: PossibilisticFormula) -> tuple[Variable, ...]:
-        """The distinct variables of a rule, by name (the order :meth:`groundings` binds them in)."""
-        return _rule_variables(pf.formula)
-
     @cached_property
-    def _variables(self) -> tuple[tuple[Variable, ...], ...]:
-        """Per rule, its variables (:func:`_rule_variables`)."""
+    def rule_variables(self) -> tuple[tuple[Variable, ...], ...]:
+        """Per rule, its distinct variables by name (the order :meth:`groundings` binds them in)."""
         return tuple(_rule_variables(pf.formula) for pf in self.formulas)
 
     @cached_property
@@ -159,7 +154,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
         """How many groundings the rules have in all (before tautologies are left out),
         from the types' sizes alone."""
         sizes = {name: len(constants) for name, constants in self.types}
-        return sum(math.prod(sizes.get(v.domain or "", 0) for v in variables) for variables in self._variables)
+        return sum(math.prod(sizes.get(v.domain or "", 0) for v in variables) for variables in self.rule_variables)
 
     def ground(self, force: bool = False) -> PossibilisticTheory:
         """Every grounding of every rule over its types (``!=`` respected): a ground theory.
@@ -185,7 +180,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
         sources: list[int] = []
         seen: set[tuple[Formula, Level]] = set()
         leaves: dict[object, Formula | None] = {}  # (the rules, and so their leaves, live through the loop)
-        for i, (pf, variables) in enumerate(zip(self.formulas, self._variables)):
+        for i, (pf, variables) in enumerate(zip(self.formulas, self.rule_variables)):
             for grounded in self._groundings(pf, variables, leaves):
                 key = (grounded, pf.steps)
                 if key not in seen:
