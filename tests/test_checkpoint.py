@@ -207,3 +207,33 @@ def test_nothing_read_from_a_file_is_unpickled():
         assert "pickle.load(" not in text and "import shelve" not in text and "marshal.load" not in text, path
         if "pickle.loads(" in text:
             assert path.name == "workers.py", path
+
+
+@pytest.mark.parametrize("method", ["lifted", "defaults"])
+def test_an_interrupt_between_two_rules_keeps_the_rules_done(tmp_path, monkeypatch, method):
+    """An interrupt that reaches the conversion outside the rule search (while a rule it
+    gave is being written down) closes the search there and then: its checkpoint holds the
+    rules done, and no traceback is left for the interpreter's end."""
+    from pracmln_poss.transformations import defaults as defaults_module
+    from pracmln_poss.transformations import lifted as lifted_module
+
+    path = tmp_path / "out.checkpoint"
+    taken = []
+
+    def interrupted(*args, **kwargs):
+        taken.append(1)
+        if len(taken) == 30:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    module, name = (lifted_module, "Schema") if method == "lifted" else (defaults_module, "describe")
+    real = getattr(module, name)
+    monkeypatch.setattr(module, name, interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        converted(smokers(), {"k": 3, "method": method}, checkpoint=path)
+    assert path.exists() and len(taken) == 30
+    saved = json.loads(path.read_bytes().rstrip(b"\n").rpartition(b"\n")[0])
+    assert saved["rules"], "the rules done were not kept"
+    monkeypatch.undo()
+    assert converted(smokers(), {"k": 3, "method": method}, checkpoint=path) == converted(smokers(), {"k": 3,
+                                                                                                    "method": method})

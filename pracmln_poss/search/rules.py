@@ -34,7 +34,7 @@ __all__ = ["default_rules", "RuleStats", "RuleSearch", "RuleOptions", "OptimaChu
 
 import bisect
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
@@ -204,7 +204,7 @@ def default_rules(
     stats: RuleStats | None = None,
     executor: Executor | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
-) -> Iterator[DefaultRule | BlockingRule]:
+) -> Generator[DefaultRule | BlockingRule, None, None]:
     """The rules of ``search`` for ``sets`` (every evidence set of at most ``search.options.k``
     literals, smallest first; with ``search.symmetry``, one per renaming class, each its
     class's representative: ``None`` finds them, :func:`~.symmetry.representatives`, size
@@ -272,8 +272,10 @@ def default_rules(
             if report_rules is not None:
                 report_rules(done, stats.written(search.one_per_class), len(chunk[-1][0]))
             yield from rules
-    except INTERRUPTS + (BrokenExecutor,) as exc:  # (an interrupt, a signal, a worker killed)
-        if saved is not None and (isinstance(exc, BrokenExecutor) or interrupted(exc)):
+    except INTERRUPTS + (BrokenExecutor, GeneratorExit) as exc:
+        # (an interrupt, a signal, a worker killed; or the caller closing this search early,
+        # as it does when an interrupt reaches it between two rules)
+        if saved is not None and (isinstance(exc, (BrokenExecutor, GeneratorExit)) or interrupted(exc)):
             saved.save()
         raise
     if report_rules is not None:

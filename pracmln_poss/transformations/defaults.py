@@ -15,6 +15,7 @@ from __future__ import annotations
 
 __all__ = ["defaults", "DefaultsOptions"]
 
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -63,15 +64,18 @@ def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, fo
     """
     out = hard_part(mln)
     progress = runtime.progress
-    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
+    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner, \
+            ExitStack() as stack:
         search = RuleSearch(mln=mln, options=options, focus=focus, backend=engine.name)
         sets = list(literal_sets(search.enumerated, options.k))
-        rules = default_rules(
+        # (closed here, not when the interpreter ends, if an interrupt arrives between two
+        # rules: the search then saves its checkpoint while its engine and workers are open)
+        rules = stack.enter_context(closing(default_rules(
             engine, search, sets,
             report_optima=Reporter(progress, "penalties of evidence sets", len(sets), later=LATER_RULES),
             report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=runtime.stats,
             executor=runner, checkpoint=runtime.checkpoint,
-        )
+        )))
         for rule in rules:
             origin = describe(rule.evidence, mln)
             if isinstance(rule, BlockingRule):

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 __all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas", "check_size", "LiftedOptions"]
 
-from collections.abc import Iterator
+from collections.abc import Generator
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -73,20 +74,23 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = 
 
 
 def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
-                 focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Iterator[Schema]:
+                 focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Generator[Schema, None, None]:
     """:func:`lifted_schemas` as they are found."""
     progress = runtime.progress
-    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner:
+    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner, \
+            ExitStack() as stack:
         search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
                             one_per_class=True)
         equipped(engine, search)
         # sets=None: one representative per class, found by the rule core (in chunks)
-        rules = default_rules(
+        # (closed here, not when the interpreter ends, if an interrupt arrives between two
+        # rules: the search then saves its checkpoint while its engine and workers are open)
+        rules = stack.enter_context(closing(default_rules(
             engine, search, None,
             report_optima=Reporter(progress, "penalties of evidence classes", None, later=LATER_RULES),
             report_rules=Reporter(progress, "rules of evidence classes", None), stats=runtime.stats,
             executor=runner, checkpoint=runtime.checkpoint,
-        )
+        )))
         for rule in rules:
             if isinstance(rule, BlockingRule):
                 yield Schema(rule.evidence, None, rule.body, rule.level)
@@ -160,5 +164,5 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
     symmetry = find_symmetry(mln, model.domain_map, model.named, model.swap_invariant)
     if not force and options.max_evidence_sets is not None:
         check_size(mln, symmetry, options.k, focus, options.max_evidence_sets)
-    schemas = iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime)
-    return lift(mln, symmetry, schemas, model)
+    with closing(iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime)) as schemas:
+        return lift(mln, symmetry, schemas, model)
