@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pracmln_poss.logic.cnf import VarPool, clausify, clausify_under
-from pracmln_poss.logic.formula import Truth, evaluate, substitute_atoms
+from pracmln_poss.logic.formula import And, Atom, Implies, Not, Or, Truth, evaluate, substitute_atoms
 
 from .strategies import formulas
 
@@ -41,3 +41,25 @@ def test_clause_forms_by_shape_are_those_of_each_formula(cases):
         expected = (g, []) if isinstance(g, Truth) else (None, clausify(g, direct))
         assert clausify_under(f, value, shared) == expected
         assert shared.top == direct.top
+
+
+_LITERALS = st.integers(1, N).flatmap(lambda a: st.sampled_from([Atom(a), Not(Atom(a))]))
+
+
+@given(st.one_of(
+    _LITERALS,
+    st.lists(_LITERALS, min_size=1, max_size=5).map(lambda xs: Or(tuple(xs))),
+    st.tuples(st.one_of(_LITERALS, st.lists(_LITERALS, min_size=1, max_size=4).map(lambda xs: And(tuple(xs)))),
+              st.one_of(_LITERALS, st.lists(_LITERALS, min_size=1, max_size=4).map(lambda xs: Or(tuple(xs)))))
+    .map(lambda lr: Implies(*lr)),
+    formulas(N)))
+def test_a_clause_as_written_is_clausified_as_the_general_way_does(f):
+    """A literal, a disjunction of literals or an implication from literals to literals
+    (a ground theory's rules) is made a clause directly: the clauses are those the
+    general way (through the negation normal form) makes, literal for literal, repeats
+    and tautologies included."""
+    from pracmln_poss.logic.cnf import _clausify_nnf
+
+    fast, general = VarPool(N), VarPool(N)
+    assert clausify(f, fast) == _clausify_nnf(f, general)
+    assert fast.top == general.top

@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pracmln_poss.errors import FormulaSyntaxError
@@ -168,3 +168,73 @@ def test_the_writers_formulas_are_read_over_whole_leaves(f, space):
     if "TRUE" not in text and "FALSE" not in text:
         assert got is not None, text
     assert got is None or got == parse_formula(text, ground=True)
+
+
+@given(st.lists(st.lists(st.sampled_from(_LEAF_TOKENS), min_size=1, max_size=8), min_size=1, max_size=6),
+       st.sampled_from(["", " ", "  "]))
+def test_parsing_by_shape_is_parse_formula_or_gives_up(texts, joiner):
+    """parse_with_leaves with ``shapes`` kept across texts (a theory file's reader: the
+    connectives of one shape parsed once) reads every text as parse_formula does or
+    gives up, whatever texts of the same or another shape came before; a leaf written
+    twice is two places (``p(a) v p(a)`` then ``p(a) v p(b)``)."""
+    from pracmln_poss.logic.syntax import parse_with_leaves
+
+    shapes, leaves = {}, {}
+    for tokens in texts + [["p(x)", " v ", "p(x)"], ["p(x)", " v ", "p(y)"], ["q(A , B)", "^", "!", "q(A , B)"],
+                           ["q(A , B)", "^", "!", "r(A)"]]:
+        text = joiner.join(tokens)
+        try:
+            expected = parse_formula(text, ground=True)
+        except FormulaSyntaxError:
+            expected = None
+        try:
+            got = parse_with_leaves(text, leaves, lambda leaf: leaf, shapes)
+        except FormulaSyntaxError:
+            got = None
+        if got is not None:
+            assert got == expected, text
+        elif expected is not None and "TRUE" not in text and "FALSE" not in text and "EXIST" not in text:
+            # (the plain texts the old way reads are read by shape too)
+            assert parse_with_leaves(text, {}, lambda leaf: leaf) is None, text
+
+
+_LINE_PIECES = ["a", " ", "//", "/", "*", "/*", "*/", '"', "\n", "\x0b", "\x0c", "\u2028", "x y", "\t", "0  p(A)",
+                "// from: {q(B)}", "//from:", " from: ", "// c\x0bd", '"a // b"', "// from: {r(C)}  "]
+
+
+def _numbered_lines_whole(text, source):
+    """numbered_lines as it was: the comments stripped from the whole text at once."""
+    from pracmln_poss.errors import SourcePosition
+    from pracmln_poss.logic.syntax import strip_comments
+
+    originals = text.splitlines()
+    for number, line in enumerate(strip_comments(text).splitlines(), 1):
+        body = line.strip()
+        if body:
+            original = originals[number - 1] if number <= len(originals) else line
+            yield SourcePosition(source, number, original), body
+
+
+@example(["0 p(A)", "// c\x0bd", "\n", "e"])
+@example(["a", '"a // b"', "// c"])
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=30))
+def test_numbered_lines_line_by_line_is_the_whole_text_reading(pieces):
+    """numbered_lines strips a text line by line when no comment can span lines, and
+    gives what stripping the whole text at once gives, positions included."""
+    from pracmln_poss.sources import numbered_lines
+
+    text = "".join(pieces)
+    assert list(numbered_lines(text, "f")) == list(_numbered_lines_whole(text, "f")), repr(text)
+
+
+@example(["0  p(A)", "// from: {r(C)}  "])
+@example(["0  p(A)", "//", " from: ", "x"])
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=12))
+def test_a_lines_origin_is_the_from_comments_reading(pieces):
+    """A rule line's origin (read without a regular expression in the common case) is
+    what the ``// from:`` pattern reads from the line."""
+    from pracmln_poss.formats.sections import _ORIGIN, _origin
+
+    line = "".join(pieces).replace("\n", " ")
+    found = _ORIGIN.search(line)
+    assert _origin(line) == (found.group(1) if found else None), repr(line)

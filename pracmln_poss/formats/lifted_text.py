@@ -19,7 +19,7 @@ import re
 
 from ..errors import FormulaSyntaxError, WeightError
 from ..logic.formula import Formula
-from ..logic.syntax import format_formula, split_constants, split_names
+from ..logic.syntax import Shapes, format_formula, split_constants, split_names
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
@@ -62,6 +62,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
     formulas: list[PossibilisticFormula] = []
     known: set[str] | None = None
     leaves: dict[str, Formula] = {}  # (each atom's text read once: read_rule)
+    shapes: Shapes = {}  # (and each shape of a rule)
     for pos, body in numbered_lines(text, source):
         if body.startswith("#"):
             m = _TYPE.match(body)
@@ -88,7 +89,7 @@ def read_lifted_text(text: str, source: str | None = None) -> LiftedTheory:
             continue
         level, formula_text, origin = split_formula_line(body, pos, resolution)
         known = known if known is not None else atom_constants(atoms)
-        formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos, leaves), level, origin,
+        formulas.append(PossibilisticFormula(read_rule(formula_text, prefix_of, known, pos, leaves, shapes), level, origin,
                                              resolution))
     check_header(text, len(formulas), len({pf.steps for pf in formulas}), source, bool(atoms) or "#atoms" in text)
     return LiftedTheory(tuple(types), tuple(formulas), tuple(atoms), resolution, made_by_of(text))

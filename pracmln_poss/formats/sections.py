@@ -65,8 +65,19 @@ def split_formula_line(
         level = _level(level_text, resolution)
     except WeightError as exc:
         raise WeightError(exc.message, pos) from None
-    origin = _ORIGIN.search(pos.text or "")
-    return level, formula_text, origin.group(1) if origin else None
+    return level, formula_text, _origin(pos.text or "")
+
+
+def _origin(line: str) -> str | None:
+    """What a line's ``// from:`` comment says (``_ORIGIN``'s reading, the common case
+    without a regular expression: a theory file has one per rule)."""
+    cut = line.find("//")
+    if cut < 0:
+        return None
+    if line.startswith("// from: ", cut):
+        return line[cut + 9:].strip()
+    found = _ORIGIN.search(line, cut)
+    return found.group(1) if found else None
 
 
 MADE_BY = "// made by: "

@@ -15,20 +15,23 @@ __all__ = ["render_rule", "render_lifted_rule", "render_theory_rule", "Flag", "o
            "show_html"]
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Generic, TypeVar
 
 from ..atoms import map_leaves, predicate_of
 from ..errors import InconsistentEvidenceError
 from ..logic.formula import (
+    TOP,
     And,
     Atom,
     Equals,
     Formula,
     Implies,
+    NodeMemo,
     Not,
     Or,
+    PredAtom,
     atoms_of,
     conjunction,
     disjunction,
@@ -44,67 +47,169 @@ from ..weights import INF, format_weight
 from .explain import explain
 from .vocabulary import check_predicates, check_same_atoms
 
+L = TypeVar("L", int, str)
 
-def _literals(f: Formula) -> list[int] | None:
+
+class _Literals(Generic[L]):
+    """How the rule readers see literals: a ground theory's as DIMACS ints, a lifted
+    one's as their texts (``p(c1)``, ``!p(c1)``), so that a rule is read without
+    rebuilding its tree."""
+
+    def of(self, f: Formula) -> L | None:
+        """The literal ``f`` is, or None."""
+        raise NotImplementedError
+
+    def positive(self, lit: L) -> bool:
+        raise NotImplementedError
+
+    def negated(self, lit: L) -> L:
+        raise NotImplementedError
+
+
+class _GroundLiterals(_Literals[int]):
+    def of(self, f: Formula) -> int | None:
+        return literal_of(f) if is_literal(f) else None
+
+    def positive(self, lit: int) -> bool:
+        return lit > 0
+
+    def negated(self, lit: int) -> int:
+        return -lit
+
+
+class _LiftedLiterals(_Literals[str]):
+    def of(self, f: Formula) -> str | None:
+        sign = ""
+        if isinstance(f, Not):
+            sign, f = "!", f.arg
+        if not isinstance(f, (PredAtom, Equals)):
+            return None
+        got = _leaf_text.known.get(id(f))  # (_leaf_text's memo, looked up here: one call less per literal)
+        return sign + (got[1] if got is not None and got[0] is f else _leaf_text(f))
+
+    def positive(self, lit: str) -> bool:
+        return not lit.startswith("!")  # (no atom's or equality's text starts so)
+
+    def negated(self, lit: str) -> str:
+        return lit[1:] if lit.startswith("!") else "!" + lit
+
+
+_GROUND = _GroundLiterals()
+_LIFTED = _LiftedLiterals()
+
+
+def _literals(f: Formula, kind: _Literals[L]) -> list[L] | None:
     """The literals of a literal, a conjunction of literals; None for anything else."""
-    if is_literal(f):
-        return [literal_of(f)]
-    if isinstance(f, And) and all(is_literal(a) for a in f.args):
-        return [literal_of(a) for a in f.args]
+    one = kind.of(f)
+    if one is not None:
+        return [one]
+    if isinstance(f, And):
+        lits = [kind.of(a) for a in f.args]
+        if None not in lits:
+            return lits  # type: ignore[return-value]
     return None
 
 
-def _reading(f: Formula) -> tuple[list[int], list[int], str] | None:
+def _clause(f: Formula, kind: _Literals[L]) -> list[L] | None:
+    """The literals of a disjunction of literals; None for anything else."""
+    if isinstance(f, Or):
+        lits = [kind.of(a) for a in f.args]
+        if None not in lits:
+            return lits  # type: ignore[return-value]
+    return None
+
+
+def _reading(f: Formula, kind: _Literals[L] = _GROUND) -> tuple[list[L], list[L], str] | None:  # type: ignore[assignment]
     """``(body literals, head literals, "and"/"or")`` of an implication-shaped formula."""
     if isinstance(f, Implies):
-        body, head = _literals(f.left), _literals(f.right)
-        if body is not None and head is not None:
+        body = _literals(f.left, kind)
+        if body is None:
+            return None
+        head = _literals(f.right, kind)
+        if head is not None:
             return body, head, "and"
-        if body is not None and isinstance(f.right, Or) and all(is_literal(a) for a in f.right.args):
-            return body, [literal_of(a) for a in f.right.args], "or"
-        return None
-    if isinstance(f, Or) and all(is_literal(a) for a in f.args):
-        lits = [literal_of(a) for a in f.args]
-        negative = [-l for l in lits if l < 0]
-        positive = [l for l in lits if l > 0]
+        head = _clause(f.right, kind)
+        return (body, head, "or") if head is not None else None
+    lits = _clause(f, kind)
+    if lits is not None:
+        negative = [kind.negated(l) for l in lits if not kind.positive(l)]
+        positive = [l for l in lits if kind.positive(l)]
         if negative and positive:
             return negative, positive, "or"
+    return None
+
+
+def _render(f: Formula, kind: _Literals[L], name: Callable[[L], str], certain: bool) -> str | None:
+    """A formula as the default rule it states (see :func:`render_rule`), or None when
+    it has no rule's shape."""
+    reading = _reading(f, kind)
+    if reading is not None:
+        body, head, joiner = reading
+        return f"if {' and '.join(map(name, body))} then {f' {joiner} '.join(map(name, head))}"
+    lits = _literals(f, kind)
+    if lits is not None:
+        return ("fact: " if certain else "by default ") + " and ".join(map(name, lits))
+    lits = _clause(f, kind)
+    if lits is not None:
+        if not any(kind.positive(l) for l in lits):
+            return "never " + " and ".join(name(kind.negated(l)) for l in lits)
+        return ("always " if certain else "by default ") + " or ".join(map(name, lits))
     return None
 
 
 def render_rule(f: Formula, theory: PossibilisticTheory, certain: bool = False) -> str:
     """A formula as the default rule it states: "if A and B then C", "never A and B"...;
     a certain one as a fact ("fact: A", "always A or B"), not a default."""
-    name = theory.literal_name
-    reading = _reading(f)
-    if reading is not None:
-        body, head, joiner = reading
-        return f"if {' and '.join(map(name, body))} then {f' {joiner} '.join(map(name, head))}"
-    lits = _literals(f)
-    if lits is not None:
-        return ("fact: " if certain else "by default ") + " and ".join(map(name, lits))
-    if isinstance(f, Or) and all(is_literal(a) for a in f.args):
-        lits = [literal_of(a) for a in f.args]
-        if all(l < 0 for l in lits):
-            return "never " + " and ".join(name(-l) for l in lits)
-        return ("always " if certain else "by default ") + " or ".join(map(name, lits))
-    return theory.format(f)
+    text = _render(f, _GROUND, theory.literal_name, certain)
+    return theory.format(f) if text is None else text
 
 
 def render_lifted_rule(f: Formula, theory: Theory, certain: bool = False) -> str:
     """A first-order rule as the default rule it states, its ``!=`` constraints last:
     "if s(p1) and f(p1,p2) then s(p2)  (p1 != p2)"."""
+    if isinstance(f, Implies):  # (the common shape, read from its sides, which rules share)
+        premise, conclusion = _premise_reading(f.left), _conclusion_reading(f.right)
+        if premise is not None and conclusion is not None:
+            return f"if {' and '.join(premise[0])} then {conclusion[0].join(conclusion[1])}{premise[1]}"
     distinct, core = _split_distinct(f)
-    names: dict[str, int] = {}
-    numbered = map_leaves(core, lambda a: Atom(names.setdefault(_leaf_text(a), len(names) + 1)))
-    text = render_rule(numbered, PossibilisticTheory(tuple(names), (), theory.resolution), certain)
-    return text + (f"  ({', '.join(format_formula(d) for d in distinct)})" if distinct else "")
+    text = _render(core, _LIFTED, str, certain)
+    if text is None:  # (no rule's shape: the formula as written, its leaves as named)
+        names: dict[str, int] = {}
+        numbered = map_leaves(core, lambda a: Atom(names.setdefault(_leaf_text(a), len(names) + 1)))
+        text = PossibilisticTheory(tuple(names), (), theory.resolution).format(numbered)
+    return text + _distinct_suffix(distinct)
 
 
-@lru_cache(maxsize=1 << 16)
-def _leaf_text(leaf: Formula) -> str:
-    """An atom of a first-order rule as written (the rules of a theory share a few thousand)."""
-    return format_formula(leaf)
+def _distinct_suffix(distinct: Sequence[Not]) -> str:
+    return f"  ({', '.join(_distinct_text(d.arg) for d in distinct)})" if distinct else ""
+
+
+_leaf_text = NodeMemo(format_formula)
+_distinct_text = NodeMemo(lambda equality: format_formula(Not(equality)))  # (of a "!=" constraint's equality)
+
+
+def _premise(left: Formula) -> tuple[list[str], str] | None:
+    """A rule's premise read as :func:`_render` reads ``_split_distinct``'s core (body
+    literals), with the ``!=`` constraints' suffix; None where that reading is not
+    "if ... then" (the rule is then read whole)."""
+    distinct, core = _split_distinct(Implies(left, TOP))
+    if not isinstance(core, Implies):
+        return None
+    body = _literals(core.left, _LIFTED)
+    return None if body is None else (body, _distinct_suffix(distinct))
+
+
+def _conclusion(right: Formula) -> tuple[str, list[str]] | None:
+    """A rule's conclusion as :func:`_reading` reads its head: (joiner, literals)."""
+    head = _literals(right, _LIFTED)
+    if head is not None:
+        return " and ", head
+    head = _clause(right, _LIFTED)
+    return None if head is None else (" or ", head)
+
+
+_premise_reading = NodeMemo(_premise)
+_conclusion_reading = NodeMemo(_conclusion)
 
 
 def render_theory_rule(pf: PossibilisticFormula, theory: Theory) -> str:
@@ -115,15 +220,15 @@ def render_theory_rule(pf: PossibilisticFormula, theory: Theory) -> str:
     return render_lifted_rule(pf.formula, theory, pf.steps == INF)
 
 
-def _split_distinct(f: Formula) -> tuple[list[Formula], Formula]:
+def _split_distinct(f: Formula) -> tuple[list[Not], Formula]:
     """The ``v != w`` conjuncts of a rule's premise, and the rule without them."""
     if not isinstance(f, Implies):
         return [], f
-    parts = list(f.left.args) if isinstance(f.left, And) else [f.left]
-    distinct: list[Formula] = [p for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals)]
-    rest = [p for p in parts if p not in distinct]
+    parts = f.left.args if isinstance(f.left, And) else (f.left,)
+    distinct = [p for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals)]
     if not distinct:
         return [], f
+    rest = [p for p in parts if not (isinstance(p, Not) and isinstance(p.arg, Equals))]
     return distinct, (Implies(conjunction(rest), f.right) if rest else f.right)
 
 

@@ -12,7 +12,7 @@ __all__ = ["VarPool", "clausify", "clausify_under", "Clause"]
 
 from collections.abc import Callable
 
-from .formula import And, Atom, Formula, Not, Or, Truth, nnf, shape, substitute_atoms
+from .formula import And, Atom, Formula, Implies, Not, Or, Truth, nnf, shape, substitute_atoms
 
 Clause = tuple[int, ...]
 
@@ -35,6 +35,15 @@ def clausify(f: Formula, pool: VarPool) -> list[Clause]:
 
     A tautology gives ``[]``, a contradiction ``[()]`` (the empty clause).
     """
+    lits = _clause_literals(f)
+    if lits is not None:  # (a clause written as one: the clause itself, as the general way makes it)
+        seen = dict.fromkeys(lits)
+        return [] if any(-lit in seen for lit in seen) else [tuple(seen)]
+    return _clausify_nnf(f, pool)
+
+
+def _clausify_nnf(f: Formula, pool: VarPool) -> list[Clause]:
+    """:func:`clausify` the general way: through the negation normal form."""
     g = substitute_atoms(nnf(f), lambda _atom: None)  # flattens, folds constants
     if isinstance(g, Truth):
         return [] if g.value else [()]
@@ -42,6 +51,36 @@ def clausify(f: Formula, pool: VarPool) -> list[Clause]:
     for part in g.args if isinstance(g, And) else (g,):
         _emit(_clause(part, pool, out), out)
     return out
+
+
+def _clause_literals(f: Formula) -> list[int] | None:
+    """The literals of ``f`` in the order the general way writes them, when ``f`` is a
+    clause as written: a literal, a disjunction of literals, or an implication from a
+    literal or a conjunction of literals to a literal or a disjunction of them (a ground
+    theory's rules); None otherwise."""
+    if type(f) is Implies:
+        body, head = _junction_literals(f.left, And), _junction_literals(f.right, Or)
+        return None if body is None or head is None else [-lit for lit in body] + head
+    return _junction_literals(f, Or)
+
+
+def _junction_literals(f: Formula, junction: type[And] | type[Or]) -> list[int] | None:
+    """The literals of a literal, or of a ``junction`` of literals; None otherwise."""
+    if type(f) is Atom:
+        return [f.index]
+    if type(f) is Not:
+        return [-f.arg.index] if type(f.arg) is Atom else None
+    if type(f) is junction and f.args:
+        out = []
+        for a in f.args:
+            if type(a) is Atom:
+                out.append(a.index)
+            elif type(a) is Not and type(a.arg) is Atom:
+                out.append(-a.arg.index)
+            else:
+                return None
+        return out
+    return None
 
 
 def clausify_under(f: Formula, value: Callable[[int], bool | None], pool: VarPool) -> tuple[Truth | None, list[Clause]]:

@@ -623,5 +623,29 @@ def disjunction(parts: Iterable[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else (Or(parts) if parts else BOTTOM)
 
 
-__all__ += ["compile_ground", "conjunction", "disjunction", "map_terms", "variables_of", "simplified_not",
+class NodeMemo(Generic[T]):
+    """A function of a formula node, remembered by the node's identity: the rules of a
+    read theory share their leaves and the sides of their ``=>`` (its reader makes each
+    once), and hashing a node (a frozen dataclass: its whole subtree, every time) would
+    cost more than most functions of it.  An entry holds its node, so that no other node
+    takes its id; past :attr:`LIMIT` entries the memo starts again."""
+
+    LIMIT = 1 << 16
+
+    def __init__(self, compute: Callable[[Formula], T]) -> None:
+        self._compute = compute
+        self.known: dict[int, tuple[Formula, T]] = {}
+
+    def __call__(self, node: Formula) -> T:
+        got = self.known.get(id(node))
+        if got is not None and got[0] is node:
+            return got[1]
+        if len(self.known) >= self.LIMIT:  # (formulas built in memory may have a node per rule)
+            self.known.clear()
+        value = self._compute(node)
+        self.known[id(node)] = (node, value)
+        return value
+
+
+__all__ += ["NodeMemo", "compile_ground", "conjunction", "disjunction", "map_terms", "variables_of", "simplified_not",
             "simplified_junction", "simplified_implies", "simplified_iff"]

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_DEPTH",
     "parse_formula",
     "parse_with_leaves",
+    "Shapes",
     "parse_literal",
     "format_formula",
     "compound",
@@ -34,6 +35,8 @@ __all__ = [
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnknownNameError
 from .formula import (
@@ -82,20 +85,28 @@ _TOKEN = _token_pattern(r"[A-Za-z0-9_'?-]+")
 _WIDE_CHARS = r"\w'?\-.:;$~\\/"
 _WIDE_TOKEN = _token_pattern(rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]|!(?!=))*")  # ja!_ but not a!=b
 _PREDICATE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_'-]*")
-_WIDE_WORD = rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]|!(?!=))*"
+# (possessive: nothing that may follow a word in these patterns starts with a word's
+# character or a "!" not before "=", so giving characters back never makes a match, and
+# not trying saves the time it takes at every position of a long word; runs of
+# characters at once, for the same reason)
+_WIDE_WORD = rf"[{_WIDE_CHARS}](?:[{_WIDE_CHARS}]++|!(?!=))*+"
 # A ground formula's atoms and equalities as single tokens (``leaf``), its connectives
 # as the parser's tokens; anything else (keywords, quotes, atoms without arguments, a
 # ``v`` not followed by a space or parenthesis) is ``bad``: parse_with_leaves gives up
+_LEAF = (rf"""[A-Za-z_][A-Za-z0-9_'-]*\s*\(\s*{_WIDE_WORD}(?:\s*,\s*{_WIDE_WORD})*\s*\)(?![{_WIDE_CHARS}])
+            | {_WIDE_WORD}\s*(?:!=|=/=|=)\s*{_WIDE_WORD}""")
 _LEAF_TOKEN = re.compile(
     rf"""\s*(?:
-        (?P<leaf>[A-Za-z_][A-Za-z0-9_'-]*\s*\(\s*{_WIDE_WORD}(?:\s*,\s*{_WIDE_WORD})*\s*\)(?![{_WIDE_CHARS}])
-            | {_WIDE_WORD}\s*(?:!=|=/=|=)\s*{_WIDE_WORD})
+        (?P<leaf>{_LEAF})
       | (?P<op><=>|=>|!(?!=)|\^|\(|\))
       | (?P<word>v)(?=[\s()])
       | (?P<bad>\S)
     )""",
     re.VERBOSE,
 )
+# (a text cut at its leaves: the pieces between them, then the leaves, alternately; no
+# leaf token follows a word's character, so no cut is tried there)
+_LEAF_SPLIT = re.compile(f"(?<![{_WIDE_CHARS}])({_LEAF})", re.VERBOSE)
 _EQ_OPS = frozenset(("=", "!=", "=/="))
 
 
@@ -331,7 +342,13 @@ def parse_formula(
         ) from None
 
 
-def parse_with_leaves(text: str, leaves: dict[str, Formula], leaf: Callable[[Formula], Formula]) -> Formula | None:
+Shapes = dict[tuple[str, ...], tuple[Callable[[Sequence[Formula]], Formula], tuple[str, ...]] | None]
+"""What :func:`parse_with_leaves` keeps per shape of a text (the pieces between its
+leaves): a function of the leaves making its tree, and the key prefix of each leaf."""
+
+
+def parse_with_leaves(text: str, leaves: dict[str, Formula], leaf: Callable[[Formula], Formula],
+                      shapes: Shapes | None = None) -> Formula | None:
     """``parse_formula(text, ground=True)`` with each atom and equality ``a`` replaced by
     ``leaf(a)`` (a function of the leaf alone, such as a renaming of its terms), or None
     when ``text`` is not a plain ground formula of atoms, equalities and ``! ^ v => <=>``
@@ -341,7 +358,45 @@ def parse_with_leaves(text: str, leaves: dict[str, Formula], leaf: Callable[[For
     ``leaves`` keeping the outcome across calls, and the connectives are parsed over
     whole leaves.  The connectives are parsed by parse_formula's parser, and each leaf's
     text by parse_formula itself, so the tree is the one parse_formula makes, leaf by leaf.
+
+    With ``shapes`` (kept by the caller across calls), the connectives of texts that
+    differ only in their leaves are parsed once: a text is cut at its leaves by the
+    leaf pattern the parser's tokens use, and the pieces between them (its shape) name
+    a builder made from the first text of that shape.  A leaf negated right away is
+    kept negated (in ``leaves`` as ``"!" + text``, which no leaf's text is), so that the
+    rules share one ``Not`` of it as they share the leaf; and the two sides of a text's
+    one ``=>`` are read (and shared) as wholes (:func:`_halves`): the rules of an
+    evidence set share its premise.  Why that is the same parse: no
+    leaf starts at a connective's character or a space, so cutting at the leftmost leaf
+    matches finds exactly the tokenizer's leaf tokens; and the tokens between two leaves
+    depend only on the piece between them (a leaf, never a space or parenthesis, follows
+    it), so texts of one shape have one token sequence up to their leaves.
     """
+    if shapes is not None:
+        arrow = text.find("=>")
+        if arrow > 0 and text[arrow - 1] == " " and text.count("=>") == 1 and "<=>" not in text:
+            halves = _halves(text[:arrow], text[arrow + 2:], leaves, leaf, shapes)
+            if halves is not None:
+                return Implies(*halves)
+        parts = _LEAF_SPLIT.split(text)
+        shape = tuple(parts[0::2])
+        if shape in shapes:
+            build = shapes[shape]
+        else:
+            build = shapes[shape] = _shape_builder(text, parts[1::2])
+        if build is not None:
+            make, prefixes = build
+            texts = parts[1::2]
+            try:
+                found = [leaves[p + t] for p, t in zip(prefixes, texts)]
+            except KeyError:  # (a leaf not read before, or not negated before)
+                for p, t in zip(prefixes, texts):
+                    if t not in leaves:
+                        leaves[t] = leaf(parse_formula(t, ground=True))
+                    if p and p + t not in leaves:
+                        leaves[p + t] = Not(leaves[t])
+                found = [leaves[p + t] for p, t in zip(prefixes, texts)]
+            return make(found)
     try:
         parser = _Parser(text, False, True, leaves)
     except _Unexpected:
@@ -354,6 +409,90 @@ def parse_with_leaves(text: str, leaves: dict[str, Formula], leaf: Callable[[For
     except _Unexpected:
         return None
     return out if parser.peek()[0] == "end" else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    """The place of a text's ``index``-th leaf in the tree of its shape."""
+
+    index: int
+
+
+def _halves(premise: str, conclusion: str, leaves: dict[str, Formula], leaf: Callable[[Formula], Formula],
+            shapes: Shapes) -> tuple[Formula, Formula] | None:
+    """The trees of the two sides of a text's one ``=>``, each read once (kept in
+    ``leaves`` under its text, which no leaf's is: the premise ends with a space, the
+    conclusion starts with one); None when either is not plain.
+
+    Why ``Implies(premise, conclusion)`` is the text's tree: with no other ``=>`` and no
+    ``<=>``, and a space before the arrow, the text's tokens are the premise's, the
+    arrow, then the conclusion's (no token's pattern looks past the space, and none
+    starts at ``=``); a premise that parses alone has its parentheses balanced, so the
+    arrow is the loosest connective at the top, with each side's tree as it is alone."""
+    sides = []
+    for side in (premise, conclusion):
+        got = leaves.get(side)
+        if got is None:
+            got = parse_with_leaves(side, leaves, leaf, shapes)
+            if got is None:
+                return None
+            leaves[side] = got
+        sides.append(got)
+    return sides[0], sides[1]
+
+
+def _shape_builder(text: str, leaf_texts: Sequence[str]
+                   ) -> tuple[Callable[[Sequence[Formula]], Formula], tuple[str, ...]] | None:
+    """A function of a text's leaves (in order, each negated where its prefix is ``!``)
+    making the tree parse_formula makes of it, for every text of ``text``'s shape, with
+    those prefixes; None when ``text`` is not plain (see :func:`parse_with_leaves`) or
+    its tokens' leaves are not ``leaf_texts``."""
+    try:
+        parser = _Parser(text, False, True, {})
+    except _Unexpected:
+        return None
+    tokens = parser.tokens
+    places = [i for i, (kind, _, _) in enumerate(tokens) if kind == "leaf"]
+    if [tokens[i][1] for i in places] != list(leaf_texts):
+        return None
+    for n, i in enumerate(places):  # (by place, not by text: a leaf written twice is two slots)
+        tokens[i] = ("leaf", str(n), tokens[i][2])
+    parser.leaves = {str(n): _Slot(n) for n in range(len(places))}  # type: ignore[misc]
+    try:
+        tree = parser.formula()
+    except _Unexpected:
+        return None
+    if parser.peek()[0] != "end":
+        return None
+    negated: set[int] = set()
+    return _builder(tree, negated), tuple("!" if n in negated else "" for n in range(len(places)))
+
+
+def _builder(tree: Formula | _Slot, negated: set[int]) -> Callable[[Sequence[Formula]], Formula]:
+    """The function of the leaves that makes ``tree`` with each slot filled (a slot is
+    taken by an ``itemgetter``, and the slots of one connective at once: no Python call
+    per leaf); a negated slot is given negated (its index put in ``negated``)."""
+    if isinstance(tree, _Slot):
+        return itemgetter(tree.index)
+    if isinstance(tree, Not) and isinstance(tree.arg, _Slot):
+        negated.add(tree.arg.index)
+        return itemgetter(tree.arg.index)
+    if isinstance(tree, Not):
+        arg = _builder(tree.arg, negated)
+        return lambda found: Not(arg(found))
+    if isinstance(tree, (And, Or)):
+        kind = type(tree)
+        args = [a.arg if isinstance(a, Not) and isinstance(a.arg, _Slot) else a for a in tree.args]
+        if len(args) > 1 and all(isinstance(a, _Slot) for a in args):
+            negated.update(a.arg.index for a in tree.args if isinstance(a, Not))  # type: ignore[union-attr]
+            take = itemgetter(*(a.index for a in args))  # type: ignore[union-attr]
+            return lambda found: kind(take(found))
+        parts = tuple(_builder(a, negated) for a in tree.args)
+        return lambda found: kind(tuple([a(found) for a in parts]))
+    if isinstance(tree, (Implies, Iff)):
+        pair, left, right = type(tree), _builder(tree.left, negated), _builder(tree.right, negated)
+        return lambda found: pair(left(found), right(found))
+    raise TypeError(f"not a connective of a plain formula: {tree!r}")
 
 
 _SIMPLE_LITERAL = re.compile(r"^\s*(!?)\s*([A-Za-z_][\w'-]*)\s*(?:\(([\w'\s,-]*)\))?\s*$")

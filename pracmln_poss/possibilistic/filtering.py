@@ -27,7 +27,7 @@ from pysat.solvers import Solver
 from .. import arguments, stopping
 from ..errors import UnknownNameError
 from ..logic.cnf import Clause, VarPool, clausify
-from ..logic.formula import Atom, Formula, PredAtom, conjunction, negate, walk
+from ..logic.formula import Atom, Formula, Implies, NodeMemo, PredAtom, conjunction, negate, walk
 from ..stopping import SAT_SOLVER
 from ..weights import INF
 from .ground_clauses import ClauseGrounder
@@ -88,7 +88,7 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
             ) -> tuple[tuple[PossibilisticFormula, ...], tuple[PossibilisticFormula, ...]]:
     """The formulas kept, in theory order, and those removed, in removal order."""
     formulas = theory.formulas
-    lengths = [formula_length(pf.formula) for pf in formulas]
+    lengths = _lengths([pf.formula for pf in formulas])
     contents: list[Formula | list[Clause]] = []
     tests: list[Formula | list[Clause]] = []
     if isinstance(theory, LiftedTheory):
@@ -109,6 +109,13 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
     kept = keep_flags(len(theory.atoms), [pf.steps for pf in formulas], lengths, contents, tests, mode, solver)
     order = sorted(range(len(formulas)), key=lambda i: (formulas[i].steps, -lengths[i], i))
     return (tuple(pf for pf, k in zip(formulas, kept) if k), tuple(formulas[i] for i in order if not kept[i]))
+
+
+def _lengths(formulas: Sequence[Formula]) -> list[int]:
+    """:func:`formula_length` of each formula, that of each side of an ``=>`` once per
+    side object (a read theory's rules share their sides)."""
+    side = NodeMemo(formula_length)
+    return [side(f.left) + side(f.right) if isinstance(f, Implies) else formula_length(f) for f in formulas]
 
 
 def _clauses(content: Formula | list[Clause], pool: VarPool) -> list[Clause]:

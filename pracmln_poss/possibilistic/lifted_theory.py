@@ -31,6 +31,7 @@ from ..logic.formula import (
     Formula,
     Iff,
     Implies,
+    NodeMemo,
     Not,
     Or,
     PredAtom,
@@ -45,7 +46,7 @@ from ..logic.formula import (
     simplified_not,
     variables_of,
 )
-from ..logic.syntax import atom_name, format_formula, parse_formula, parse_with_leaves, split_atom
+from ..logic.syntax import Shapes, atom_name, format_formula, parse_formula, parse_with_leaves, split_atom
 from ..weights import INF, Resolution
 from .theory import Displayed, Level, LevelsInUnits, PossibilisticFormula, PossibilisticTheory
 
@@ -111,7 +112,8 @@ class LiftedTheory(LevelsInUnits, Displayed):
     @cached_property
     def rule_variables(self) -> tuple[tuple[Variable, ...], ...]:
         """Per rule, its distinct variables by name (the order :meth:`groundings` binds them in)."""
-        return tuple(_rule_variables(pf.formula) for pf in self.formulas)
+        sides = NodeMemo(lambda side: frozenset(variables_of(side)))
+        return tuple(_rule_variables(pf.formula, sides) for pf in self.formulas)
 
     @cached_property
     def _numbers(self) -> dict[str, int]:
@@ -190,9 +192,11 @@ class LiftedTheory(LevelsInUnits, Displayed):
         return PossibilisticTheory(self.atoms, tuple(out), self.resolution, self.made_by), tuple(sources)
 
 
-def _rule_variables(f: Formula) -> tuple[Variable, ...]:
-    """The distinct variables of a rule, by name."""
-    return tuple(sorted(set(variables_of(f)), key=lambda v: v.name))
+def _rule_variables(f: Formula, sides: NodeMemo[frozenset[Variable]] | None = None) -> tuple[Variable, ...]:
+    """The distinct variables of a rule, by name (``sides``: those of each side of an
+    ``=>``, remembered for rules that share their sides)."""
+    found = set(variables_of(f)) if sides is None or not isinstance(f, Implies) else sides(f.left) | sides(f.right)
+    return tuple(sorted(found, key=lambda v: v.name))
 
 
 class _Grounding(Fold["Formula | None"]):
@@ -203,8 +207,10 @@ class _Grounding(Fold["Formula | None"]):
     when an atom is outside the theory.
 
     A theory's rules share their atoms (its reader makes one object of each atom's
-    text): ``leaves`` keeps each atom's and equality's grounding by the object's identity
-    and the binding, for objects that outlive it (the rules being grounded)."""
+    text), and a read theory's rules the sides of their ``=>``, negated atoms included:
+    ``leaves`` keeps the grounding of each atom, equality, conjunction and negation by the
+    object's identity and the binding, for objects that outlive it (the rules being
+    grounded); a grounding depends on the node and the binding alone."""
 
     doing = "ground"
 
@@ -216,7 +222,7 @@ class _Grounding(Fold["Formula | None"]):
         self.leaves = leaves
 
     def __call__(self, f: Formula) -> Formula | None:
-        if type(f) is PredAtom or type(f) is Equals:
+        if type(f) is PredAtom or type(f) is Equals or type(f) is And or type(f) is Not:
             key = (id(f), self.key)
             if key in self.leaves:
                 return self.leaves[key]
@@ -295,20 +301,22 @@ def variable_prefixes(type_names: Iterable[str], constants: Iterable[str] = ()) 
 
 
 def read_rule(text: str, prefix_of: dict[str, str], known: set[str], position: SourcePosition | None = None,
-              leaves: dict[str, Formula] | None = None) -> Formula:
+              leaves: dict[str, Formula] | None = None, shapes: Shapes | None = None) -> Formula:
     """A first-order rule of a lifted theory: every term is read as a constant, then
     PREFIX<digits> of a declared prefix is a variable of its type (constants of
     PRACGrammar models may start lower-case: ``color(C1,blue)``).
 
     ``leaves``, kept by the caller across the rules of one theory, holds each atom's
-    text read once (a theory of 370,000 rules names a few thousand atoms).
+    text read once (a theory of 370,000 rules names a few thousand atoms), and ``shapes``
+    each shape of a rule (its connectives around its atoms) parsed once.
 
     :raises FormulaSyntaxError: for a name that is neither a constant of ``known`` (when
         given) nor a variable of a type, naming the position.
     """
     if leaves is not None:
         try:
-            typed = parse_with_leaves(text, leaves, lambda leaf: _checked(type_variables(leaf, prefix_of), known))
+            typed = parse_with_leaves(text, leaves, lambda leaf: _checked(type_variables(leaf, prefix_of), known),
+                                      shapes)
         except PossError:  # (read again below, to say what is wrong where)
             typed = None
         if typed is not None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..atoms import NamedAtoms, check_atom_range, number_formulas
 from ..errors import ArgumentError, ArgumentTypeError, PossWarning, WeightError
-from ..logic.formula import Formula, evaluate
+from ..logic.formula import Formula, Implies, NodeMemo, evaluate
 from ..weights import INF, Level, Resolution, format_weight, parse_weight
 
 
@@ -236,6 +236,7 @@ class PossibilisticTheory(NamedAtoms, LevelsInUnits, Displayed):
 
     def __post_init__(self) -> None:
         n = len(self.atoms)
+        side = NodeMemo(lambda g: check_atom_range(g, n))  # (each side of an "=>" that rules share, once)
         for i, pf in enumerate(self.formulas):
             if not isinstance(pf, PossibilisticFormula):
                 raise ArgumentTypeError(f"formula {i + 1} of the theory is a {type(pf).__name__}, "
@@ -244,7 +245,12 @@ class PossibilisticTheory(NamedAtoms, LevelsInUnits, Displayed):
                 # (its steps would be read in another unit)
                 raise ArgumentError(f"formula {i + 1} counts its steps at resolution {pf.resolution}, the theory at "
                                     f"{self.resolution}: make it with resolution={str(self.resolution)!r}")
-            check_atom_range(pf.formula, n)
+            f = pf.formula
+            if isinstance(f, Implies):
+                side(f.left)
+                side(f.right)
+            else:
+                check_atom_range(f, n)
 
     @classmethod
     def from_pairs(
