@@ -998,10 +998,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _one_standard_input(command, args)
     global _ending
     _ending = None
-    # (a signal the process inherits ignored, as nohup ignores SIGHUP, stays ignored)
+    # (a signal the process inherits ignored, as nohup ignores SIGHUP, stays ignored; Ctrl-C
+    # is taken over whatever else is ignored: left to start-up's handler, which only notes
+    # it, a Ctrl-C with SIGTERM and SIGHUP both ignored stopped a solve that was asked again)
+    main_thread = threading.current_thread() is threading.main_thread()
     handled = [signum for signum in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(signum) is not signal.SIG_IGN
-               ] if threading.current_thread() is threading.main_thread() else []
-    if handled and is_python_handler(signal.getsignal(signal.SIGINT)):
+               ] if main_thread else []
+    if main_thread and is_python_handler(signal.getsignal(signal.SIGINT)):
         handled.append(signal.SIGINT)
     previous = {signum: signal.signal(signum, _terminate) for signum in handled}
     try:

@@ -99,6 +99,18 @@ def smokers_project(tmp_path: Path, conf: Mapping[str, object] | bool | None = N
     return path
 
 
+def default_signals(*ignored: str) -> None:
+    """A child's ``preexec_fn``: SIGINT, SIGTERM and SIGHUP as a fresh terminal's process
+    has them (the test runner may have inherited them ignored: ``nohup`` ignores SIGHUP,
+    and a child would keep that), then the ``ignored`` ones (names) ignored."""
+    import signal
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    for name in ignored:
+        signal.signal(getattr(signal, name), signal.SIG_IGN)
+
+
 def run_python(code: str, *args: str, cwd: Path = ROOT, timeout: float | None = 300,
                env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``python -c code args...`` in a fresh interpreter (what a new process sees)."""

@@ -17,7 +17,7 @@ from pracmln_poss.errors import OutputError, SourcePosition
 from pracmln_poss.search.workers import chunked
 from pracmln_poss.transformations import transform
 
-from .support import PAPER, ROOT, converted, required, run_python, smokers
+from .support import PAPER, ROOT, converted, default_signals, required, run_python, smokers
 
 
 def birds():
@@ -282,7 +282,7 @@ def test_ctrl_c_on_the_command_line_then_run_again(pracmln, tmp_path):
     # SIGINT as a terminal sends it, even where this test runs with it ignored (a
     # background job inherits SIG_IGN, and Python then installs no handler)
     run = subprocess.Popen([*command, "-j", "2"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
-                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                           preexec_fn=default_signals)
     deadline = time.monotonic() + 60
     while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -340,7 +340,7 @@ def test_a_stopped_run_leaves_no_process_and_resumes(pracmln, tmp_path, stop):
     checkpoint = tmp_path / "cora.theory.checkpoint"
     command = [sys.executable, "-m", "pracmln_poss", "convert", str(ROOT / "examples" / "paper" / "cora.mln"),
                "-k", "3", "-o", str(out)]
-    run = subprocess.Popen([*command, "-j", "2"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen([*command, "-j", "2"], cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
     deadline = time.monotonic() + 60
     while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
