@@ -27,15 +27,33 @@ MAX_TEMPLATE_CLAUSES = 64
 Leaf = Atom | PredAtom | Equals
 
 
-def _cnf(f: Formula, positive: bool) -> list[list[tuple[bool, Leaf]]] | None:
+Cnf = list[list[tuple[bool, Leaf]]]
+
+
+def _cnf(f: Formula, positive: bool, memo: dict[tuple[int, bool], tuple[Formula, Cnf | None]] | None = None
+         ) -> Cnf | None:
     """The CNF of ``f`` (of its negation when not ``positive``) over its leaves, by
-    distribution; None for a quantifier, an equivalence or a CNF that grows too large."""
+    distribution; None for a quantifier, an equivalence or a CNF that grows too large.
+    ``memo`` keeps the CNF of each connective node by its identity (and holds the node),
+    for rules that share their sides; what it returns is shared, not to be changed."""
+    if memo is None or isinstance(f, (Atom, PredAtom, Equals, Truth)):
+        return _cnf_of(f, positive, memo)
+    got = memo.get((id(f), positive))
+    if got is not None and got[0] is f:
+        return got[1]
+    made = _cnf_of(f, positive, memo)
+    memo[(id(f), positive)] = (f, made)
+    return made
+
+
+def _cnf_of(f: Formula, positive: bool, memo: dict[tuple[int, bool], tuple[Formula, Cnf | None]] | None
+            ) -> Cnf | None:
     if isinstance(f, (Atom, PredAtom, Equals)):
         return [[(positive, f)]]
     if isinstance(f, Truth):
         return [] if f.value == positive else [[]]
     if isinstance(f, Not):
-        return _cnf(f.arg, not positive)
+        return _cnf(f.arg, not positive, memo)
     if isinstance(f, Implies):
         parts: Sequence[tuple[Formula, bool]] = ((f.left, not positive), (f.right, positive))
         conjoined = not positive  # (a => b is !a v b; its negation a ^ !b)
@@ -44,7 +62,7 @@ def _cnf(f: Formula, positive: bool) -> list[list[tuple[bool, Leaf]]] | None:
         conjoined = isinstance(f, And) == positive
     else:
         return None
-    made = [_cnf(g, sign) for g, sign in parts]
+    made = [_cnf(g, sign, memo) for g, sign in parts]
     if any(m is None for m in made):
         return None
     cnfs = [m for m in made if m is not None]
@@ -90,6 +108,11 @@ class ClauseGrounder:
     def __init__(self, types: dict[str, tuple[str, ...]], numbers: dict[str, int]) -> None:
         self.types = types
         self.numbers = numbers
+        # (what rules share, by node identity, each entry holding its node: the CNF of
+        # each side of their =>, and each leaf's value per binding of its own variables)
+        self._cnfs: dict[tuple[int, bool], tuple[Formula, Cnf | None]] = {}
+        self._leaves: dict[int, Leaf] = {}
+        self._values: dict[tuple[int, object], int | bool] = {}
 
     def clauses(self, f: Formula, variables: Sequence[Variable]
                 ) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]] | None:
@@ -99,7 +122,7 @@ class ClauseGrounder:
 
         :raises ModelError: for a rule that mentions an atom outside the theory's atoms.
         """
-        made = _cnf(f, True)
+        made = _cnf(f, True, self._cnfs)
         if made is None:
             return None
         slot = {v.name: i for i, v in enumerate(variables)}
@@ -114,17 +137,20 @@ class ClauseGrounder:
         # (a leaf's value depends on its own variables only: each is worked out once per
         # binding of those)
         keys = [_key_of(leaf, slot) for leaf in leaves]
-        memos: list[dict[object, int | bool]] = [{} for _ in leaves]
+        for leaf in leaves:
+            self._leaves.setdefault(id(leaf), leaf)
+        ids = [id(leaf) for leaf in leaves]
+        values_of = self._values
         out: dict[tuple[int, ...], None] = {}
         first: list[tuple[int, ...]] | None = None
         for values in _bindings(f, variables, self.types):
             own: list[tuple[int, ...]] = []
             decided: list[int | bool] = []
-            for leaf, key, memo in zip(leaves, keys, memos):
-                sub = key(values)
-                value = memo.get(sub)
+            for leaf, key, at in zip(leaves, keys, ids):
+                sub = (at, key(values))
+                value = values_of.get(sub)
                 if value is None:
-                    value = memo[sub] = self._leaf(leaf, slot, values)
+                    value = values_of[sub] = self._leaf(leaf, slot, values)
                 decided.append(value)
             for row in template:
                 lits: dict[int, None] = {}
