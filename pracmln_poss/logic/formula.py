@@ -628,7 +628,7 @@ class NodeMemo(Generic[T]):
     read theory share their leaves and the sides of their ``=>`` (its reader makes each
     once), and hashing a node (a frozen dataclass: its whole subtree, every time) would
     cost more than most functions of it.  An entry holds its node, so that no other node
-    takes its id; past :attr:`LIMIT` entries the memo starts again."""
+    takes its id; past ``LIMIT`` entries the memo starts again."""
 
     LIMIT = 1 << 16
 
