@@ -169,6 +169,16 @@ def read_source(path: str | os.PathLike[str], what: str) -> str:
     return decode_text(read_bytes(path, what), what, SourcePosition(os.fspath(path)))
 
 
+def _whole_text_lines(text: str, source: str | None) -> Iterator[tuple[SourcePosition, str]]:
+    """:func:`numbered_lines` with the comments stripped from the whole text at once."""
+    originals = text.splitlines()
+    for number, line in enumerate(strip_comments(text).splitlines(), 1):
+        body = line.strip()
+        if body:
+            original = originals[number - 1] if number <= len(originals) else line
+            yield SourcePosition(source, number, original), body
+
+
 _OTHER_LINE_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # (splitlines' besides "\n" and "\r")
 
 
@@ -178,12 +188,7 @@ def numbered_lines(text: str, source: str | None) -> Iterator[tuple[SourcePositi
     if "/*" in text or any(c in text for c in _OTHER_LINE_BREAKS):
         # (a block comment may span lines, and a "//" comment runs to "\n" past the
         # breaks that splitlines also splits at: the whole text at once)
-        originals = text.splitlines()
-        for number, line in enumerate(strip_comments(text).splitlines(), 1):
-            body = line.strip()
-            if body:
-                original = originals[number - 1] if number <= len(originals) else line
-                yield SourcePosition(source, number, original), body
+        yield from _whole_text_lines(text, source)
         return
     # (otherwise no comment or quoted name spans lines, so each line is stripped alone,
     # and one without a quote ends at its first "//")

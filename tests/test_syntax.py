@@ -202,29 +202,17 @@ _LINE_PIECES = ["a", " ", "//", "/", "*", "/*", "*/", '"', "\n", "\x0b", "\x0c",
                 "// from: {q(B)}", "//from:", " from: ", "// c\x0bd", '"a // b"', "// from: {r(C)}  "]
 
 
-def _numbered_lines_whole(text, source):
-    """numbered_lines as it was: the comments stripped from the whole text at once."""
-    from pracmln_poss.errors import SourcePosition
-    from pracmln_poss.logic.syntax import strip_comments
-
-    originals = text.splitlines()
-    for number, line in enumerate(strip_comments(text).splitlines(), 1):
-        body = line.strip()
-        if body:
-            original = originals[number - 1] if number <= len(originals) else line
-            yield SourcePosition(source, number, original), body
-
-
 @example(["0 p(A)", "// c\x0bd", "\n", "e"])
 @example(["a", '"a // b"', "// c"])
 @given(st.lists(st.sampled_from(_LINE_PIECES), max_size=30))
 def test_numbered_lines_line_by_line_is_the_whole_text_reading(pieces):
     """numbered_lines strips a text line by line when no comment can span lines, and
-    gives what stripping the whole text at once gives, positions included."""
-    from pracmln_poss.sources import numbered_lines
+    gives what stripping the whole text at once (as it did before) gives, positions
+    included."""
+    from pracmln_poss.sources import _whole_text_lines, numbered_lines
 
     text = "".join(pieces)
-    assert list(numbered_lines(text, "f")) == list(_numbered_lines_whole(text, "f")), repr(text)
+    assert list(numbered_lines(text, "f")) == list(_whole_text_lines(text, "f")), repr(text)
 
 
 @example(["0  p(A)", "// from: {r(C)}  "])

@@ -22,7 +22,6 @@ from typing import Generic, TypeVar
 from ..atoms import map_leaves, predicate_of
 from ..errors import InconsistentEvidenceError
 from ..logic.formula import (
-    TOP,
     And,
     Atom,
     Equals,
@@ -84,8 +83,7 @@ class _LiftedLiterals(_Literals[str]):
             sign, f = "!", f.arg
         if not isinstance(f, (PredAtom, Equals)):
             return None
-        got = _leaf_text.known.get(id(f))  # (_leaf_text's memo, looked up here: one call less per literal)
-        return sign + (got[1] if got is not None and got[0] is f else _leaf_text(f))
+        return sign + _leaf_text(f)
 
     def positive(self, lit: str) -> bool:
         return not lit.startswith("!")  # (no atom's or equality's text starts so)
@@ -192,10 +190,10 @@ def _premise(left: Formula) -> tuple[list[str], str] | None:
     """A rule's premise read as :func:`_render` reads ``_split_distinct``'s core (body
     literals), with the ``!=`` constraints' suffix; None where that reading is not
     "if ... then" (the rule is then read whole)."""
-    distinct, core = _split_distinct(Implies(left, TOP))
-    if not isinstance(core, Implies):
+    distinct, rest = _premise_split(left)
+    if rest is None:
         return None
-    body = _literals(core.left, _LIFTED)
+    body = _literals(rest, _LIFTED)
     return None if body is None else (body, _distinct_suffix(distinct))
 
 
@@ -224,12 +222,20 @@ def _split_distinct(f: Formula) -> tuple[list[Not], Formula]:
     """The ``v != w`` conjuncts of a rule's premise, and the rule without them."""
     if not isinstance(f, Implies):
         return [], f
-    parts = f.left.args if isinstance(f.left, And) else (f.left,)
-    distinct = [p for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals)]
+    distinct, rest = _premise_split(f.left)
     if not distinct:
         return [], f
+    return distinct, (Implies(rest, f.right) if rest is not None else f.right)
+
+
+def _premise_split(left: Formula) -> tuple[list[Not], Formula | None]:
+    """A premise's ``v != w`` conjuncts, and the premise without them (None: nothing else)."""
+    parts = left.args if isinstance(left, And) else (left,)
+    distinct = [p for p in parts if isinstance(p, Not) and isinstance(p.arg, Equals)]
+    if not distinct:
+        return [], left
     rest = [p for p in parts if not (isinstance(p, Not) and isinstance(p.arg, Equals))]
-    return distinct, (Implies(conjunction(rest), f.right) if rest else f.right)
+    return distinct, (conjunction(rest) if rest else None)
 
 
 @dataclass(frozen=True)

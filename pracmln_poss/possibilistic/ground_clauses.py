@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 
 from ..errors import ModelError
-from ..logic.formula import And, Atom, Equals, Formula, Implies, Not, Or, PredAtom, Term, Truth, Variable
+from ..logic.formula import And, Atom, Equals, Formula, Implies, NodeMemo, Not, Or, PredAtom, Term, Truth, Variable
 from ..logic.syntax import atom_name
 
 MAX_TEMPLATE_CLAUSES = 64
@@ -28,26 +28,30 @@ Leaf = Atom | PredAtom | Equals
 
 
 Cnf = list[list[tuple[bool, Leaf]]]
+Cnfs = tuple[NodeMemo[Cnf | None], NodeMemo[Cnf | None]]
+"""The CNFs of nodes (of their negation first, then of themselves), remembered by the
+node's identity, for rules that share their sides (:func:`_cnf_memo`)."""
 
 
-def _cnf(f: Formula, positive: bool, memo: dict[tuple[int, bool], tuple[Formula, Cnf | None]] | None = None
-         ) -> Cnf | None:
+def _cnf(f: Formula, positive: bool, memo: Cnfs | None = None) -> Cnf | None:
     """The CNF of ``f`` (of its negation when not ``positive``) over its leaves, by
     distribution; None for a quantifier, an equivalence or a CNF that grows too large.
-    ``memo`` keeps the CNF of each connective node by its identity (and holds the node),
-    for rules that share their sides; what it returns is shared, not to be changed."""
+    With ``memo``, each connective's CNF is made once; what it gives is shared, not to
+    be changed."""
     if memo is None or isinstance(f, (Atom, PredAtom, Equals, Truth)):
         return _cnf_of(f, positive, memo)
-    got = memo.get((id(f), positive))
-    if got is not None and got[0] is f:
-        return got[1]
-    made = _cnf_of(f, positive, memo)
-    memo[(id(f), positive)] = (f, made)
-    return made
+    return memo[positive](f)
 
 
-def _cnf_of(f: Formula, positive: bool, memo: dict[tuple[int, bool], tuple[Formula, Cnf | None]] | None
-            ) -> Cnf | None:
+def _cnf_memo() -> Cnfs:
+    def by_sign(positive: bool) -> NodeMemo[Cnf | None]:
+        return NodeMemo(lambda node: _cnf_of(node, positive, memo))
+
+    memo = (by_sign(False), by_sign(True))
+    return memo
+
+
+def _cnf_of(f: Formula, positive: bool, memo: Cnfs | None) -> Cnf | None:
     if isinstance(f, (Atom, PredAtom, Equals)):
         return [[(positive, f)]]
     if isinstance(f, Truth):
@@ -110,7 +114,7 @@ class ClauseGrounder:
         self.numbers = numbers
         # (what rules share, by node identity, each entry holding its node: the CNF of
         # each side of their =>, and each leaf's value per binding of its own variables)
-        self._cnfs: dict[tuple[int, bool], tuple[Formula, Cnf | None]] = {}
+        self._cnfs = _cnf_memo()
         self._leaves: dict[int, Leaf] = {}
         self._values: dict[tuple[int, object], int | bool] = {}
 
