@@ -226,3 +226,30 @@ def test_a_lines_origin_is_the_from_comments_reading(pieces):
     line = "".join(pieces).replace("\n", " ")
     found = _ORIGIN.search(line)
     assert _origin(line) == (found.group(1) if found else None), repr(line)
+
+
+@pytest.mark.parametrize("leaves", [False, True])
+def test_a_long_text_is_parsed_without_holding_all_its_tokens(leaves, monkeypatch):
+    """The parser takes tokens from the tokenizer as it needs them and lets go of those it
+    consumed: a line of a million atoms held them all as a list of several hundred MB.
+    Measured here as the most tokens held at once, with batches of 8, while reading 2,000
+    atoms (10,000 tokens), directly and as parse_with_leaves reads a long rule."""
+    from pracmln_poss.logic import syntax
+
+    monkeypatch.setattr(syntax, "_BATCH", 8)
+    held = [0]
+    peek = syntax._Parser.peek
+
+    def counting(self, ahead=0):
+        held[0] = max(held[0], len(self.tokens))
+        return peek(self, ahead)
+
+    monkeypatch.setattr(syntax._Parser, "peek", counting)
+    atoms = [PredAtom("q", (Constant(f"C{i}"),)) for i in range(2000)]
+    text = " v ".join(f"q(C{i})" for i in range(2000))
+    if leaves:
+        got = syntax.parse_with_leaves(text, {}, lambda f: f, {})
+    else:
+        got = parse_formula(text, ground=True)
+    assert got == Or(tuple(atoms))
+    assert held[0] <= 8 + 2

@@ -95,6 +95,7 @@ def read_mln(raw: str, name: str, grammar: str,
     reader leaves to pracmln."""
     out = ParsedModel()
     declared: dict[str, Predicate] = {}
+    present: dict[str, set[str]] = {}  # each domain's constants as a set (linear time for any number)
     originals = raw.split("\n")
     for index, line in enumerate(strip_comments(raw).split("\n")):
         line = line.strip()
@@ -111,9 +112,7 @@ def read_mln(raw: str, name: str, grammar: str,
                 constants = domain_constants(m.group(2), position)
                 if not all(_constant(c) for c in constants):
                     return None
-                domain = out.domains.setdefault(m.group(1), [])
-                present = set(domain)  # (a set: a domain of 100,000 constants is read in linear time)
-                domain.extend(c for c in dict.fromkeys(constants) if c not in present)
+                _add_constants(out.domains, present, m.group(1), constants)
                 continue
         if line.startswith(("P(", "R(", "SE(")):
             return None
@@ -151,7 +150,7 @@ def read_mln(raw: str, name: str, grammar: str,
             if "nests deeper" in exc.message:  # (pracmln would only exhaust its stack on it)
                 raise
             return None
-        if not _collect_constants(formula, declared, out.domains):
+        if not _collect_constants(formula, declared, out.domains, present):
             return None
         out.formulas.append(ParsedFormula(formula, weight, text, position))
     out.predicates = [declared[n] for n in sorted(declared)]
@@ -177,7 +176,20 @@ def _predicate(m: re.Match[str], position: SourcePosition) -> Predicate | None:
     return Predicate(m.group(1), tuple(domains), functional, soft, position)
 
 
-def _collect_constants(formula: Formula, declared: dict[str, Predicate], domains: dict[str, list[str]]) -> bool:
+def _add_constants(domains: dict[str, list[str]], present: dict[str, set[str]], domain: str,
+                   constants: Sequence[str]) -> None:
+    """Append to ``domains[domain]`` those of ``constants`` it lacks, in their order
+    (``present``: the same domains as sets)."""
+    values = domains.setdefault(domain, [])
+    seen = present.setdefault(domain, set(values))
+    for c in constants:
+        if c not in seen:
+            seen.add(c)
+            values.append(c)
+
+
+def _collect_constants(formula: Formula, declared: dict[str, Predicate], domains: dict[str, list[str]],
+                       present: dict[str, set[str]]) -> bool:
     """Add the constants of ``formula`` to the domains of the argument positions they
     fill, in pracmln's order; False when an atom is undeclared or of the wrong arity
     (pracmln words those errors)."""
@@ -192,6 +204,5 @@ def _collect_constants(formula: Formula, declared: dict[str, Predicate], domains
             if isinstance(arg, Constant):
                 found.setdefault(domain, []).append(arg.name)
     for domain, constants in found.items():
-        values = domains.setdefault(domain, [])
-        values.extend(c for c in dict.fromkeys(constants) if c not in values)
+        _add_constants(domains, present, domain, constants)
     return True

@@ -20,6 +20,7 @@ __all__ = [
     "parse_formula",
     "parse_with_leaves",
     "Shapes",
+    "SHAPED",
     "parse_literal",
     "format_formula",
     "compound",
@@ -34,8 +35,9 @@ __all__ = [
 ]
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from operator import itemgetter
 
 from ..errors import FormulaSyntaxError, SourcePosition, UnknownNameError
@@ -118,21 +120,24 @@ class _Unexpected(Exception):
         self.reason = reason
 
 
-def _tokens(text: str, pattern: re.Pattern[str]) -> list[tuple[str, str, int]]:
+def _tokens(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[str, str, int]]:
     """``(kind, text, start)`` triples of ``pattern``'s groups (``_TOKEN``'s: ``op``,
     ``quoted``, ``word``; ``_LEAF_TOKEN``'s: each atom and equality one ``leaf``), then
     ``end`` twice, so that the parser may look one token past the last; ``_Unexpected``
-    at a ``bad`` one."""
-    out: list[tuple[str, str, int]] = []
-    append = out.append
+    at a ``bad`` one, when the parser comes to it."""
     for m in pattern.finditer(text):
         kind = m.lastgroup
         if kind == "bad" or kind is None:
             raise _Unexpected(m.start("bad"))
-        append((kind, m.group(kind), m.start(kind)))
+        yield kind, m.group(kind), m.start(kind)
     n = len(text)
-    out += [("end", "", n), ("end", "", n)]
-    return out
+    yield "end", "", n
+    yield "end", "", n
+
+
+_BATCH = 1024
+"""Tokens the parser takes from the tokenizer at a time: a long text's tokens are never
+all held at once (a line of a million atoms held them as a list of several hundred MB)."""
 
 
 class _Parser:
@@ -143,9 +148,17 @@ class _Parser:
     named ``v``.
     """
 
-    def __init__(self, text: str, prac: bool, ground: bool, leaves: Mapping[str, Formula] | None = None) -> None:
-        self.leaves = leaves  # (the formulas of the ``leaf`` tokens, by text: parse_with_leaves)
-        self.tokens = _tokens(text, _LEAF_TOKEN if leaves is not None else _WIDE_TOKEN if prac or ground else _TOKEN)
+    def __init__(self, text: str, prac: bool, ground: bool, leaves: dict[str, Formula] | None = None,
+                 make_leaf: Callable[[str], Formula] | None = None,
+                 tokens: list[tuple[str, str, int]] | None = None) -> None:
+        # (the formulas of the ``leaf`` tokens by text, and how to make one not there yet)
+        self.leaves = leaves
+        self.make_leaf = make_leaf
+        pattern = _LEAF_TOKEN if leaves is not None else _WIDE_TOKEN if prac or ground else _TOKEN
+        # (the tokens from ``i`` on are the text's next ones; more are taken from the
+        # tokenizer as they are needed, those consumed let go: see peek)
+        self.source = iter(()) if tokens is not None else _tokens(text, pattern)
+        self.tokens = tokens if tokens is not None else []
         self.i = 0
         self.prac = prac
         self.grammar = "PRACGrammar" if prac else "StandardGrammar"
@@ -157,7 +170,13 @@ class _Parser:
     def peek(self, ahead: int = 0) -> tuple[str, str, int]:
         """The token at hand (``ahead`` 0) or the next (1); never past the ``end`` tokens,
         which no rule consumes."""
-        return self.tokens[self.i + ahead]
+        try:
+            return self.tokens[self.i + ahead]
+        except IndexError:
+            del self.tokens[:self.i]
+            self.i = 0
+            self.tokens += islice(self.source, _BATCH)
+            return self.tokens[ahead]
 
     def at_operator(self, op: str) -> bool:
         kind, text, _ = self.peek()
@@ -226,7 +245,12 @@ class _Parser:
         kind, text, loc = self.peek()
         if kind == "leaf" and self.leaves is not None:
             self.i += 1
-            return self.leaves[text]
+            got = self.leaves.get(text)
+            if got is None and self.make_leaf is not None:
+                got = self.leaves[text] = self.make_leaf(text)
+            if got is None:
+                raise _Unexpected(loc)
+            return got
         if kind == "op" and text == "(":
             self.i += 1
             inner = self.formula()
@@ -342,6 +366,10 @@ def parse_formula(
         ) from None
 
 
+SHAPED = 4096
+"""The longest text :func:`parse_with_leaves` reads by its shape (a rule's text is some
+tens of characters)."""
+
 Shapes = dict[tuple[str, ...], tuple[Callable[[Sequence[Formula]], Formula], tuple[str, ...]] | None]
 """What :func:`parse_with_leaves` keeps per shape of a text (the pieces between its
 leaves): a function of the leaves making its tree, and the key prefix of each leaf."""
@@ -371,8 +399,11 @@ def parse_with_leaves(text: str, leaves: dict[str, Formula], leaf: Callable[[For
     matches finds exactly the tokenizer's leaf tokens; and the tokens between two leaves
     depend only on the piece between them (a leaf, never a space or parenthesis, follows
     it), so texts of one shape have one token sequence up to their leaves.
+
+    A text longer than :data:`SHAPED` is parsed as it is (its shape would be as long as
+    it, and shared by no other text).
     """
-    if shapes is not None:
+    if shapes is not None and len(text) <= SHAPED:
         arrow = text.find("=>")
         if arrow > 0 and text[arrow - 1] == " " and text.count("=>") == 1 and "<=>" not in text:
             halves = _halves(text[:arrow], text[arrow + 2:], leaves, leaf, shapes)
@@ -397,18 +428,12 @@ def parse_with_leaves(text: str, leaves: dict[str, Formula], leaf: Callable[[For
                         leaves[p + t] = Not(leaves[t])
                 found = [leaves[p + t] for p, t in zip(prefixes, texts)]
             return make(found)
-    try:
-        parser = _Parser(text, False, True, leaves)
-    except _Unexpected:
-        return None
-    for kind, leaf_text, _ in parser.tokens:
-        if kind == "leaf" and leaf_text not in leaves:
-            leaves[leaf_text] = leaf(parse_formula(leaf_text, ground=True))
+    parser = _Parser(text, False, True, leaves, lambda t: leaf(parse_formula(t, ground=True)))
     try:
         out = parser.formula()
+        return out if parser.peek()[0] == "end" else None
     except _Unexpected:
         return None
-    return out if parser.peek()[0] == "end" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,16 +473,16 @@ def _shape_builder(text: str, leaf_texts: Sequence[str]
     those prefixes; None when ``text`` is not plain (see :func:`parse_with_leaves`) or
     its tokens' leaves are not ``leaf_texts``."""
     try:
-        parser = _Parser(text, False, True, {})
+        tokens = list(_tokens(text, _LEAF_TOKEN))
     except _Unexpected:
         return None
-    tokens = parser.tokens
     places = [i for i, (kind, _, _) in enumerate(tokens) if kind == "leaf"]
     if [tokens[i][1] for i in places] != list(leaf_texts):
         return None
     for n, i in enumerate(places):  # (by place, not by text: a leaf written twice is two slots)
         tokens[i] = ("leaf", str(n), tokens[i][2])
-    parser.leaves = {str(n): _Slot(n) for n in range(len(places))}  # type: ignore[misc]
+    slots = {str(n): _Slot(n) for n in range(len(places))}
+    parser = _Parser(text, False, True, slots, tokens=tokens)  # type: ignore[arg-type]
     try:
         tree = parser.formula()
     except _Unexpected:

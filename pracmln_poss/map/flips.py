@@ -12,7 +12,7 @@ before each call).
 
 from __future__ import annotations
 
-__all__ = ["SAMPLE", "SMALL", "SingleFlips"]
+__all__ = ["SAMPLE", "SMALL", "WIDE", "SingleFlips"]
 
 from collections.abc import Callable, Iterable
 
@@ -31,6 +31,14 @@ at least half of these were removed (dense evidence: 99%; the conversions measur
 under 1% on smokers and object-recognition, where testing them all cost more than the
 solver calls it saved)."""
 
+WIDE = 64
+"""Formulas over more atoms than this are not evaluated by the test: their atoms are
+left to the solver calls (evaluating a formula of n atoms once per flip of each of them
+costs n squared: a disjunction of 40,000 atoms took 6 s, one of a million would take
+hours)."""
+
+_WIDE = -1  # (in an atom's occurrences: it occurs in a formula over more than WIDE atoms)
+
 
 class SingleFlips:
     """The single-flip test on one ground MLN (its formulas compiled once, at first use)."""
@@ -44,11 +52,19 @@ class SingleFlips:
         self._n_soft = len(mln.soft)
 
     def _prepare(self) -> dict[int, list[int]]:
-        """Atom -> indices into ``soft + hard`` of the formulas it occurs in."""
+        """Atom -> indices into ``soft + hard`` of the formulas it occurs in (``_WIDE``
+        first for a formula over more than :data:`WIDE` atoms)."""
         if self._occurrences is None:
             occurrences: dict[int, list[int]] = {}
             for i, wf in enumerate(self._formulas):
-                for a in atoms_of(wf.formula):
+                atoms = atoms_of(wf.formula)
+                if len(atoms) > WIDE:
+                    for a in atoms:
+                        found = occurrences.setdefault(a, [])
+                        if found[:1] != [_WIDE]:
+                            found.insert(0, _WIDE)
+                    continue
+                for a in atoms:
                     occurrences.setdefault(a, []).append(i)
             self._occurrences = occurrences
         return self._occurrences
@@ -103,6 +119,8 @@ class SingleFlips:
             if a in kept:
                 return False
             for i in occurrences.get(a, ()):
+                if i == _WIDE:
+                    return False
                 check = checks.get(i) or compiled(i)
                 if i < n_soft and i not in truth:
                     truth[i] = check(values)
