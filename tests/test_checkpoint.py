@@ -89,6 +89,28 @@ def _resume(path):
     return notes
 
 
+def test_the_first_report_after_a_resume_says_where_it_resumed(pracmln, tmp_path, every_report):
+    """The chunks taken from the checkpoint are counted, but not reported one by one nor
+    put in the rate: the first report of the rules says how many were resumed and where
+    the run stands (it said the first chunk's count whatever was resumed)."""
+    path = tmp_path / "out.checkpoint"
+    seen = []
+
+    def interrupt(info):
+        if info.phase.startswith("rules") and info.note is None:
+            seen.append(info.done)
+            if len(seen) == 5:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        converted(smokers(), {"k": 3}, checkpoint=path, progress=interrupt)
+    infos = []
+    converted(smokers(), {"k": 3}, checkpoint=path, progress=infos.append)
+    first = next(i for i in infos if i.phase.startswith("rules") and i.note is None)
+    assert first.resumed == seen[-1] and first.done > seen[-1]
+    assert first.rate is None or first.rate < first.done / first.elapsed  # (the resumed in no rate)
+
+
 def _edit(path, change, digest=True):
     """Change the JSON of a checkpoint; with ``digest``, write a matching digest (a forger
     who knows the format)."""

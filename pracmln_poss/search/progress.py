@@ -26,11 +26,13 @@ class ProgressInfo:
     later: float = 0.0  # what the phases after this one cost per item, relative to this one
     recent_rate: float | None = None  # items per second lately (tqdm's moving average; None: not yet)
     expected: float | None = None  # seconds this pass should take, from the pass before it (None: no such pass)
+    resumed: int = 0  # of ``done``, the items taken from a checkpoint (they took no time in this run)
 
     @property
     def rate(self) -> float | None:
-        """Evidence sets (or items) per second so far."""
-        return self.done / self.elapsed if self.elapsed > 0 and self.done else None
+        """Evidence sets (or items) per second so far (those done in this run)."""
+        worked = self.done - self.resumed
+        return worked / self.elapsed if self.elapsed > 0 and worked > 0 else None
 
     @property
     def remaining(self) -> float | None:
@@ -99,6 +101,7 @@ class Reporter:
         self._last = 0.0
         self._start: float | None = None
         self._done = 0
+        self._resumed = 0
         self._items: _Average | None = None  # tqdm's moving averages, made at the first report
         self._seconds: _Average | None = None
 
@@ -120,7 +123,17 @@ class Reporter:
             earlier = self.earlier
             expected = earlier.later * earlier.seconds if earlier is not None and earlier.later else None
             self.progress(ProgressInfo(self.phase, done, self.total, size, rules, self.seconds, later=self.later,
-                                       recent_rate=recent, expected=expected))
+                                       recent_rate=recent, expected=expected, resumed=self._resumed))
+
+    def resumed(self, done: int) -> None:
+        """The items up to ``done`` were taken from a checkpoint: counted as done, but
+        in no rate (they took no time), and not reported as they come, so that the
+        first report after them says where the run resumed (it is made at once)."""
+        now = time.monotonic()
+        if self._start is None:
+            self._start = now
+        self._resumed = self._done = done
+        self._last = 0.0
 
     def follows(self, earlier: Reporter) -> None:
         """This pass comes after ``earlier``, whose ``later`` says how long this one takes

@@ -254,6 +254,7 @@ def default_rules(
         del optima  # (the chunks keep what the rules need)
         done = 0
         results = runner.map(_RULES, tables, chunks, saved.rules if saved is not None else None)
+        replayed = set(saved.rules) if saved is not None else set()
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             rules, skipped_impossible, skipped_cautious = result.rules, result.impossible, result.cautious
             done += len(chunk)
@@ -269,7 +270,9 @@ def default_rules(
             if saved is not None and i not in saved.rules:
                 saved.rules[i] = result
                 saved.save(force=False)
-            if report_rules is not None:
+            if report_rules is not None and i in replayed:
+                report_rules.resumed(done)
+            elif report_rules is not None:
                 report_rules(done, stats.written(search.one_per_class), len(chunk[-1][0]))
             yield from rules
     except INTERRUPTS + (BrokenExecutor, GeneratorExit) as exc:
@@ -338,6 +341,8 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
             report.total = len(found)
         if saved is not None and size in saved.optima:
             optima.update(saved.optima[size])
+            if report is not None:
+                report.resumed(len(optima))
             continue
         previous = {e: optima[e] for e in groups.get(size - 1, ())}
         empty = optima.get(())
@@ -347,6 +352,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
         # the optima of the chunks finished before an interrupt (their extensions are
         # found again: kept, they would make the checkpoint many times larger)
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
+        replayed = set(partial)
         results = runner.map(_OPTIMA, (previous, base, extend), chunks,
                              {i: OptimaChunk(packed, None) for i, packed in partial.items()})
         again: list[Sequence[EvidenceSet]] = []
@@ -359,7 +365,9 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
             if saved is not None and i not in partial:
                 partial[i] = packed
                 saved.save(force=False)
-            if report is not None:
+            if report is not None and i in replayed:
+                report.resumed(len(optima))
+            elif report is not None:
                 report(len(optima), 0, size)
         if extend:
             groups[size + 1] = sorted(images | _extended(runner, again), key=set_order)
