@@ -102,6 +102,7 @@ class Reporter:
         self._start: float | None = None
         self._done = 0
         self._resumed = 0
+        self._size: int | None = None
         self._items: _Average | None = None  # tqdm's moving averages, made at the first report
         self._seconds: _Average | None = None
 
@@ -111,8 +112,11 @@ class Reporter:
             self.progress(ProgressInfo(self.phase, 0, self.total, None, None, note=text))
 
     def __call__(self, done: int, rules: int | None, size: int | None = None, final: bool = False) -> None:
+        """Report ``done`` items (``size``: of the evidence sets at hand; None: as last
+        said), unless the last report is too recent."""
         if self.progress is None:
             return
+        size = self._size = size if size is not None else self._size
         now = time.monotonic()
         if self._start is None:
             self._start = now

@@ -53,7 +53,7 @@ from .focus import Focus
 from .progress import Reporter
 from .rule import BlockingRule, DefaultRule
 from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order, used_constants
-from .workers import ChunkRunner, Phase, chunked
+from .workers import ChunkRunner, Part, Phase, chunked, in_parts
 
 
 @dataclass
@@ -253,7 +253,8 @@ def default_rules(
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
         del optima  # (the chunks keep what the rules need)
         done = 0
-        results = runner.map(_RULES, tables, chunks, saved.rules if saved is not None else None)
+        results = runner.map(_RULES, tables, chunks, saved.rules if saved is not None else None,
+                             _part(report_rules, lambda: done, lambda: stats.written(search.one_per_class)))
         replayed = set(saved.rules) if saved is not None else set()
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             rules, skipped_impossible, skipped_cautious = result.rules, result.impossible, result.cautious
@@ -286,6 +287,18 @@ def default_rules(
     stats.map_calls = engine.calls + runner.calls
     if saved is not None:
         saved.finish()  # (kept: the caller discards it once the result is safe)
+
+
+def _part(report: Reporter | None, done: Callable[[], int], rules: Callable[[], int]) -> Part | None:
+    """What reports the items of the chunk at hand as they are done (``done``: the
+    items of the chunks before it, ``rules``: the rules found in them)."""
+    if report is None:
+        return None
+
+    def part(n: int | None) -> None:
+        report(done() + (n or 0), rules())
+
+    return part
 
 
 def _run_extensions(search: RuleSearch, engine: MapEngine, state: None, chunk: Sequence[EvidenceSet]
@@ -354,7 +367,8 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
         replayed = set(partial)
         results = runner.map(_OPTIMA, (previous, base, extend), chunks,
-                             {i: OptimaChunk(packed, None) for i, packed in partial.items()})
+                             {i: OptimaChunk(packed, None) for i, packed in partial.items()},
+                             _part(report, lambda: len(optima), lambda: 0))
         again: list[Sequence[EvidenceSet]] = []
         for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
             optima.update(zip(chunk, packed))
@@ -721,7 +735,19 @@ def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], 
     return inherited is not None, inherited, highest
 
 
+def _combine_optima(parts: list[OptimaChunk]) -> OptimaChunk:
+    """The result of a chunk of optima from those of its consecutive parts."""
+    return OptimaChunk([p for part in parts for p in part.optima],
+                       [e for part in parts for e in part.extensions or ()])
+
+
+def _combine_rules(parts: list[RuleChunk]) -> RuleChunk:
+    """The result of a chunk of rules from those of its consecutive parts."""
+    return RuleChunk([r for part in parts for r in part.rules], sum(part.impossible for part in parts),
+                     sum(part.cautious for part in parts))
+
+
 _EXTENSIONS = Phase(_prepare_extensions, _run_extensions, RuleSearch, type(None))
-_OPTIMA = Phase(_prepare_optima, _run_optima, RuleSearch, _OptimaState)
-_RULES = Phase(_prepare_rules, _run_rules, RuleSearch, _RuleState)
+_OPTIMA = Phase(_prepare_optima, _run_optima, RuleSearch, _OptimaState, in_parts, _combine_optima)
+_RULES = Phase(_prepare_rules, _run_rules, RuleSearch, _RuleState, in_parts, _combine_rules)
 """The phases of the rule search (:mod:`.workers` runs their chunks here or on workers)."""

@@ -19,7 +19,8 @@ picklable functions in processes.
 
 from __future__ import annotations
 
-__all__ = ["ChunkRunner", "Context", "Phase", "Shipped", "local_pool", "executor_for", "chunked", "CHUNKS", "workers_for"]
+__all__ = ["ChunkRunner", "Context", "Phase", "Part", "Shipped", "local_pool", "executor_for", "chunked", "CHUNKS",
+           "PART", "TICK", "in_parts", "workers_for"]
 
 import atexit
 import gc
@@ -31,7 +32,7 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Sized
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ R = TypeVar("R")
 P = ParamSpec("P")
 Shared = TypeVar("Shared")
 State = TypeVar("State")
-Chunk = TypeVar("Chunk")
+Chunk = TypeVar("Chunk", bound=Sized)
 Result = TypeVar("Result")
 
 CHUNKS = 64
@@ -92,12 +93,34 @@ class Phase(Generic[C, Shared, State, Chunk, Result]):
     :ivar run: ``(context, engine, state, chunk) -> result``.
     :ivar context: the class of the search's context.
     :ivar state: the class of the state ``prepare`` makes.
+    :ivar split: a chunk's consecutive parts (:func:`in_parts`), and ``combine`` the
+        chunk's result from theirs, in order (None: a chunk is run whole); they let a
+        chunk run here report as it goes.
     """
 
     prepare: Callable[[C, MapEngine, Shared], State]
     run: Callable[[C, MapEngine, State, Chunk], Result]
     context: type[C]
     state: type[State]
+    split: Callable[[Chunk], list[Chunk]] | None = None
+    combine: Callable[[list[Result]], Result] | None = None
+
+
+PART = 64
+"""Items of a chunk run here between two reports of how far it is (a chunk holds up to
+3% of a pass: on a model whose items take a second, minutes without a word)."""
+
+TICK = 1.0
+"""Seconds between two reports that nothing new is done, while a worker's chunk runs."""
+
+def in_parts(chunk: Sequence[T]) -> list[Sequence[T]]:
+    """``chunk`` in consecutive parts of :data:`PART` items (the last one fewer)."""
+    return [chunk[start:start + PART] for start in range(0, len(chunk), PART)]
+
+
+Part = Callable[[int | None], None]
+"""Told how many items of the chunk at hand are done (None: none new, it is still
+running), between the results of ``ChunkRunner.map``."""
 
 
 Shipped = tuple[str, object]
@@ -239,9 +262,13 @@ class ChunkRunner(Generic[C]):
         return packed[0], self._client.scatter(packed[1], broadcast=True, hash=False)
 
     def map(self, phase: Phase[C, Shared, State, Chunk, Result], shared: Shared, chunks: Sequence[Chunk],
-            done: dict[int, Result] | None = None) -> Iterator[Result]:
+            done: dict[int, Result] | None = None, part: Part | None = None) -> Iterator[Result]:
         """The results of ``phase`` on each chunk, in order; chunks whose index is in ``done``
-        are not run again (their results are given)."""
+        are not run again (their results are given).  ``part`` hears how far the chunk
+        at hand is: here after every :data:`PART` items (when the phase combines parts;
+        a chunk's result is the same either way: the items of a chunk are independent,
+        which is what lets any worker run any chunk), on workers every :data:`TICK`
+        seconds that nothing new came."""
         done = done or {}
         if self.executor is None:
             prepared: list[State] = []  # (made at the first chunk not done)
@@ -251,7 +278,16 @@ class ChunkRunner(Generic[C]):
                     continue
                 if not prepared:
                     prepared.append(phase.prepare(self.context, self.engine, shared))
-                yield phase.run(self.context, self.engine, prepared[0], chunk)
+                if part is None or phase.split is None or phase.combine is None:
+                    yield phase.run(self.context, self.engine, prepared[0], chunk)
+                    continue
+                results, items = [], 0
+                for piece in phase.split(chunk):
+                    if results:  # (after the last part the chunk's own result is reported)
+                        part(items)
+                    results.append(phase.run(self.context, self.engine, prepared[0], piece))
+                    items += len(piece)
+                yield phase.combine(results)
             return
         if self.shipped_context is None:
             raise ValueError("a runner with an executor ships its context when made")
@@ -265,7 +301,13 @@ class ChunkRunner(Generic[C]):
                 if i in done:
                     yield done[i]
                     continue
-                result, calls = futures[i].result()
+                while True:
+                    try:
+                        result, calls = futures[i].result(timeout=TICK if part is not None else None)
+                        break
+                    except TimeoutError:  # (concurrent.futures' and Dask's, from Python 3.11)
+                        if part is not None:
+                            part(None)
                 self.calls += calls
                 yield result
         finally:
