@@ -281,7 +281,8 @@ class ChunkRunner(Generic[C]):
                 if part is None or phase.split is None or phase.combine is None:
                     yield phase.run(self.context, self.engine, prepared[0], chunk)
                     continue
-                results, items = [], 0
+                results: list[Result] = []
+                items = 0
                 for piece in phase.split(chunk):
                     if results:  # (after the last part the chunk's own result is reported)
                         part(items)
