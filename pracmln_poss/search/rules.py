@@ -738,7 +738,7 @@ def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], 
 def _combine_optima(parts: list[OptimaChunk]) -> OptimaChunk:
     """The result of a chunk of optima from those of its consecutive parts."""
     return OptimaChunk([p for part in parts for p in part.optima],
-                       [e for part in parts for e in part.extensions or ()])
+                       list({e for part in parts for e in part.extensions or ()}))
 
 
 def _combine_rules(parts: list[RuleChunk]) -> RuleChunk:
