@@ -17,7 +17,7 @@ command imports when it needs it) comes again once the import is over
 from __future__ import annotations
 
 __all__ = ["PROG", "RETRY", "is_command_line", "note_interrupts", "interrupted", "is_python_handler", "importing", "later",
-           "end_if_interrupted", "end_interrupted"]
+           "end_if_interrupted", "end_interrupted", "start_helper"]
 
 import os
 import signal
@@ -26,6 +26,7 @@ from types import FrameType  # (loaded already: signal imports enum, which impor
 
 TYPE_CHECKING = False  # (mypy takes it as typing's: the names below are read by it only)
 if TYPE_CHECKING:  # (this module runs first: its imports are the window a Ctrl-C is not noted in)
+    from threading import Thread
     from typing import NoReturn
 
 PROG = "pracmln-poss"
@@ -82,7 +83,26 @@ def later(signum: int) -> None:
 
     timer = threading.Timer(RETRY, os.kill, (os.getpid(), signum))
     timer.daemon = True
-    timer.start()
+    start_helper(timer)
+
+
+def start_helper(thread: Thread) -> None:
+    """Start ``thread`` with every signal blocked in it, so that the kernel gives the
+    process's signals to the main thread only.
+
+    Why: PySAT's C code (a solve outside :func:`~pracmln_poss.stopping.stoppable`, a
+    totalizer growing) catches SIGINT with a handler that ``longjmp``s back into the
+    main thread's stack; the kernel may hand a signal to any thread that does not block
+    it (Linux: another one when the main thread already has one pending and is not on a
+    CPU), and a ``longjmp`` from a helper thread's stack crashed the process (SIGSEGV, in
+    about 1 in 150 Ctrl-Cs a few tenths of a second into ``map``).  The new thread takes
+    its mask from this one, blocked for the moment of the start (a signal coming then
+    waits, and is this thread's when unblocked)."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def note_interrupts() -> None:

@@ -52,7 +52,7 @@ from pycard import error as _CardinalityError
 from pysolvers import error as _SolverError
 
 from .errors import ArgumentError, TimeLimitReached
-from .startup import importing
+from .startup import importing, start_helper
 
 _PYSAT_ERRORS = (_SolverError, _CardinalityError)
 """PySAT's C extensions' errors: the solvers', and the totalizers' (RC2 and ours grow
@@ -122,7 +122,7 @@ def stoppable() -> Iterator[None]:
     previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
     watcher = _Watcher(read, write, previous)
     watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
-    watcher.thread.start()
+    start_helper(watcher.thread)  # (signals blocked in it: see start_helper)
     _watcher = watcher
     interrupt = signal.getsignal(signal.SIGINT)
     if interrupt is signal.default_int_handler:
@@ -291,10 +291,16 @@ class _Armed:
     For each signal of :data:`SIGNALS`, ``actions`` holds the kernel's action of
     :mod:`faulthandler`'s handler registered for it with ``chain=True`` over the
     solver's (installed persistently first, so it is what faulthandler chains to): it
-    writes the threads' tracebacks to the signal's own file of ``records``, which tells
-    which signals came, then calls the solver's handler.  Neither is reset as it runs
-    (a one-shot handler would leave the default action, and a second SIGTERM, which
-    ``timeout`` sends to the process group as well, would kill the process unannounced)."""
+    writes the receiving thread's traceback to the signal's own file of ``records``,
+    which tells which signals came, then calls the solver's handler.  The receiving
+    thread's only (``all_threads=False``): walking every thread's state from a signal
+    handler reads the interpreter's list of threads without its lock, and a thread
+    state freed meanwhile crashed the process (SIGSEGV, about 1 in 100 Ctrl-Cs a few
+    tenths of a second into ``map``); the main thread is the one that receives them
+    (:func:`~pracmln_poss.startup.start_helper`), and always has a traceback to write.
+    Neither is reset as it runs (a one-shot handler would leave the default action, and
+    a second SIGTERM, which ``timeout`` sends to the process group as well, would kill
+    the process unannounced)."""
 
     handler: int
     actions: dict[int, ctypes.Array[ctypes.c_char]]
@@ -343,7 +349,7 @@ def _arm(libc: ctypes.CDLL, handler: int) -> _Armed | None:
             armed.records = _records()
             armed.pid = os.getpid()
             for signum, record in armed.records.items():
-                faulthandler.register(signum, file=record, all_threads=True, chain=True)
+                faulthandler.register(signum, file=record, all_threads=False, chain=True)
         return armed
     if armed is not None:  # pragma: no cover - one solver's handler per process
         return None
@@ -353,7 +359,7 @@ def _arm(libc: ctypes.CDLL, handler: int) -> _Armed | None:
         python = _action(libc, int(signum))
         libc.signal(int(signum), handler)
         try:
-            faulthandler.register(signum, file=records[int(signum)], all_threads=True, chain=True)
+            faulthandler.register(signum, file=records[int(signum)], all_threads=False, chain=True)
         finally:
             actions[int(signum)] = _action(libc, int(signum))
             libc.sigaction(int(signum), python, None)

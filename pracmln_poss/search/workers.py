@@ -44,6 +44,7 @@ from ..map import open_engine
 from ..map.engine import MapEngine
 from ..map.interchangeable import Interchangeable
 from ..model.ground_mln import GroundMLN
+from ..startup import start_helper
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -350,7 +351,7 @@ def _die_with_parent(parent: int) -> None:
             except OSError:
                 pass
 
-    threading.Thread(target=watch, name="pracmln_poss parent watch", daemon=True).start()
+    start_helper(threading.Thread(target=watch, name="pracmln_poss parent watch", daemon=True))
 
 
 class _LocalPool(ProcessPoolExecutor):
