@@ -90,14 +90,15 @@ def start_helper(thread: Thread) -> None:
     """Start ``thread`` with every signal blocked in it, so that the kernel gives the
     process's signals to the main thread only.
 
-    Why: PySAT's C code (a solve outside :func:`~pracmln_poss.stopping.stoppable`, a
-    totalizer growing) catches SIGINT with a handler that ``longjmp``s back into the
-    main thread's stack; the kernel may hand a signal to any thread that does not block
-    it (Linux: another one when the main thread already has one pending and is not on a
-    CPU), and a ``longjmp`` from a helper thread's stack crashed the process (SIGSEGV, in
-    about 1 in 150 Ctrl-Cs a few tenths of a second into ``map``).  The new thread takes
-    its mask from this one, blocked for the moment of the start (a signal coming then
-    waits, and is this thread's when unblocked)."""
+    Why: the C-level handlers that run where a signal lands expect the main thread.
+    PySAT's (a solve outside :func:`~pracmln_poss.stopping.stoppable`, a totalizer
+    growing) ``longjmp`` back into the main thread's stack, which from another thread's
+    stack is undefined; faulthandler's, during a native search
+    (:func:`~pracmln_poss.stopping.native`), writes the receiving thread's traceback.
+    The kernel may hand a signal to any thread that does not block it (Linux: another
+    one when the main thread already has one pending and is not on a CPU).  The new
+    thread takes its mask from this one, blocked for the moment of the start (a signal
+    coming then waits, and is this thread's when unblocked)."""
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
     try:
         thread.start()

@@ -656,11 +656,11 @@ def _blocked_in(thread: threading.Thread) -> set[int]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_helper_threads_block_every_signal_so_the_main_thread_gets_them():
-    """PySAT's C code catches SIGINT with a handler that longjmps into the main thread's
-    stack; a signal the kernel handed to a helper thread (the stop watcher, the start-up
-    timer, a worker's parent watch) crashed the process with SIGSEGV (about 1 in 150
-    Ctrl-Cs into ``map``).  Helper threads block every signal; the starting thread's own
-    mask is as it was."""
+    """The C-level handlers that run where a signal lands expect the main thread
+    (PySAT's longjmp into its stack; faulthandler's, during a native search, writes the
+    receiving thread's traceback): the kernel may hand a signal to a helper thread (the
+    stop watcher, the start-up timer, a worker's parent watch) that does not block it.
+    Helper threads block every signal; the starting thread's own mask is as it was."""
     from pracmln_poss import startup
 
     before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
