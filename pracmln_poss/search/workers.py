@@ -298,6 +298,9 @@ class ChunkRunner(Generic[C]):
             i: self.executor.submit(_task, phase, self.shipped_context, packed, chunk)
             for i, chunk in enumerate(chunks) if i not in done
         }
+        # (decided now: a generator left suspended by an exception in its consumer may be
+        # closed only as the interpreter ends, when this module's names are None)
+        local = isinstance(self.executor, _LocalPool)
         try:
             for i in range(len(chunks)):
                 if i in done:
@@ -313,7 +316,7 @@ class ChunkRunner(Generic[C]):
                 self.calls += calls
                 yield result
         finally:
-            if not isinstance(self.executor, _LocalPool):  # (a local pool is stopped whole)
+            if not local:  # (a local pool is stopped whole)
                 for f in futures.values():
                     f.cancel()
 
