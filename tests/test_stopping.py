@@ -233,7 +233,7 @@ def test_a_native_search_s_handlers_write_the_receiving_thread_only():
     """faulthandler's handler, which tells which signals came during a native search,
     wrote every thread's traceback: that walks the interpreter's list of threads from a
     signal handler, without its lock, and a thread state freed meanwhile crashed the
-    process (SIGSEGV: 5 in 300 Ctrl-Cs 0.22-0.32 s into ``map``; a core showed it in
+    process (SIGSEGV: 7 in 700 Ctrl-Cs 0.2-0.4 s into ``map``; a core showed it in
     ``_Py_DumpTracebackThreads``).  Registered for the receiving thread only, it still
     tells the signal that came.  Run in a child process (the handlers are set up once)."""
     script = """
