@@ -228,6 +228,8 @@ READ_WORKLOADS: dict[str, Workload] = {
     "query object-recognition, 1 cluster, k = 2": _read(_OR1, "query", *_SPATULA),
     "show object-recognition, 2 clusters, k = 2 (371,041 rules)": _read(_OR2, "show"),
     "query object-recognition, 2 clusters, k = 2": _read(_OR2, "query", *_SPATULA),
+    "explain object-recognition, 1 cluster, k = 2": _read(_OR1, "explain", *_SPATULA),
+    "explain object-recognition, 2 clusters, k = 2": _read(_OR2, "explain", *_SPATULA),
 }
 """Commands that read a theory (#39: a theory a person reads), by name."""
 

@@ -505,6 +505,7 @@ def _no_checkpoint(args: argparse.Namespace) -> bool:
 
 
 _Kept = TypeVar("_Kept")
+_Made = TypeVar("_Made")
 
 
 def _kept(value: _Kept) -> _Kept:
@@ -735,6 +736,15 @@ def _checked(theory: Theory, questions: Sequence[Question], args: argparse.Names
             raise type(exc)(exc.message, question.position or exc.position or SourcePosition(args.theory)) from None
 
 
+def _on_theory(args: argparse.Namespace, make: Callable[[], _Made]) -> _Made:
+    """``make()``, what answers questions on the theory file, its errors naming the file
+    (a theory too large to ground)."""
+    try:
+        return make()
+    except PossError as exc:
+        raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
+
+
 def _answers(args: argparse.Namespace, theory: Theory, questions: Sequence[Question],
              answer: Callable[[Question], tuple[dict[str, object], str]]) -> int:
     """Answer each question in order: one at a time as before, or a file's worth (text
@@ -770,15 +780,18 @@ def _run_explain(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
     from .formats import load_theory
-    from .insight.explain import COUNTERMODEL, MAP_COUNTERMODEL, explain, map_countermodel
+    from .insight.explain import COUNTERMODEL, MAP_COUNTERMODEL, Explainer, map_countermodel
 
     questions = _questions(args)
-    theory = _kept(load_theory(args.theory, force=args.force))
+    # (a lifted theory is asked on its rules' ground clauses, not grounded as formulas)
     with ExitStack() as stack:
+        explainer = stack.enter_context(_on_theory(args, lambda: Explainer(
+            _kept(load_theory(args.theory, ground=False)), force=args.force)))
+        theory = explainer.theory
         opened: list[MapInference] = []  # (the MLN's MAP, opened for the first question not entailed)
 
         def answer(question: Question) -> tuple[dict[str, object], str]:
-            why = explain(theory, question.evidence, question.query)
+            why = explainer.explain(question.evidence, question.query)
             world, world_kind = why.countermodel_world(), COUNTERMODEL
             if not why.entailed and args.mln:
                 if not opened:
@@ -914,8 +927,9 @@ def _run_query(args: argparse.Namespace) -> int:
     from .possibilistic.reasoner import Reasoner
 
     questions = _questions(args)
-    theory = _kept(load_theory(args.theory, force=args.force))
-    with Reasoner(theory) as reasoner:
+    # (a lifted theory is answered on its rules' ground clauses, not grounded as formulas)
+    theory = _kept(load_theory(args.theory, ground=False))
+    with _on_theory(args, lambda: Reasoner(theory, force=args.force)) as reasoner:
 
         def answer(question: Question) -> tuple[dict[str, object], str]:
             result = reasoner.query(list(question.evidence), question.query)
@@ -927,7 +941,7 @@ def _run_query(args: argparse.Namespace) -> int:
                     f"drowned: {len(result.drowned)} formula(s) below the consistency level\n")
             return out, text
 
-        return _answers(args, theory, questions, answer)
+        return _answers(args, reasoner.theory, questions, answer)
 
 
 class _Terminated(KeyboardInterrupt):

@@ -83,3 +83,34 @@ def test_a_test_s_clauses_are_negated_exactly():
             with Solver(name="m22", bootstrap_with=negation) as sat:
                 found = sat.solve(assumptions=[a if world[a] else -a for a in range(1, 5)])
             assert found == (not _holds(test, world)), (test, bits)
+
+
+def test_a_premise_and_its_conclusion_ground_as_the_general_way_grounds_them():
+    """The ``premise => conclusion`` way (``ClauseGrounder._implication``) on the
+    corners of that shape: a conclusion repeating or contradicting a premise literal, a
+    conjunction concluded, equalities either way, named constants, a premise shared by
+    rules over other variables; the same clauses in the same order and the same first
+    grounding as the general way."""
+    from pracmln_poss.formats import loads
+
+    text = "\n".join([
+        "#atoms s(A) s(B) s(C) f(A,A) f(A,B) f(A,C) f(B,A) f(B,B) f(B,C) f(C,A) f(C,B) f(C,C)",
+        "#type p p = A, B, C",
+        "1  s(p1) => s(p1)",
+        "1  s(p1) => !s(p1)",
+        "1  (s(p1) ^ f(p1,p2)) => (s(p2) ^ f(p2,p1) ^ s(p1))",
+        "1  (s(p1) ^ p1 != p2) => f(p1,p2)",
+        "1  (s(p1) ^ p1 != p2) => f(p2,p3)",
+        "1  (s(p1) ^ p1 = p2) => f(p1,p2)",
+        "1  (s(p1) ^ !s(p2)) => f(p1,p2)",
+        "1  s(p1) => p1 = p2",
+        "1  s(p1) => p1 != A",
+        "1  (f(p1,A) ^ !s(B)) => (!f(A,p1) ^ s(p1))",
+        "inf  !(s(A) ^ s(B))",
+    ])
+    theory = loads(text, ground=False)
+    fast, general = (ClauseGrounder(dict(theory.types), theory.atom_numbers) for _ in range(2))
+    general._implication = lambda f, variables: None
+    for pf, variables in zip(theory.formulas, theory.rule_variables):
+        assert fast._implication(pf.formula, variables) is not None or "!(" in theory.format(pf.formula)
+        assert fast.clauses(pf.formula, variables) == general.clauses(pf.formula, variables), pf.formula

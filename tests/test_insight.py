@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 
 from pracmln_poss.cli import main
 from pracmln_poss.errors import InconsistentEvidenceError
-from pracmln_poss.insight.explain import explain, formula_line
+from pracmln_poss.insight.explain import _alike, explain, formula_line
 from pracmln_poss.insight.show import off_target_rules, overturned_readings, render_rule, show_text
 from pracmln_poss.insight.verify import verify
 from pracmln_poss.logic.formula import evaluate, negate
 from pracmln_poss.model.ground_mln import GroundMLN
+from pracmln_poss.model.grounding import ground as ground_model
 from pracmln_poss.possibilistic import PossibilisticTheory, possibilistic_inference
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
@@ -25,6 +26,7 @@ from pracmln_poss.weights import INF
 from .reference import MapReference, models_of
 from .strategies import formulas, ground_mlns, literal_sets, theories
 from .support import ANTARCTIC, PAPER, examples
+from .test_lifted import first_order_mlns
 
 
 def entails_classically(formulas_, evidence, query, n):
@@ -518,3 +520,56 @@ def test_no_flag_rests_on_a_blocking_rule(pracmln, capsys, tmp_path):
     flagged = [rule for rule in flagged if not rule.startswith("    !")]
     assert "  if female(p1) then !vegetarian(p1)" in flagged
     assert not any(rule.endswith("(blocking)") for rule in flagged)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.data())
+def test_every_explanation_of_a_lifted_theory_is_checked(data):
+    """Explaining on a lifted theory's clauses (a minimal set of rules, then of their
+    groundings; drowned formulas asked under the cut with the worlds found so far): the
+    answer, consistency level, drowned, conflicting and deciding formulas are those of
+    the ground theory's explanation, the rules a minimal set of its formulas that entails
+    the query, the countermodel a model of the cut and the evidence where it fails."""
+    m = data.draw(first_order_mlns())
+    assume(MapReference(ground_model(m)).consistent)
+    lifted = transform(m, "lifted", k=data.draw(st.integers(1, 2)), long_blocking=data.draw(st.booleans()))
+    grounded = lifted.ground()
+    n = grounded.n_atoms
+    evidence = data.draw(literal_sets(n))
+    q = query = data.draw(formulas(n))
+    try:
+        why = explain(lifted, evidence, query)
+    except InconsistentEvidenceError:
+        with pytest.raises(InconsistentEvidenceError):
+            explain(grounded, evidence, query)
+        return
+    same = explain(grounded, evidence, query)
+    assert (why.entailed, why.consistency_steps, why.drowned, why.conflicting, why.would_decide) == \
+        (same.entailed, same.consistency_steps, same.drowned, same.conflicting, same.would_decide)
+    ev_lits = list(evidence)
+    active = [pf.formula for pf in grounded.formulas if pf.steps >= why.consistency_steps]
+    conflicting, deciding, seen = [], [], set()
+    for pf in why.drowned:  # (by brute force: each drowned formula, once up to its members' order)
+        if _alike(pf) in seen:
+            continue
+        seen.add(_alike(pf))
+        if not models_of(active + [pf.formula], ev_lits, n):
+            conflicting.append(pf)
+        elif not why.entailed:
+            for value, target in ((True, q), (False, negate(q))):
+                if entails_classically(active + [pf.formula], ev_lits, target, n):
+                    deciding.append((pf, value))
+                    break
+    assert (list(why.conflicting), list(why.would_decide)) == (conflicting, deciding)
+    if why.entailed:
+        cut = {(pf.formula, pf.steps) for pf in grounded.formulas if pf.steps >= why.consistency_steps}
+        assert all((pf.formula, pf.steps) in cut for pf in why.rules)
+        rules = [pf.formula for pf in why.rules]
+        assert entails_classically(rules, ev_lits, q, n)
+        for i in range(len(rules)):
+            assert not entails_classically(rules[:i] + rules[i + 1:], ev_lits, q, n)
+    else:
+        w = {abs(lit): lit > 0 for lit in why.countermodel}
+        world = (False, *(w.get(a, False) for a in range(1, n + 1)))
+        assert all(world[abs(lit)] == (lit > 0) for lit in ev_lits) and not evaluate(q, world)
+        assert all(evaluate(pf.formula, world) for pf in grounded.formulas if pf.steps >= why.consistency_steps)

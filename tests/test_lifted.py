@@ -599,3 +599,56 @@ def test_a_rule_outside_the_theorys_atoms_is_refused():
     lt = read_lifted_text("#atoms s(A) s(B)\n#type person p = A, B\n1  s(p1) => t(p1)\n")
     with pytest.raises(ModelError, match=r"mentions an atom outside the model"):
         lt.ground()
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(first_order_mlns(), st.integers(1, 2), st.data())
+def test_a_lifted_theory_answers_on_its_clauses_as_its_grounding_does(m, k, data):
+    """The reasoner over a lifted theory (its rules' ground clauses, no formula per
+    grounding) gives every question the answer, consistency level and drowned formulas
+    of the reasoner over the ground theory; and each rule's clauses made the
+    ``premise => conclusion`` way are those the general way makes, in its order."""
+    from pracmln_poss.errors import InconsistentEvidenceError
+    from pracmln_poss.possibilistic.ground_clauses import ClauseGrounder
+    from pracmln_poss.possibilistic.reasoner import Reasoner
+
+    g = ground(m)
+    from .reference import MapReference
+
+    assume(MapReference(g).consistent)
+    lifted = transform(m, "lifted", k=k, long_blocking=data.draw(st.booleans()))
+    fast, general = (ClauseGrounder(dict(lifted.types), lifted.atom_numbers) for _ in range(2))
+    general._implication = lambda f, variables: None
+    for pf, variables in zip(lifted.formulas, lifted.rule_variables):
+        assert fast.clauses(pf.formula, variables) == general.clauses(pf.formula, variables), pf.formula
+    grounded = lifted.ground()
+    names = grounded.atoms
+    literal = st.builds(lambda a, pos: a if pos else "!" + a, st.sampled_from(names), st.booleans())
+    with Reasoner(lifted) as on_clauses, Reasoner(grounded) as on_formulas:
+        assert on_clauses.level_steps == on_formulas.level_steps
+        for _ in range(4):
+            evidence = data.draw(st.lists(literal, max_size=k + 1, unique=True))
+            query = data.draw(st.none() | literal | st.builds(lambda a, b: f"{a} v {b}", literal, literal))
+            answers = []
+            for reasoner in (on_clauses, on_formulas):
+                try:
+                    answers.append(reasoner.query(evidence, query))
+                except InconsistentEvidenceError:
+                    answers.append(None)
+            assert answers[0] == answers[1], (evidence, query)
+            if query is not None:
+                q = query if " v " in query else query.lstrip("!")
+                assert on_clauses.necessity_steps(q) == on_formulas.necessity_steps(q)
+
+
+def test_a_lifted_theory_s_reasoner_keeps_the_limit_of_groundings(monkeypatch):
+    from pracmln_poss.errors import ModelError
+    from pracmln_poss.possibilistic import lifted_theory
+    from pracmln_poss.possibilistic.reasoner import Reasoner
+
+    lifted = transform(model(**SMOKERS), "lifted", k=1)
+    monkeypatch.setattr(lifted_theory, "MAX_GROUNDINGS", lifted.grounding_size() - 1)
+    with pytest.raises(ModelError, match="force"):
+        Reasoner(lifted)
+    with Reasoner(lifted, force=True) as reasoner:
+        assert reasoner.query(["s(A)"], "c(A)").entailed

@@ -58,7 +58,7 @@ class Convert(_Commands):
 
 
 class Read(_Commands):
-    """``pracmln-poss show`` and ``query`` on theories of those conversions (each made once, untimed)."""
+    """``pracmln-poss show``, ``query`` and ``explain`` on theories of those conversions (each made once, untimed)."""
 
     table = workloads.READ_WORKLOADS
     params = list(table)

@@ -12,7 +12,7 @@ had they not drowned, would have decided the query.
 
 from __future__ import annotations
 
-__all__ = ["Explanation", "explain", "formula_line", "map_countermodel", "COUNTERMODEL", "MAP_COUNTERMODEL"]
+__all__ = ["Explanation", "Explainer", "explain", "formula_line", "map_countermodel", "COUNTERMODEL", "MAP_COUNTERMODEL"]
 
 import html
 from collections.abc import Callable
@@ -22,7 +22,21 @@ from dataclasses import dataclass, field
 from .. import arguments
 from ..atoms import Evidence, EvidenceItem
 from ..errors import BackendError
-from ..logic.formula import And, Formula, Implies, Or, atoms_of, literal, negate
+from ..logic.formula import (
+    And,
+    Formula,
+    Implies,
+    NodeMemo,
+    Or,
+    PredAtom,
+    Variable,
+    atoms_of,
+    evaluate,
+    literal,
+    negate,
+    walk,
+)
+from ..logic.syntax import split_atom
 from ..map import open_engine
 from ..map.inference import MapInference
 from ..model.ground_mln import GroundMLN
@@ -112,57 +126,169 @@ def formula_line(pf: PossibilisticFormula, theory: PossibilisticTheory) -> str:
     return f"{theory.steps_name(pf.steps)}: {theory.format(pf.formula)}{origin}"
 
 
-def explain(
-    theory: Theory, evidence: Evidence, query: str | Formula
-) -> Explanation:
-    """Explain the answer to ``(T, E) |-poss query`` (a lifted theory on its grounding).
+class Explainer:
+    """Explanations of questions to one theory (ground or lifted); a context manager.
+
+    The theory is clausified (a lifted one ground as clauses) once, for all questions.
+    Each question's rules or countermodel come from a solver of its own over those
+    clauses, so that its explanation is the one it gets asked alone; its consistency
+    level and drowned formulas, which any solver gives alike, from the reasoner's.
+
+    :ivar source: the theory explained (a ground one as :meth:`~.Theory.ground` gives it).
+    :ivar reasoner: the reasoner over it.
+    :ivar theory: the ground theory explanations name their atoms and formulas by.
+    :raises ModelError: for a lifted theory above
+        :data:`~pracmln_poss.possibilistic.lifted_theory.MAX_GROUNDINGS` groundings,
+        unless ``force``.
+    """
+
+    def __init__(self, theory: Theory, force: bool = False) -> None:
+        arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory,
+                           "a PossibilisticTheory or a LiftedTheory")
+        self.source: PossibilisticTheory | LiftedTheory = theory if isinstance(theory, LiftedTheory) else theory.ground()
+        self.reasoner = Reasoner(self.source, force=force)
+        self.theory = self.reasoner.theory
+
+    def __enter__(self) -> Explainer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the SAT solver."""
+        self.reasoner.close()
+
+    def explain(self, evidence: Evidence, query: str | Formula) -> Explanation:
+        """:func:`explain` one question."""
+        theory, ground = self.source, self.theory
+        evidence = tuple(evidence)
+        q = ground.formula(query)
+        result = self.reasoner.query(evidence, q)
+        level = result.consistency_steps
+        candidates = theory.formulas
+        with SelectorSolver(ground.n_atoms, self.reasoner.contents) as sat:
+            ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in ground.evidence(evidence)]
+            active = [s for s, pf in zip(sat.selectors, candidates) if pf.steps >= level]
+            # (the query's guard too, unused here: the solver numbered as before, so its cores
+            # and the explanations of a ground theory stay those of earlier versions)
+            sat.guard(q)
+            no = sat.guard(negate(q))
+            rules: tuple[PossibilisticFormula, ...] = ()
+            countermodel = None
+            if result.entailed and isinstance(theory, LiftedTheory):
+                named, types = [split_atom(ground.name(a)) for a in atoms_of(q)], dict(theory.types)
+                ranked = NodeMemo(lambda head: _head_rank(head, named, types))
+                rank = {s: 0 if pf.blocking else ranked(_head(pf.formula)) for s, pf in zip(sat.selectors, candidates)}
+                chosen = _minimal(sat, active, ev + [no], rank.__getitem__)
+                rules = _minimal_groundings(theory, [pf for s, pf in zip(sat.selectors, candidates) if s in chosen],
+                                            ground, evidence, q)
+            elif result.entailed:
+                rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, candidates)}
+                chosen = _minimal(sat, active, ev + [no], rank.__getitem__)
+                rules = tuple(pf for s, pf in zip(sat.selectors, candidates) if s in chosen)
+            else:
+                sat.satisfiable(active + ev + [no])
+                countermodel = tuple(lit for lit in sat.model() if abs(lit) <= ground.n_atoms)
+        conflicting, would_decide = self._drowned(evidence, q, result.entailed, level, result.drowned)
+        return Explanation(
+            q, evidence, result.entailed, level, rules, countermodel, result.drowned,
+            tuple(conflicting), tuple(would_decide), ground,
+        )
+
+    def _drowned(self, evidence: tuple[EvidenceItem, ...], q: Formula, entailed: bool, level: Level,
+                 drowned: tuple[PossibilisticFormula, ...]
+                 ) -> tuple[list[PossibilisticFormula], list[tuple[PossibilisticFormula, bool]]]:
+        """The drowned formulas that conflict with the cut at ``level`` and the evidence,
+        and (when the query is not entailed) those that would have decided it, asked on
+        the reasoner's solver (a cut is a few assumptions there).  The worlds its calls
+        find are models of the cut and the evidence: one where a formula holds shows it
+        consistent (and which way the query can go) without a call of its own."""
+        solver = self.reasoner.solver
+        n = self.theory.n_atoms
+        ev, guards = self.reasoner.evidence_assumptions(evidence)
+        yes, no = solver.guard(q), solver.guard(negate(q))
+        cut = self.reasoner.cut_at(level) + ev
+        worlds: list[list[bool]] = []
+
+        def found(assumptions: list[int]) -> bool:
+            if not solver.satisfiable(assumptions):
+                return False
+            world = [False] * (n + 1)
+            for lit in solver.model():
+                if abs(lit) <= n:
+                    world[abs(lit)] = lit > 0
+            worlds.append(world)
+            del worlds[:-_WORLDS]
+            return True
+
+        conflicting, would_decide = [], []
+        seen: set[tuple[Level, object]] = set()
+        try:
+            for pf in drowned:
+                if _alike(pf) in seen:
+                    continue  # (a formula that differs from one shown only in its order says nothing new)
+                seen.add(_alike(pf))
+                holds = [evaluate(q, w) for w in reversed(worlds) if evaluate(pf.formula, w)]
+                if entailed and holds:
+                    continue
+                g = solver.guard(pf.formula)
+                try:
+                    if not holds:
+                        if not found(cut + [g]):
+                            conflicting.append(pf)
+                            continue
+                        holds = [evaluate(q, worlds[-1])]
+                    if entailed:
+                        continue
+                    # (a world of the formula where the query fails, or holds, answers a call)
+                    if False not in holds and not found(cut + [g, no]):
+                        would_decide.append((pf, True))
+                    elif True not in holds and not found(cut + [g, yes]):
+                        would_decide.append((pf, False))
+                finally:
+                    solver.retire(g)
+        finally:
+            solver.retire(yes, no, *guards)
+        return conflicting, would_decide
+
+
+_WORLDS = 64
+"""How many of the last worlds found :meth:`Explainer._drowned` tries on a formula
+before a solver call."""
+
+
+def explain(theory: Theory, evidence: Evidence, query: str | Formula, force: bool = False) -> Explanation:
+    """Explain the answer to ``(T, E) |-poss query`` (many questions: :class:`Explainer`).
 
     The rules given when the query is entailed are a minimal set, and among the minimal
     sets one a person reads: rules that conclude the query (its atoms in their
     conclusion) are kept over the others (a contrapositive), and blocking rules, which
     conclude nothing themselves, are the first to go.
 
+    A lifted theory is asked on its rules' ground clauses, not grounded as formulas: a
+    minimal set of its rules is found first, then a minimal set of their groundings
+    (minimal whatever it was found among: no smaller part of it entails the query); its
+    drowned formulas are those of its grounding.
+
+    :param force: explain on a lifted theory above
+        :data:`~pracmln_poss.possibilistic.lifted_theory.MAX_GROUNDINGS` groundings.
     :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
     """
-    arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
-    theory = theory.ground()
-    evidence = tuple(evidence)
-    q = theory.formula(query)
-    with Reasoner(theory) as reasoner:
-        result = reasoner.query(evidence, q)
-    level = result.consistency_steps
-    candidates = list(theory.formulas)
-    with SelectorSolver(theory.n_atoms, [pf.formula for pf in candidates]) as sat:
-        ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in theory.evidence(evidence)]
-        active = [s for s, pf in zip(sat.selectors, candidates) if pf.steps >= level]
-        yes, no = sat.guard(q), sat.guard(negate(q))
-        rules: tuple[PossibilisticFormula, ...] = ()
-        countermodel = None
-        if result.entailed:
-            rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, candidates)}
-            chosen = _minimal(sat, active, ev + [no], rank.__getitem__)
-            rules = tuple(pf for s, pf in zip(sat.selectors, candidates) if s in chosen)
-        else:
-            sat.satisfiable(active + ev + [no])
-            countermodel = tuple(lit for lit in sat.model() if abs(lit) <= theory.n_atoms)
-        conflicting, would_decide = [], []
-        seen: set[tuple[Level, object]] = set()
-        for s, pf in zip(sat.selectors, candidates):
-            if pf.steps >= level or _alike(pf) in seen:
-                continue  # (a formula that differs from one shown only in its order says nothing new)
-            seen.add(_alike(pf))
-            base = active + ev + [s]
-            if not sat.satisfiable(base):
-                conflicting.append(pf)
-            elif not result.entailed:
-                if not sat.satisfiable(base + [no]):
-                    would_decide.append((pf, True))
-                elif not sat.satisfiable(base + [yes]):
-                    would_decide.append((pf, False))
-    return Explanation(
-        q, evidence, result.entailed, level, rules, countermodel, result.drowned,
-        tuple(conflicting), tuple(would_decide), theory,
-    )
+    with Explainer(theory, force) as explainer:
+        return explainer.explain(evidence, query)
+
+
+def _minimal_groundings(theory: LiftedTheory, chosen: list[PossibilisticFormula], ground: PossibilisticTheory,
+                        evidence: tuple[EvidenceItem, ...], q: Formula) -> tuple[PossibilisticFormula, ...]:
+    """A minimal set of the groundings of ``chosen`` (rules whose groundings entail
+    ``q`` with the evidence), in the order :meth:`.LiftedTheory.ground` lists them."""
+    formulas = theory.with_formulas(chosen).ground(force=True).formulas
+    with SelectorSolver(ground.n_atoms, [pf.formula for pf in formulas]) as sat:
+        ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in ground.evidence(evidence)]
+        rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, formulas)}
+        kept = _minimal(sat, list(sat.selectors), ev + [sat.guard(negate(q))], rank.__getitem__)
+        return tuple(pf for s, pf in zip(sat.selectors, formulas) if s in kept)
 
 
 def map_countermodel(mln: GroundMLN | MapInference, evidence: Evidence, query: str | Formula) -> dict[str, bool] | None:
@@ -187,9 +313,26 @@ def _reading_rank(pf: PossibilisticFormula, query_atoms: frozenset[int]) -> int:
     whose conclusion is about the query's atoms."""
     if pf.blocking:
         return 0
-    f = pf.formula
-    head = f.right if isinstance(f, Implies) else f
-    return 2 if atoms_of(head) & query_atoms else 1
+    return 2 if atoms_of(_head(pf.formula)) & query_atoms else 1
+
+
+def _head(f: Formula) -> Formula:
+    """What a rule concludes: the right side of its ``=>``, else the whole of it."""
+    return f.right if isinstance(f, Implies) else f
+
+
+def _head_rank(head: Formula, named: list[tuple[str, tuple[str, ...]]], types: dict[str, tuple[str, ...]]) -> int:
+    """:func:`_reading_rank` of a lifted rule that is not blocking, by what it concludes:
+    2 when that may name one of the query's atoms (``named``: predicate and arguments;
+    the same predicate, each argument the constant or a variable of a type holding it),
+    else 1."""
+    for leaf in walk(head):
+        if isinstance(leaf, PredAtom) and any(
+                pred == leaf.pred and len(args) == len(leaf.args) and all(
+                    arg in types.get(t.domain or "", ()) if isinstance(t, Variable) else t.name == arg
+                    for t, arg in zip(leaf.args, args)) for pred, args in named):
+            return 2
+    return 1
 
 
 def _minimal(sat: SelectorSolver, selectors: list[int], background: list[int],

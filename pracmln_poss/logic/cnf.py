@@ -8,7 +8,7 @@ it keeps the encoding linear (no distribution).
 
 from __future__ import annotations
 
-__all__ = ["VarPool", "clausify", "clausify_under", "Clause"]
+__all__ = ["VarPool", "clausify", "clausify_under", "clauses_of", "Clause"]
 
 from collections.abc import Callable
 
@@ -40,6 +40,11 @@ def clausify(f: Formula, pool: VarPool) -> list[Clause]:
         seen = dict.fromkeys(lits)
         return [] if any(-lit in seen for lit in seen) else [tuple(seen)]
     return _clausify_nnf(f, pool)
+
+
+def clauses_of(content: Formula | list[Clause], pool: VarPool) -> list[Clause]:
+    """The clauses of a formula (:func:`clausify`), or clauses given as they are."""
+    return content if isinstance(content, list) else clausify(content, pool)
 
 
 def _clausify_nnf(f: Formula, pool: VarPool) -> list[Clause]:

@@ -26,7 +26,7 @@ from pysat.solvers import Solver
 
 from .. import arguments, stopping
 from ..errors import UnknownNameError
-from ..logic.cnf import Clause, VarPool, clausify
+from ..logic.cnf import Clause, VarPool, clauses_of, clausify
 from ..logic.formula import Atom, Formula, Implies, NodeMemo, PredAtom, conjunction, negate, walk
 from ..stopping import SAT_SOLVER
 from ..weights import INF
@@ -118,10 +118,6 @@ def _lengths(formulas: Sequence[Formula]) -> list[int]:
     return [side(f.left) + side(f.right) if isinstance(f, Implies) else formula_length(f) for f in formulas]
 
 
-def _clauses(content: Formula | list[Clause], pool: VarPool) -> list[Clause]:
-    return content if isinstance(content, list) else clausify(content, pool)
-
-
 def _negated(test: Formula | list[Clause], pool: VarPool) -> list[Clause]:
     """Clauses of the negation of a test: of a formula, Tseitin's; of clauses
     ``C1 ^ ... ^ Cm``, one of them false (``a_k`` says ``C_k`` is: its literals all false)."""
@@ -185,7 +181,7 @@ def keep_flags(
             sat.add_clause([-gate[longer], gate[shorter]])
         for band in reversed(bands):
             selector = {i: pool.new() for i in band}
-            clauses = {i: _clauses(contents[i], pool) for i in band}
+            clauses = {i: clauses_of(contents[i], pool) for i in band}
             for i in band:
                 for clause in clauses[i]:
                     sat.add_clause([*clause, -selector[i]])

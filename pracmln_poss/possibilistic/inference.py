@@ -28,12 +28,13 @@ class PossibilisticInference:
     """Questions to one theory (ground or lifted), in weight units; a context manager
     owning one incremental SAT solver, so many questions cost one clausification.
 
-    :ivar reasoner: the exact reasoner over the ground theory (int steps).
+    :ivar reasoner: the exact reasoner (int steps).
     """
 
     def __init__(self, theory: Theory, solver: str = SAT_SOLVER) -> None:
         self.theory = theory
-        self.reasoner = Reasoner(theory.ground(), solver)
+        # (a lifted theory on its rules' clauses: no formula per grounding)
+        self.reasoner = Reasoner(theory if isinstance(theory, LiftedTheory) else theory.ground(), solver)
         self._ground = self.reasoner.theory
 
     def __enter__(self) -> PossibilisticInference:

@@ -113,7 +113,8 @@ class LiftedTheory(LevelsInUnits, Displayed):
     def rule_variables(self) -> tuple[tuple[Variable, ...], ...]:
         """Per rule, its distinct variables by name (the order :meth:`groundings` binds them in)."""
         sides = NodeMemo(lambda side: frozenset(variables_of(side)))
-        return tuple(_rule_variables(pf.formula, sides) for pf in self.formulas)
+        made: dict[tuple[frozenset[Variable], frozenset[Variable]], tuple[Variable, ...]] = {}
+        return tuple(_rule_variables(pf.formula, sides, made) for pf in self.formulas)
 
     @cached_property
     def _numbers(self) -> dict[str, int]:
@@ -168,12 +169,36 @@ class LiftedTheory(LevelsInUnits, Displayed):
     def ground_with_sources(self, force: bool = False) -> tuple[PossibilisticTheory, tuple[int, ...]]:
         """:meth:`ground`, and per ground formula the index of the rule it grounds (the
         first one, when several rules share a grounding at the same level)."""
+        self.check_grounding_size(force)
+        return self._grounding
+
+    def atoms_only(self) -> PossibilisticTheory:
+        """A ground theory over the same atoms with no formulas: what names (and checks)
+        ground evidence, queries and formulas, without grounding a rule."""
+        return PossibilisticTheory(self.atoms, (), self.resolution, self.made_by)
+
+    def check_grounding_size(self, force: bool = False) -> None:
+        """Refuse to ground above :data:`MAX_GROUNDINGS` groundings unless ``force``
+        (checked from the types' sizes, before a single grounding is made).
+
+        :raises ModelError: when there are more.
+        """
         flag("force", force)
         size = self.grounding_size()
-        if size > MAX_GROUNDINGS and not force:  # (checked before a single one is made)
+        if size > MAX_GROUNDINGS and not force:
             raise ModelError(f"the theory's rules have {size:,} groundings, more than {MAX_GROUNDINGS:,}: "
                              "give it smaller types or force it (--force; force=True)")
-        return self._grounding
+
+    def ground_below(self, steps: Level) -> tuple[PossibilisticFormula, ...]:
+        """The formulas of :meth:`ground` below the level ``steps`` (int steps), in its
+        order, grounding only the rules below it: a grounding is told apart from the
+        others at its own level only, so these are exactly those of the whole grounding."""
+        below = [pf for pf in self.formulas if pf.steps < steps]
+        if not below:
+            return ()
+        if len(below) == len(self.formulas):
+            return self._grounding[0].formulas
+        return self.with_formulas(below)._grounding[0].formulas
 
     @cached_property
     def _grounding(self) -> tuple[PossibilisticTheory, tuple[int, ...]]:
@@ -192,11 +217,25 @@ class LiftedTheory(LevelsInUnits, Displayed):
         return PossibilisticTheory(self.atoms, tuple(out), self.resolution, self.made_by), tuple(sources)
 
 
-def _rule_variables(f: Formula, sides: NodeMemo[frozenset[Variable]] | None = None) -> tuple[Variable, ...]:
+def _rule_variables(f: Formula, sides: NodeMemo[frozenset[Variable]] | None = None,
+                    made: dict[tuple[frozenset[Variable], frozenset[Variable]], tuple[Variable, ...]] | None = None,
+                    ) -> tuple[Variable, ...]:
     """The distinct variables of a rule, by name (``sides``: those of each side of an
-    ``=>``, remembered for rules that share their sides)."""
-    found = set(variables_of(f)) if sides is None or not isinstance(f, Implies) else sides(f.left) | sides(f.right)
-    return tuple(sorted(found, key=lambda v: v.name))
+    ``=>``, remembered for rules that share their sides; ``made``: the answer per pair
+    of sides' variables, one tuple for the rules that have the same)."""
+    if sides is None or not isinstance(f, Implies):
+        return _by_name(variables_of(f))
+    pair = (sides(f.left), sides(f.right))  # (a memo's own sets: their hashes are kept)
+    if made is None:
+        return _by_name(pair[0] | pair[1])
+    got = made.get(pair)
+    if got is None:
+        got = made[pair] = _by_name(pair[0] | pair[1])
+    return got
+
+
+def _by_name(variables: Iterable[Variable]) -> tuple[Variable, ...]:
+    return tuple(sorted(set(variables), key=lambda v: v.name))
 
 
 class _Grounding(Fold["Formula | None"]):

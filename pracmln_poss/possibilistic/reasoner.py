@@ -11,14 +11,18 @@ from __future__ import annotations
 
 __all__ = ["Reasoner", "QueryResult"]
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import arguments
 from ..atoms import Evidence, EvidenceItem, evidence_items
 from ..errors import ArgumentTypeError, InconsistentEvidenceError
+from ..logic.cnf import Clause
 from ..logic.formula import Formula, is_literal, literal_of, negate
 from ..stopping import SAT_SOLVER
 from ..weights import INF
+from .ground_clauses import rule_contents
+from .lifted_theory import LiftedTheory
 from .selectors import SelectorSolver
 from .theory import Level, PossibilisticFormula, PossibilisticTheory
 
@@ -42,18 +46,46 @@ class Reasoner:
 
     The exact layer: every level it takes or gives is in int steps of the theory's
     resolution (``INF``: certain); :class:`~.inference.PossibilisticInference` answers
-    in weight units, for ground and lifted theories."""
+    in weight units, for ground and lifted theories.
 
-    def __init__(self, theory: PossibilisticTheory, solver: str = SAT_SOLVER) -> None:
-        self.theory = theory
-        self.level_steps: tuple[Level, ...] = tuple(sorted({pf.steps for pf in theory.formulas} | {INF}))
-        finite = [pf for pf in theory.formulas if pf.steps != INF]
+    A lifted theory is answered on the clauses of its rules' groundings
+    (:func:`~.ground_clauses.rule_contents`), made without a formula per grounding; its
+    drowned formulas are the ground formulas of :meth:`.LiftedTheory.ground` below the
+    consistency level (:meth:`.LiftedTheory.ground_below`: the rules below it grounded,
+    for each question).
+
+    :ivar theory: the ground theory answered on; for a lifted theory, its atoms alone
+        (what names evidence and queries), its rules being in the solver as clauses.
+    :ivar contents: per formula (rule) of the theory given, what the solver holds of it:
+        the formula, or for a lifted rule the clauses of its groundings.
+    :param force: answer a lifted theory above
+        :data:`~.lifted_theory.MAX_GROUNDINGS` groundings.
+    :raises ModelError: for a lifted theory above that many groundings, unless ``force``.
+    """
+
+    def __init__(self, theory: PossibilisticTheory | LiftedTheory, solver: str = SAT_SOLVER,
+                 force: bool = False) -> None:
+        rules = theory.formulas
+        contents: Sequence[Formula | list[Clause]]
+        if isinstance(theory, LiftedTheory):
+            theory.check_grounding_size(force)
+            contents = rule_contents(theory)
+            self.theory = theory.atoms_only()
+            self._lifted: LiftedTheory | None = theory
+        else:
+            contents = [pf.formula for pf in rules]
+            self.theory = theory
+            self._lifted = None
+        self.level_steps: tuple[Level, ...] = tuple(sorted({pf.steps for pf in rules} | {INF}))
+        finite = [i for i, pf in enumerate(rules) if pf.steps != INF]
         # a selector per finite level; certain formulas always on
-        self._solver = SelectorSolver(theory.n_atoms, [pf.formula for pf in finite], solver,
-                                      groups=[pf.steps for pf in finite],
-                                      always=[pf.formula for pf in theory.formulas if pf.steps == INF])
+        self._solver = SelectorSolver(self.theory.n_atoms, [contents[i] for i in finite], solver,
+                                      groups=[rules[i].steps for i in finite],
+                                      always=[c for c, pf in zip(contents, rules) if pf.steps == INF])
         self._activation = self._solver.selector_of
-        self._has_certain = len(finite) < len(theory.formulas)
+        self._has_certain = len(finite) < len(rules)
+        self._formulas = rules
+        self.contents: tuple[Formula | list[Clause], ...] = tuple(contents)
 
     @property
     def calls(self) -> int:
@@ -71,6 +103,22 @@ class Reasoner:
         self._solver.close()
 
     # -- the solver interface ----------------------------------------------------------
+
+    @property
+    def solver(self) -> SelectorSolver:
+        """The SAT solver, for callers that ask it more (under :meth:`cut_at` and
+        guards of their own, which they retire)."""
+        return self._solver
+
+    def cut_at(self, steps: Level) -> list[int]:
+        """Assumptions that switch on the cut at the level ``steps`` (one of
+        :attr:`level_steps`): the formulas at or above it."""
+        return self._cut_assumptions(self.level_steps.index(steps))
+
+    def evidence_assumptions(self, evidence: Evidence) -> tuple[list[int], list[int]]:
+        """Evidence as assumptions, and the guards to retire afterwards (for callers of
+        :attr:`solver`)."""
+        return self._evidence(list(evidence_items(evidence)))
 
     def _cut_assumptions(self, index: int) -> list[int]:
         """Assumptions enabling the cut at ``self.level_steps[index]`` (levels at or above it)."""
@@ -172,8 +220,13 @@ class Reasoner:
                 )
         finally:
             self._solver.retire(*guards)
-        drowned = tuple(pf for pf in self.theory.formulas if pf.steps < level)
-        return QueryResult(entailed, level, drowned)
+        return QueryResult(entailed, level, self._below(level))
+
+    def _below(self, level: Level) -> tuple[PossibilisticFormula, ...]:
+        """The ground formulas below ``level``."""
+        if self._lifted is not None:
+            return self._lifted.ground_below(level)
+        return tuple(pf for pf in self._formulas if pf.steps < level)
 
     def necessity_steps(self, query: str | Formula) -> Level | None:
         """``N(query)`` in exact int steps: the highest level whose cut entails it; ``None``

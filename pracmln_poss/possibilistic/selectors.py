@@ -16,7 +16,7 @@ from pysat.solvers import Solver
 
 from .. import stopping
 from ..errors import ClosedError
-from ..logic.cnf import VarPool, clausify
+from ..logic.cnf import Clause, VarPool, clauses_of
 from ..logic.formula import Formula
 from ..stopping import SAT_SOLVER
 
@@ -30,10 +30,12 @@ class SelectorSolver:
         share one selector (``selector_of[group]``; groups must sort).  Default: each
         formula its own group.
     :param always: formulas that are always on (no selector).
+
+    A formula may be given as its clauses over the atoms' numbers (a list of tuples).
     """
 
-    def __init__(self, n_atoms: int, formulas: Sequence[Formula], solver: str = SAT_SOLVER,
-                 groups: Sequence[float] | None = None, always: Iterable[Formula] = ()) -> None:
+    def __init__(self, n_atoms: int, formulas: Sequence[Formula | list[Clause]], solver: str = SAT_SOLVER,
+                 groups: Sequence[float] | None = None, always: Iterable[Formula | list[Clause]] = ()) -> None:
         self.pool = VarPool(n_atoms)
         self.sat = Solver(name=solver)
         self.calls = 0  # solver calls, for statistics and benchmarks
@@ -46,10 +48,12 @@ class SelectorSolver:
         for f in always:
             self._add(f, None)
 
-    def _add(self, f: Formula, selector: int | None) -> None:
-        guard = () if selector is None else (-selector,)
-        for clause in clausify(f, self.pool):
-            self.sat.add_clause([*clause, *guard])
+    def _add(self, f: Formula | list[Clause], selector: int | None) -> None:
+        clauses = clauses_of(f, self.pool)
+        if selector is None:
+            self.sat.append_formula(clauses)
+        else:
+            self.sat.append_formula([(*clause, -selector) for clause in clauses])
 
     def guard(self, f: Formula) -> int:
         """Add ``f`` under a fresh selector; assume it to use ``f``, :meth:`retire` it after."""
