@@ -91,9 +91,15 @@ def test_paper_bird_listing_keeps_six_of_ten_rules_under_aggressive_filtering():
 @settings(max_examples=examples(300), deadline=None)
 @given(theories(max_atoms=5, max_formulas=12))
 def test_worked_from_the_top_level_down_it_keeps_what_the_first_greedy_pass_kept(theory):
-    """The fast filter (levels from the highest down, the kept ones above added for good)
-    decides every item as the first one did (lowest level first, every other item an
-    assumption): the same theory, byte for byte, in both modes."""
+    """The fast filter (levels from the highest down, what it keeps added for good as soon
+    as it is decided, the rest of a level switched on by one assumption, a test that a
+    switched-on clause subsumes dropped without the solver, a new solver with only what
+    is kept every so often) decides every item as the first one did (lowest level first,
+    every other item an assumption): the same theory, byte for byte, in both modes, with
+    items given as formulas or as their clauses, with a new solver at every level or
+    rarely."""
+    from pracmln_poss.logic.cnf import VarPool, clausify
+    from pracmln_poss.possibilistic import filtering
     from pracmln_poss.possibilistic.filtering import keep_flags
 
     from .reference import greedy_keep_flags
@@ -101,6 +107,18 @@ def test_worked_from_the_top_level_down_it_keeps_what_the_first_greedy_pass_kept
     formulas = [pf.formula for pf in theory.formulas]
     levels = [pf.steps for pf in theory.formulas]
     lengths = [formula_length(f) for f in formulas]
-    for mode in ("aggressive", "conservative"):
-        args = (theory.n_atoms, levels, lengths, formulas, formulas, mode)
-        assert keep_flags(*args) == greedy_keep_flags(*args), mode
+    n = theory.n_atoms
+    # (a formula whose clauses name no variable of their own, as those clauses)
+    clauses = [c if all(abs(lit) <= n for clause in c for lit in clause) else f
+               for f, c in ((f, [list(cl) for cl in clausify(f, VarPool(n))]) for f in formulas)]
+    clauses = [[tuple(cl) for cl in c] if isinstance(c, list) else c for c in clauses]
+    fresh = filtering.FRESH
+    try:
+        for filtering.FRESH in (fresh, 0):
+            for mode in ("aggressive", "conservative"):
+                args = (n, levels, lengths, formulas, formulas, mode)
+                expected = greedy_keep_flags(*args)
+                assert keep_flags(*args) == expected, mode
+                assert keep_flags(n, levels, lengths, clauses, clauses, mode) == expected, (mode, "clauses")
+    finally:
+        filtering.FRESH = fresh

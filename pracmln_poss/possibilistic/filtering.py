@@ -8,9 +8,9 @@ removed formula at level ``x`` is entailed by formulas kept at ``>= x``.
 
 Formulas are tried lowest level first and, within a level, longest first (then in
 theory order), so that long, derived rules go before the short ones that imply them.
-One incremental SAT solver serves every check; the levels are worked from the highest
-down, which decides the same (see :func:`keep_flags`), so that each check costs about
-its own level's size.
+An incremental SAT solver serves the checks; the levels are worked from the highest
+down, which decides the same (see :func:`keep_flags`), so that a check has a few
+assumptions, whatever the size of its level or of the theory.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ __all__ = ["FILTER_MODES", "FilterResult", "filter_redundant", "formula_length",
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import groupby
+from itertools import combinations, groupby
 from typing import Generic, TypeVar, overload
 
 from pysat.solvers import Solver
@@ -135,6 +135,73 @@ def _negated(test: Formula | list[Clause], pool: VarPool) -> list[Clause]:
     return out
 
 
+FRESH = 100_000
+""":func:`keep_flags` starts a new solver, with only what it keeps, once this many
+variables (and more than four per clause kept) have been added since the last."""
+
+
+def _fresh(solver: str, n_atoms: int, sizes: list[int]) -> tuple[Solver, VarPool, dict[int, int]]:
+    """A SAT solver for :func:`keep_flags`, its variables (the atoms first) and a gate
+    per item length of ``sizes`` (each implying the shorter ones)."""
+    pool = VarPool(n_atoms)
+    gate = {size: pool.new() for size in sizes}
+    sat = Solver(name=solver)
+    for shorter, longer in zip(sizes, sizes[1:]):
+        sat.add_clause([-gate[longer], gate[shorter]])
+    return sat, pool, gate
+
+
+class _Switched:
+    """The clauses a question of :func:`keep_flags` has switched on (those of the items
+    kept and of the items of its level still undecided), by their literals, with the
+    lengths of the items they belong to: a test clause that one of them subsumes (its
+    literals a part of the test's) follows, without a solver call."""
+
+    WIDEST = 6
+    """Test clauses wider than this are left to the solver (a clause has 2^n parts)."""
+
+    MOST = 8
+    """An item of more clauses is left out: keeping its clauses costs more than the calls
+    they save (a CORA rule's 31 groundings, against an object-recognition rule's 2)."""
+
+    def __init__(self) -> None:
+        self.lengths: dict[frozenset[int], dict[int, int]] = {}
+
+    def add(self, clauses: Formula | list[Clause], length: int) -> None:
+        if not isinstance(clauses, list) or len(clauses) > self.MOST:
+            return
+        for clause in clauses:
+            counts = self.lengths.setdefault(frozenset(clause), {})
+            counts[length] = counts.get(length, 0) + 1
+
+    def remove(self, clauses: Formula | list[Clause], length: int) -> None:
+        if not isinstance(clauses, list) or len(clauses) > self.MOST:
+            return
+        for clause in clauses:
+            key = frozenset(clause)
+            counts = self.lengths[key]
+            counts[length] -= 1
+            if not counts[length]:
+                del counts[length]
+                if not counts:
+                    del self.lengths[key]
+
+    def subsume(self, test: list[Clause], longest: int | None) -> bool:
+        """Whether every clause of ``test`` has a part switched on (by an item no longer
+        than ``longest``, when given)."""
+        return all(self._subsumed(clause, longest) for clause in test)
+
+    def _subsumed(self, clause: Clause, longest: int | None) -> bool:
+        if len(clause) > self.WIDEST:
+            return False
+        for size in range(len(clause) + 1):
+            for part in combinations(clause, size):
+                counts = self.lengths.get(frozenset(part))
+                if counts and (longest is None or any(length <= longest for length in counts)):
+                    return True
+        return False
+
+
 def _check_mode(mode: str) -> None:
     if mode not in FILTER_MODES:
         raise UnknownNameError(f"unknown filter mode {mode!r}; valid: {', '.join(FILTER_MODES)}")
@@ -159,10 +226,14 @@ def keep_flags(
     first would (``docs/filtering.md``): an item's question involves only its own level
     and those above, and the items kept above a level entail every item dropped there (by
     items no longer than it), so that asking with the kept ones or with all gives the
-    same answer.  Worked downwards, what is kept above is final: it joins one SAT solver
-    for good, switched on by one assumption (in conservative mode one per length), and
-    only the items of the level at hand go in as assumptions.  Each question then costs
-    about the size of its own level, not of the theory.
+    same answer.  Worked downwards, what is kept is final: it joins one SAT solver for
+    good as soon as it is decided (in conservative mode under a gate per length, one
+    assumption), and the items of the level still undecided are switched on by one
+    assumption too (a chain through them).  Each question then has a few assumptions
+    (a test that is one clause: its literals, assumed false), whatever the size of its
+    level or of the theory.  Two shortcuts leave every answer as it is: a test that the
+    clauses switched on subsume goes without a solver call (:class:`_Switched`), and a
+    new solver with only what is kept replaces one grown large (:data:`FRESH`).
     """
     _check_mode(mode)
     kept = [True] * len(contents)
@@ -171,36 +242,71 @@ def keep_flags(
     order = sorted(range(len(contents)), key=lambda i: (levels[i], -lengths[i], i))
     bands = [list(band) for _, band in groupby(order, key=lambda i: levels[i])]
     conservative = mode == "conservative"
-    pool = VarPool(n_atoms)
     # (conservative: gate[l] switches on the items kept above the level that are no longer
     # than l; assuming it assumes every shorter gate too)
     sizes = sorted(set(lengths))
-    gate = {size: pool.new() for size in sizes} if conservative else {}
-    with Solver(name=solver) as sat:
-        for shorter, longer in zip(sizes, sizes[1:]) if conservative else ():
-            sat.add_clause([-gate[longer], gate[shorter]])
+    enabled = _Switched()
+    final: list[int] = []  # (the items kept by the levels done)
+    sat, pool, gate = _fresh(solver, n_atoms, sizes if conservative else [])
+    try:
+        start, live = pool.top, 0
         for band in reversed(bands):
+            if pool.top - start > max(FRESH, 4 * live):
+                # (a question's cost grows with the solver's variables, most of them the
+                # switches of items decided long ago: start again with what is kept)
+                sat.delete()
+                sat, pool, gate = _fresh(solver, n_atoms, sizes if conservative else [])
+                for j in final:
+                    for clause in clauses_of(contents[j], pool):
+                        sat.add_clause([*clause, -gate[lengths[j]]] if conservative else clause)
+                start = pool.top
             selector = {i: pool.new() for i in band}
+            # (after[p] switches on the items of the band from place p on: one assumption
+            # for the rest of the band, whatever its size)
+            after = [pool.new() for _ in band]
             clauses = {i: clauses_of(contents[i], pool) for i in band}
-            for i in band:
-                for clause in clauses[i]:
-                    sat.add_clause([*clause, -selector[i]])
+            batch: list[Clause] = []
             for place, i in enumerate(band):
-                # the band is longest first: the items before i are no shorter, those after no longer
-                support = [selector[j] for j in band[:place] if kept[j] and (not conservative or lengths[j] <= lengths[i])]
-                support += [selector[j] for j in band[place + 1:]]
-                guard = pool.new()
-                for clause in _negated(tests[i], pool):
-                    sat.add_clause([*clause, -guard])
-                if not stopping.sat(sat, [*support, guard, *([gate[lengths[i]]] if conservative else [])]):
-                    kept[i] = False
-                sat.add_clause([-guard])
-            for i in band:  # (the band is final: what it keeps joins every question below it)
+                enabled.add(clauses[i], lengths[i])
+                batch.extend((*clause, -selector[i]) for clause in clauses[i])
+                batch.append((-after[place], selector[i]))
+                if place + 1 < len(band):
+                    batch.append((-after[place], after[place + 1]))
+            sat.append_formula(batch)
+            done: list[Clause] = []  # (switches that no question asks again, set at the level's end)
+            for place, i in enumerate(band):
+                # the band is longest first: the items before i are no shorter, those after
+                # no longer; those before that it keeps are in for good already (below)
+                enabled.remove(clauses[i], lengths[i])
+                test = tests[i]
+                if isinstance(test, list) and enabled.subsume(test, lengths[i] if conservative else None):
+                    kept[i] = False  # (its test's clauses are each a switched-on clause or wider)
+                else:
+                    if isinstance(test, list) and len(test) == 1:
+                        negation = [-lit for lit in test[0]]  # (a clause's negation: its literals, assumed false)
+                    else:
+                        guard = pool.new()
+                        sat.append_formula([(*clause, -guard) for clause in _negated(test, pool)])
+                        negation = [guard]
+                        done.append((-guard,))
+                    rest = [after[place + 1]] if place + 1 < len(band) else []
+                    if not stopping.sat(sat, [*rest, *negation, *([gate[lengths[i]]] if conservative else [])]):
+                        kept[i] = False
+                # (decided: what it keeps joins every later question, of this band and below;
+                # a selector neither assumed nor set only lets the solver add clauses, which
+                # changes no answer, so the others are set at the level's end)
+                if kept[i]:
+                    enabled.add(clauses[i], lengths[i])
+                    final.append(i)
+                    live += len(clauses[i])
                 if kept[i] and not conservative:
                     sat.add_clause([selector[i]])
                     continue
                 sat.add_clause([-selector[i]])
                 if kept[i]:
-                    for clause in clauses[i]:
-                        sat.add_clause([*clause, -gate[lengths[i]]])
+                    sat.append_formula([(*clause, -gate[lengths[i]]) for clause in clauses[i]])
+            done.extend((-switch,) for switch in after)
+            sat.append_formula(done)
+    finally:
+        sat.delete()
     return kept
