@@ -87,17 +87,14 @@ class LiftedTheory(LevelsInUnits, Displayed):
 
         :raises ModelError: for a rule that mentions an atom outside the theory's atoms.
         """
-        return self._groundings(pf, _rule_variables(pf.formula), {})
+        return self._groundings(pf, _rule_variables(pf.formula), _Walks(self._numbers, dict(self.types)))
 
-    def _groundings(self, pf: PossibilisticFormula, variables: tuple[Variable, ...], leaves: dict[object, Formula | None],
-                    ) -> list[Formula]:
-        """:meth:`groundings`, given the rule's variables; ``leaves`` keeps the groundings of
-        its atoms and equalities for the next rules (:class:`_Grounding`)."""
-        types = dict(self.types)
+    def _groundings(self, pf: PossibilisticFormula, variables: tuple[Variable, ...], walks: _Walks) -> list[Formula]:
+        """:meth:`groundings`, given the rule's variables; ``walks`` keeps the groundings
+        of its parts for the next rules."""
         out = []
-        names = tuple(v.name for v in variables)
-        for values in itertools.product(*(types[v.domain or ""] for v in variables)):
-            grounded = _Grounding(self._numbers, names, values, leaves)(pf.formula)
+        for walk in walks.of(variables):
+            grounded = walk(pf.formula)
             if grounded is None:
                 raise ModelError(f"rule {pf.formula} mentions an atom outside the model")
             if not (isinstance(grounded, Truth) and grounded.value):
@@ -206,9 +203,9 @@ class LiftedTheory(LevelsInUnits, Displayed):
         out: list[PossibilisticFormula] = []
         sources: list[int] = []
         seen: set[tuple[Formula, Level]] = set()
-        leaves: dict[object, Formula | None] = {}  # (the rules, and so their leaves, live through the loop)
+        walks = _Walks(self._numbers, dict(self.types))  # (the rules, and so their parts, live through the loop)
         for i, (pf, variables) in enumerate(zip(self.formulas, self.rule_variables)):
-            for grounded in self._groundings(pf, variables, leaves):
+            for grounded in self._groundings(pf, variables, walks):
                 key = (grounded, pf.steps)
                 if key not in seen:
                     seen.add(key)
@@ -238,6 +235,38 @@ def _by_name(variables: Iterable[Variable]) -> tuple[Variable, ...]:
     return tuple(sorted(set(variables), key=lambda v: v.name))
 
 
+_UNKNOWN = object()
+
+
+class _Walks:
+    """What grounding the rules of one theory keeps from rule to rule: a grounding walk
+    per binding (:class:`_Grounding`), the walks of each variables' tuple (by identity,
+    holding the tuple), and the groundings of the parts of the rules (``leaves``)."""
+
+    def __init__(self, numbers: dict[str, int], types: dict[str, tuple[str, ...]]) -> None:
+        self.numbers = numbers
+        self.types = types
+        self.leaves: dict[tuple[int, int], Formula | None] = {}
+        self._by_binding: dict[tuple[tuple[str, ...], tuple[str, ...]], _Grounding] = {}
+        self._by_variables: dict[int, tuple[tuple[Variable, ...], list[_Grounding]]] = {}
+
+    def of(self, variables: tuple[Variable, ...]) -> list[_Grounding]:
+        """A walk per binding of ``variables``, in :func:`itertools.product`'s order."""
+        got = self._by_variables.get(id(variables))
+        if got is not None and got[0] is variables:
+            return got[1]
+        names = tuple(v.name for v in variables)
+        walks = []
+        for values in itertools.product(*(self.types[v.domain or ""] for v in variables)):
+            walk = self._by_binding.get((names, values))
+            if walk is None:
+                walk = self._by_binding[(names, values)] = _Grounding(
+                    self.numbers, names, values, self.leaves, len(self._by_binding))
+            walks.append(walk)
+        self._by_variables[id(variables)] = (variables, walks)
+        return walks
+
+
 class _Grounding(Fold["Formula | None"]):
     """One grounding of a rule, made in one walk: its variables bound to constants, each
     atom numbered over the theory's atoms, each equality decided, and the result
@@ -254,19 +283,19 @@ class _Grounding(Fold["Formula | None"]):
     doing = "ground"
 
     def __init__(self, numbers: dict[str, int], names: tuple[str, ...], values: tuple[str, ...],
-                 leaves: dict[object, Formula | None]) -> None:
+                 leaves: dict[tuple[int, int], Formula | None], key: int) -> None:
         self.numbers = numbers
         self.binding = dict(zip(names, values))
-        self.key = (names, values)
+        self.key = key  # (the binding's number among those ``leaves`` holds groundings for)
         self.leaves = leaves
 
     def __call__(self, f: Formula) -> Formula | None:
         if type(f) is PredAtom or type(f) is Equals or type(f) is And or type(f) is Not:
             key = (id(f), self.key)
-            if key in self.leaves:
-                return self.leaves[key]
-            out = self.leaves[key] = super().__call__(f)
-            return out
+            out = self.leaves.get(key, _UNKNOWN)
+            if out is _UNKNOWN:
+                out = self.leaves[key] = super().__call__(f)
+            return cast("Formula | None", out)
         return super().__call__(f)
 
     def name(self, t: Term) -> str:
