@@ -273,7 +273,9 @@ def keep_flags(
                 if place + 1 < len(band):
                     batch.append((-after[place], after[place + 1]))
             sat.append_formula(batch)
-            done: list[Clause] = []  # (switches that no question asks again, set at the level's end)
+            # (switches no question asks again, set false at the level's end: a switch neither
+            # assumed nor set only lets the solver add clauses, which changes no answer)
+            done: list[Clause] = []
             for place, i in enumerate(band):
                 # the band is longest first: the items before i are no shorter, those after
                 # no longer; those before that it keeps are in for good already (below)
@@ -292,9 +294,7 @@ def keep_flags(
                     rest = [after[place + 1]] if place + 1 < len(band) else []
                     if not stopping.sat(sat, [*rest, *negation, *([gate[lengths[i]]] if conservative else [])]):
                         kept[i] = False
-                # (decided: what it keeps joins every later question, of this band and below;
-                # a selector neither assumed nor set only lets the solver add clauses, which
-                # changes no answer, so the others are set at the level's end)
+                # (decided: what it keeps joins every later question, of this band and below)
                 if kept[i]:
                     enabled.add(clauses[i], lengths[i])
                     final.append(i)
