@@ -232,8 +232,8 @@ def keep_flags(
     assumption too (a chain through them).  Each question then has a few assumptions
     (a test that is one clause: its literals, assumed false), whatever the size of its
     level or of the theory.  Two shortcuts leave every answer as it is: a test that the
-    clauses switched on subsume goes without a solver call (:class:`_Switched`), and a
-    new solver with only what is kept replaces one grown large (:data:`FRESH`).
+    clauses switched on subsume goes without a solver call (``_Switched``), and a
+    new solver with only what is kept replaces one grown large (``FRESH``).
     """
     _check_mode(mode)
     kept = [True] * len(contents)

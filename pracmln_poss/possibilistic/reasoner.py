@@ -112,7 +112,7 @@ class Reasoner:
 
     def cut_at(self, steps: Level) -> list[int]:
         """Assumptions that switch on the cut at the level ``steps`` (one of
-        :attr:`level_steps`): the formulas at or above it."""
+        ``level_steps``): the formulas at or above it."""
         return self._cut_assumptions(self.level_steps.index(steps))
 
     def evidence_assumptions(self, evidence: Evidence) -> tuple[list[int], list[int]]:
