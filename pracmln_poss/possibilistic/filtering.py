@@ -25,6 +25,7 @@ from typing import Generic, TypeVar, overload
 from pysat.solvers import Solver
 
 from .. import arguments, stopping
+from ..collector import collection_paused
 from ..errors import UnknownNameError
 from ..logic.cnf import Clause, VarPool, clauses_of, clausify
 from ..logic.formula import Atom, Formula, Implies, NodeMemo, PredAtom, conjunction, negate, walk
@@ -75,12 +76,12 @@ def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "ag
     """
     arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
     _check_mode(mode)
-    if isinstance(theory, LiftedTheory):
-        if mode == "none":
-            return FilterResult(theory, ())  # nothing to ground
+    if isinstance(theory, LiftedTheory) and mode == "none":
+        return FilterResult(theory, ())  # nothing to ground
+    with collection_paused():  # (clauses by the million, and no cycle among them)
         kept, removed = _filter(theory, mode, solver)
+    if isinstance(theory, LiftedTheory):
         return FilterResult(replace(theory, formulas=kept), removed)
-    kept, removed = _filter(theory, mode, solver)
     return FilterResult(theory.with_formulas(kept), removed)
 
 
