@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .. import arguments
 from ..atoms import Evidence, EvidenceItem
+from ..collector import collection_paused
 from ..errors import BackendError
 from ..logic.formula import (
     And,
@@ -167,7 +168,9 @@ class Explainer:
         result = self.reasoner.query(evidence, q)
         level = result.consistency_steps
         candidates = theory.formulas
-        with SelectorSolver(ground.n_atoms, self.reasoner.contents) as sat:
+        with collection_paused():  # (a clause list per rule: no cycle among them)
+            made = SelectorSolver(ground.n_atoms, self.reasoner.contents)
+        with made as sat:
             ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in ground.evidence(evidence)]
             active = [s for s, pf in zip(sat.selectors, candidates) if pf.steps >= level]
             # (the query's guard too, unused here: the solver numbered as before, so its cores

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .. import arguments
 from ..atoms import Evidence, EvidenceItem, evidence_items
+from ..collector import collection_paused
 from ..errors import ArgumentTypeError, InconsistentEvidenceError
 from ..logic.cnf import Clause
 from ..logic.formula import Formula, is_literal, literal_of, negate
@@ -69,19 +70,19 @@ class Reasoner:
         contents: Sequence[Formula | list[Clause]]
         if isinstance(theory, LiftedTheory):
             theory.check_grounding_size(force)
-            contents = rule_contents(theory)
             self.theory = theory.atoms_only()
             self._lifted: LiftedTheory | None = theory
         else:
-            contents = [pf.formula for pf in rules]
             self.theory = theory
             self._lifted = None
         self.level_steps: tuple[Level, ...] = tuple(sorted({pf.steps for pf in rules} | {INF}))
         finite = [i for i, pf in enumerate(rules) if pf.steps != INF]
-        # a selector per finite level; certain formulas always on
-        self._solver = SelectorSolver(self.theory.n_atoms, [contents[i] for i in finite], solver,
-                                      groups=[rules[i].steps for i in finite],
-                                      always=[c for c, pf in zip(contents, rules) if pf.steps == INF])
+        with collection_paused():  # (a lifted theory's clauses by the million, and no cycle among them)
+            contents = rule_contents(theory) if isinstance(theory, LiftedTheory) else [pf.formula for pf in rules]
+            # a selector per finite level; certain formulas always on
+            self._solver = SelectorSolver(self.theory.n_atoms, [contents[i] for i in finite], solver,
+                                          groups=[rules[i].steps for i in finite],
+                                          always=[c for c, pf in zip(contents, rules) if pf.steps == INF])
         self._activation = self._solver.selector_of
         self._has_certain = len(finite) < len(rules)
         self._formulas = rules
