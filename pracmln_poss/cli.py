@@ -737,8 +737,8 @@ def _checked(theory: Theory, questions: Sequence[Question], args: argparse.Names
 
 
 def _on_theory(args: argparse.Namespace, make: Callable[[], _Made]) -> _Made:
-    """``make()``, what answers questions on the theory file, its errors naming the file
-    (a theory too large to ground)."""
+    """``make()`` (what answers questions on the theory file, or an answer), its errors
+    naming the file where they name no place of their own."""
     try:
         return make()
     except PossError as exc:
@@ -755,10 +755,8 @@ def _answers(args: argparse.Namespace, theory: Theory, questions: Sequence[Quest
 
     if args.questions is None:
         question = questions[0]
-        try:
-            out, text = answer(question)
-        except PossError as exc:  # name the theory the evidence or query was checked against
-            raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
+        # (an error names the theory the evidence or query was checked against)
+        out, text = _on_theory(args, lambda: answer(question))
         write_stdout(json.dumps(out, indent=2) + "\n" if args.json else text)
         return 0
     _checked(theory, questions, args)

@@ -171,7 +171,7 @@ class Explainer:
         with collection_paused():  # (a clause list per rule: no cycle among them)
             made = SelectorSolver(ground.n_atoms, self.reasoner.contents)
         with made as sat:
-            ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in ground.evidence(evidence)]
+            ev = _evidence_guards(sat, ground, evidence)
             active = [s for s, pf in zip(sat.selectors, candidates) if pf.steps >= level]
             # (the query's guard too, unused here: the solver numbered as before, so its cores
             # and the explanations of a ground theory stay those of earlier versions)
@@ -179,17 +179,18 @@ class Explainer:
             no = sat.guard(negate(q))
             rules: tuple[PossibilisticFormula, ...] = ()
             countermodel = None
-            if result.entailed and isinstance(theory, LiftedTheory):
-                named, types = [split_atom(ground.name(a)) for a in atoms_of(q)], dict(theory.types)
-                ranked = NodeMemo(lambda head: _head_rank(head, named, types))
-                rank = {s: 0 if pf.blocking else ranked(_head(pf.formula)) for s, pf in zip(sat.selectors, candidates)}
+            if result.entailed:
+                if isinstance(theory, LiftedTheory):
+                    named, types = [split_atom(ground.name(a)) for a in atoms_of(q)], dict(theory.types)
+                    ranked = NodeMemo(lambda head: _head_rank(head, named, types))
+                    rank = {s: 0 if pf.blocking else ranked(_head(pf.formula)) for s, pf in zip(sat.selectors, candidates)}
+                else:
+                    rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, candidates)}
                 chosen = _minimal(sat, active, ev + [no], rank.__getitem__)
-                rules = _minimal_groundings(theory, [pf for s, pf in zip(sat.selectors, candidates) if s in chosen],
-                                            ground, evidence, q)
-            elif result.entailed:
-                rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, candidates)}
-                chosen = _minimal(sat, active, ev + [no], rank.__getitem__)
-                rules = tuple(pf for s, pf in zip(sat.selectors, candidates) if s in chosen)
+                picked = tuple(pf for s, pf in zip(sat.selectors, candidates) if s in chosen)
+                # (a lifted theory's minimal rules, then a minimal set of their groundings)
+                rules = _minimal_groundings(theory, picked, ground, evidence, q) \
+                    if isinstance(theory, LiftedTheory) else picked
             else:
                 sat.satisfiable(active + ev + [no])
                 countermodel = tuple(lit for lit in sat.model() if abs(lit) <= ground.n_atoms)
@@ -282,13 +283,18 @@ def explain(theory: Theory, evidence: Evidence, query: str | Formula, force: boo
         return explainer.explain(evidence, query)
 
 
-def _minimal_groundings(theory: LiftedTheory, chosen: list[PossibilisticFormula], ground: PossibilisticTheory,
+def _evidence_guards(sat: SelectorSolver, ground: PossibilisticTheory, evidence: tuple[EvidenceItem, ...]) -> list[int]:
+    """The evidence added to ``sat``, each item under a guard of its own."""
+    return [sat.guard(literal(e) if isinstance(e, int) else e) for e in ground.evidence(evidence)]
+
+
+def _minimal_groundings(theory: LiftedTheory, chosen: tuple[PossibilisticFormula, ...], ground: PossibilisticTheory,
                         evidence: tuple[EvidenceItem, ...], q: Formula) -> tuple[PossibilisticFormula, ...]:
     """A minimal set of the groundings of ``chosen`` (rules whose groundings entail
     ``q`` with the evidence), in the order :meth:`.LiftedTheory.ground` lists them."""
     formulas = theory.with_formulas(chosen).ground(force=True).formulas
     with SelectorSolver(ground.n_atoms, [pf.formula for pf in formulas]) as sat:
-        ev = [sat.guard(literal(e) if isinstance(e, int) else e) for e in ground.evidence(evidence)]
+        ev = _evidence_guards(sat, ground, evidence)
         rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, formulas)}
         kept = _minimal(sat, list(sat.selectors), ev + [sat.guard(negate(q))], rank.__getitem__)
         return tuple(pf for s, pf in zip(sat.selectors, formulas) if s in kept)
