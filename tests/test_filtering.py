@@ -122,3 +122,35 @@ def test_worked_from_the_top_level_down_it_keeps_what_the_first_greedy_pass_kept
                 assert keep_flags(n, levels, lengths, clauses, clauses, mode) == expected, (mode, "clauses")
     finally:
         filtering.FRESH = fresh
+
+
+@pytest.mark.parametrize("mode", ["aggressive", "conservative"])
+@pytest.mark.parametrize("padded", [False, True])
+def test_a_rule_one_resolution_step_gives_goes_without_the_solver(monkeypatch, mode, padded):
+    """``!a v o1`` and the certain ``!o1 v !o2`` (an "exactly one" rule) give ``!a v !o2``
+    by one resolution step: it goes without a solver call, as the reference decides, in
+    both modes; in conservative mode only while the rule holding ``!a v o1`` is no longer
+    than it (``padded``: that rule also holds a four-literal clause, and ``!a v !o2``
+    stays).  The rules are given as their clauses, as a lifted theory's are."""
+    from pracmln_poss import stopping
+    from pracmln_poss.logic.cnf import VarPool, clausify
+    from pracmln_poss.possibilistic import filtering
+    from pracmln_poss.possibilistic.filtering import keep_flags
+
+    from .reference import greedy_keep_flags
+
+    first = "(!a(T) v o1(T)) ^ (d(T) v e(T) v f(T) v g(T))" if padded else "!a(T) v o1(T)"
+    theory = PossibilisticTheory.from_pairs([("!o1(T) v !o2(T)", "inf"), (first, 2), ("!a(T) v !o2(T)", 1)])
+    formulas = [pf.formula for pf in theory.formulas]
+    levels = [pf.steps for pf in theory.formulas]
+    lengths = [formula_length(f) for f in formulas]
+    clauses = [clausify(f, VarPool(theory.n_atoms)) for f in formulas]
+    calls = []
+    sat = stopping.sat
+    monkeypatch.setattr(filtering.stopping, "sat", lambda oracle, assumed: calls.append(assumed) or sat(oracle, assumed))
+    expected = greedy_keep_flags(theory.n_atoms, levels, lengths, formulas, formulas, mode)
+    assert expected == [True, True, padded and mode == "conservative"]
+    calls.clear()
+    assert keep_flags(theory.n_atoms, levels, lengths, clauses, clauses, mode) == expected
+    # (the certain rule and the first are asked, the third goes by the step unless padded)
+    assert len(calls) == 2 + (padded and mode == "conservative")

@@ -152,11 +152,30 @@ def _fresh(solver: str, n_atoms: int, sizes: list[int]) -> tuple[Solver, VarPool
     return sat, pool, gate
 
 
+def _count(table: dict[int, int], length: int, change: int) -> bool:
+    """Add ``change`` to ``table[length]``, dropping a count that reaches 0; whether
+    ``table`` is empty after."""
+    left = table.get(length, 0) + change
+    if left:
+        table[length] = left
+    else:
+        del table[length]
+    return not table
+
+
+def _fits(counts: dict[int, int] | None, longest: int | None) -> bool:
+    """Whether ``counts`` (items' lengths) holds an item no longer than ``longest``."""
+    return counts is not None and bool(counts) and (longest is None or min(counts) <= longest)
+
+
 class _Switched:
-    """The clauses a question of :func:`keep_flags` has switched on (those of the items
-    kept and of the items of its level still undecided), by their literals, with the
-    lengths of the items they belong to: a test clause that one of them subsumes (its
-    literals a part of the test's) follows, without a solver call."""
+    """The clauses of the items kept, and of those of the level under way still undecided,
+    by their literals (sorted), with the lengths of the items they belong to.  A test
+    clause follows from them, without a solver call, when one of them subsumes it (its
+    literals a part of the test's), or when one resolution step gives such a clause: a
+    ``P v l`` and a binary ``-l v m`` with ``P`` and ``m`` in the test (an "exactly one"
+    hard rule's ``-object(c,A) v -object(c,B)`` and a rule concluding ``object(c,A)``
+    give the rule concluding ``-object(c,B)`` from the same premise)."""
 
     WIDEST = 6
     """Test clauses wider than this are left to the solver (a clause has 2^n parts)."""
@@ -166,40 +185,74 @@ class _Switched:
     they save (a CORA rule's 31 groundings, against an object-recognition rule's 2)."""
 
     def __init__(self) -> None:
-        self.lengths: dict[frozenset[int], dict[int, int]] = {}
+        self.lengths: dict[Clause, dict[int, int]] = {}
+        # (implied[l][m]: the binary clauses -l v m, by length; implying: every l that
+        # has been a key there, a set that only grows, so that a clause filed in ``less``
+        # under one of its literals is found there again when it is removed)
+        self.implied: dict[int, dict[int, dict[int, int]]] = {}
+        self.implying: set[int] = set()
+        # (less[P][l]: the clauses P v l with l in implying, by length)
+        self.less: dict[Clause, dict[int, dict[int, int]]] = {}
 
     def add(self, clauses: Formula | list[Clause], length: int) -> None:
-        if not isinstance(clauses, list) or len(clauses) > self.MOST:
-            return
-        for clause in clauses:
-            counts = self.lengths.setdefault(frozenset(clause), {})
-            counts[length] = counts.get(length, 0) + 1
+        self._change(clauses, length, 1)
 
     def remove(self, clauses: Formula | list[Clause], length: int) -> None:
+        self._change(clauses, length, -1)
+
+    def _change(self, clauses: Formula | list[Clause], length: int, change: int) -> None:
         if not isinstance(clauses, list) or len(clauses) > self.MOST:
             return
         for clause in clauses:
-            key = frozenset(clause)
-            counts = self.lengths[key]
-            counts[length] -= 1
-            if not counts[length]:
-                del counts[length]
-                if not counts:
-                    del self.lengths[key]
+            key = tuple(sorted(clause))
+            if _count(self.lengths.setdefault(key, {}), length, change):
+                del self.lengths[key]
+            if len(clause) == 2:
+                a, b = clause
+                for l, m in ((-a, b), (-b, a)):
+                    heads = self.implied.setdefault(l, {})
+                    if _count(heads.setdefault(m, {}), length, change):
+                        del heads[m]
+                        if not heads:
+                            del self.implied[l]
+                    self.implying.add(l)
+            for l in clause:
+                if l in self.implying:
+                    self._less(tuple(x for x in key if x != l), l, length, change)
+
+    def _less(self, rest: Clause, l: int, length: int, change: int) -> None:
+        literals = self.less.get(rest)
+        if change < 0 and (literals is None or l not in literals):
+            return  # (filed before l implied anything: one missing entry only costs a call)
+        if literals is None:
+            literals = self.less[rest] = {}
+        if _count(literals.setdefault(l, {}), length, change):
+            del literals[l]
+            if not literals:
+                del self.less[rest]
 
     def subsume(self, test: list[Clause], longest: int | None) -> bool:
-        """Whether every clause of ``test`` has a part switched on (by an item no longer
-        than ``longest``, when given)."""
+        """Whether every clause of ``test`` follows from a clause here, or from two by one
+        resolution step (of items no longer than ``longest``, when given)."""
         return all(self._subsumed(clause, longest) for clause in test)
 
     def _subsumed(self, clause: Clause, longest: int | None) -> bool:
         if len(clause) > self.WIDEST:
             return False
-        for size in range(len(clause) + 1):
-            for part in combinations(clause, size):
-                counts = self.lengths.get(frozenset(part))
-                if counts and (longest is None or any(length <= longest for length in counts)):
-                    return True
+        ordered = sorted(clause)
+        lengths, less = self.lengths, self.less
+        parts = [part for size in range(len(ordered) + 1) for part in combinations(ordered, size)]
+        for part in parts:
+            counts = lengths.get(part)
+            if counts and (longest is None or min(counts) <= longest):
+                return True
+        for part in parts:
+            literals = less.get(part)
+            if literals:
+                for l, counts in literals.items():
+                    heads = self.implied.get(l)
+                    if heads and _fits(counts, longest) and any(_fits(heads.get(m), longest) for m in ordered):
+                        return True
         return False
 
 
@@ -232,9 +285,11 @@ def keep_flags(
     assumption), and the items of the level still undecided are switched on by one
     assumption too (a chain through them).  Each question then has a few assumptions
     (a test that is one clause: its literals, assumed false), whatever the size of its
-    level or of the theory.  Two shortcuts leave every answer as it is: a test that the
-    clauses switched on subsume goes without a solver call (``_Switched``), and a
-    new solver with only what is kept replaces one grown large (``FRESH``).
+    level or of the theory.  Three shortcuts leave every answer as it is: a test that the
+    clauses switched on give by subsumption or one resolution step goes without a solver
+    call (``_Switched``); an item whose test the kept items give so goes before its
+    level's clauses reach the solver; and a new solver with only what is kept replaces
+    one grown large (``FRESH``).
     """
     _check_mode(mode)
     kept = [True] * len(contents)
@@ -247,6 +302,12 @@ def keep_flags(
     # than l; assuming it assumes every shorter gate too)
     sizes = sorted(set(lengths))
     enabled = _Switched()
+
+    def given(i: int) -> bool:
+        """Whether item ``i`` goes by what ``enabled`` holds, without the solver."""
+        test = tests[i]
+        return isinstance(test, list) and enabled.subsume(test, lengths[i] if conservative else None)
+
     final: list[int] = []  # (the items kept by the levels done)
     sat, pool, gate = _fresh(solver, n_atoms, sizes if conservative else [])
     try:
@@ -261,6 +322,16 @@ def keep_flags(
                     for clause in clauses_of(contents[j], pool):
                         sat.add_clause([*clause, -gate[lengths[j]]] if conservative else clause)
                 start = pool.top
+            # (an item whose test the kept items give goes at once, its clauses never in the
+            # solver: it goes whenever asked, and out of the rest of the level's earlier
+            # items it changes no answer, what gives it being in their support too)
+            undecided = []
+            for i in band:
+                if given(i):
+                    kept[i] = False
+                else:
+                    undecided.append(i)
+            band = undecided
             selector = {i: pool.new() for i in band}
             # (after[p] switches on the items of the band from place p on: one assumption
             # for the rest of the band, whatever its size)
@@ -282,8 +353,8 @@ def keep_flags(
                 # no longer; those before that it keeps are in for good already (below)
                 enabled.remove(clauses[i], lengths[i])
                 test = tests[i]
-                if isinstance(test, list) and enabled.subsume(test, lengths[i] if conservative else None):
-                    kept[i] = False  # (its test's clauses are each a switched-on clause or wider)
+                if given(i):
+                    kept[i] = False
                 else:
                     if isinstance(test, list) and len(test) == 1:
                         negation = [-lit for lit in test[0]]  # (a clause's negation: its literals, assumed false)
