@@ -168,6 +168,57 @@ def first_order_mlns(draw):
     return model(preds, domains, formulas)
 
 
+def _interactions_up_to_renaming(m, k):
+    """The interacting pairs the digests of ``m``'s lifted and ground transformations find,
+    each up to renaming the interchangeable constants."""
+    from pracmln_poss.insight.digest import digest_of
+    from pracmln_poss.logic.syntax import split_atom
+
+    g = ground(m)
+    classes = [c for c in find_symmetry(g, m.domain_map).classes if len(c) > 1]
+    renamings = [dict(zip(itertools.chain(*classes), itertools.chain(*images)))
+                 for images in itertools.product(*(itertools.permutations(c) for c in classes))]
+
+    def renamed(literal, to):
+        pred, args = split_atom(literal.removeprefix("!"))
+        text = f"{pred}({','.join(to.get(a, a) for a in args)})" if args else pred
+        return ("!" if literal.startswith("!") else "") + text
+
+    def up_to_renaming(origin):
+        return min(tuple(sorted(renamed(literal, to) for literal in origin)) for to in renamings)
+
+    lifted = digest_of(transform(m, "lifted", k=k))
+    assert lifted.uncompared == 0
+    reference = digest_of(defaults(g, DefaultsOptions(k=k)))
+    return ({up_to_renaming(origin) for origin, _ in lifted.interactions},
+            {up_to_renaming(origin) for origin, _ in reference.interactions})
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(first_order_mlns(), st.integers(1, 2))
+def test_a_lifted_digest_finds_the_interacting_pairs_its_grounding_finds(m, k):
+    """The digest of a lifted theory compares every pair with its literals, though a
+    pair's literal need not be its own class's representative (its changes are carried
+    over by the renaming): the pairs it finds interacting are, up to renaming the
+    interchangeable constants, those the digest of the ground transformation finds
+    among all pairs."""
+    from .reference import MapReference
+
+    assume(MapReference(ground(m)).consistent)
+    lifted, reference = _interactions_up_to_renaming(m, k)
+    assert lifted == reference
+
+
+def test_a_lifted_digest_carries_another_object_over_to_the_pair_s_other_literal():
+    """``!t(A)`` says ``f(A,x)`` for every other object ``x``; in the pair
+    ``{s(B), !t(A)}`` that other object is ``B``, so the pair's ``f(A,B)`` is what
+    ``!t(A)`` says already, and nothing interacts (compared with ``f(A,x)`` for an
+    unobserved ``x``, it looked new)."""
+    m = model([("s", ["p"]), ("t", ["p"]), ("f", ["p", "p"])], {"p": ["A", "B"]},
+              [("t(a) v f(a, b)", 1), ("!s(a)", 1), ("!s(a)", 1)])
+    assert _interactions_up_to_renaming(m, 2) == (set(), set())
+
+
 def test_a_constant_in_two_domains_and_named_in_formulas():
     """Regression (a KeyError once): ``A`` is both an object and a location."""
     m = model([("at", ["obj", "loc"]), ("near", ["loc", "loc"])], {"obj": ["A", "B"], "loc": ["A", "C"]},

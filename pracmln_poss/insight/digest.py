@@ -12,12 +12,12 @@ evidence set, and counts the rest: every line is rules of the theory or a count 
 Conclusions of a lifted theory are compared up to the names of their variables: against
 the defaults, whose variables stand for any object, a variable is any object
 (``!object(c2,Fork)``, about another cluster than the one observed, repeats the default
-``!object(c1,Fork)``); between a pair and its literals, a variable is named by its first
-place in the rule, premise first (the observed object, then another).  A pair is
-compared with its literals alone: in a ground theory a literal without rules of its own
-concludes nothing the defaults do not; a lifted theory keeps one pair of each class up
-to renaming, whose literals need not be the representatives of their own classes, so
-there a pair whose literal has no rules is counted, not compared.
+``!object(c1,Fork)``).  Between a pair and its literals, the variables a rule's premise
+binds are named by the observed constants, the others stand for any object not
+observed (``_Bound``).  A lifted theory keeps one evidence set of each class up to
+renaming the interchangeable constants, so a pair's literal need not be its own class's
+representative: that representative's changes are carried over by the renaming.  A
+literal without rules of its own (in its class) concludes nothing the defaults do not.
 Blocking rules conclude nothing themselves and are counted only; so are certain rules
 (the model's hard formulas) and rules of other shapes.  A filtered theory lacks the
 rules its other rules imply, and its digest lacks them too.
@@ -25,12 +25,26 @@ rules its other rules imply, and its digest lacks them too.
 
 from __future__ import annotations
 
-__all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals"]
+__all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals", "digest_of", "Digest"]
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
 
 from ..formats.family import split_literals
-from ..logic.formula import And, Atom, Formula, Implies, Not, PredAtom, Term, Variable, map_terms, variables_of
+from ..logic.formula import (
+    And,
+    Atom,
+    Constant,
+    Formula,
+    Implies,
+    Not,
+    PredAtom,
+    Term,
+    Variable,
+    map_terms,
+    variables_of,
+)
 from ..logic.syntax import format_formula, split_atom
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula
@@ -75,16 +89,18 @@ class _Keys:
         """A conclusion of rule ``pf`` up to the names of its variables: each named by its
         first place in the rule, premise first (``_1`` the observed object, ``_2`` another),
         or every one ``_`` (``erase``: any object, as a default with no evidence says)."""
-        memo = (id(pf), literal, erase)
+        memo = (0 if erase else id(pf), literal, erase)  # (erased, the rule does not matter)
         if memo in self._memo:
             return self._memo[memo]
         atom = literal.arg if isinstance(literal, Not) else literal
         if self.theory.types:
-            order = self._orders.get(id(pf))
-            if order is None:
-                order = {v.name: f"_{i}" for i, v in enumerate(dict.fromkeys(variables_of(pf.formula)), 1)}
-                self._orders[id(pf)] = order
-            named = order
+            named: dict[str, str] = {}
+            if not erase:
+                order = self._orders.get(id(pf))
+                if order is None:
+                    order = {v.name: f"_{i}" for i, v in enumerate(dict.fromkeys(variables_of(pf.formula)), 1)}
+                    self._orders[id(pf)] = order
+                named = order
 
             def rename(t: Term) -> Term:
                 return Variable("_" if erase else named[t.name], t.domain) if isinstance(t, Variable) else t
@@ -109,12 +125,196 @@ class _Group:
         return {key(pf, lit, erase): (pf, lit) for pf, lit in self.rules}
 
 
-def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
-    """The digest of ``theory`` (see the module): flagged rules first (``flags``, from
-    :func:`~.show.overturned_readings` and :func:`~.show.off_target_rules`), then the
-    defaults, the single observations that change them, the interacting pairs and the
-    rules per level band (at most ``max_pairs`` flagged rules and pairs listed, the rest
-    counted)."""
+class _Bound:
+    """A lifted theory's pairs compared with their literals, with the variables an
+    evidence set binds named by their constants.
+
+    A pair ``{l, m}`` of a lifted theory is the representative of its class up to renaming
+    the interchangeable constants, and so is each single literal, so ``l`` need not be
+    its own class's representative ``l'``; what ``l'`` changes is carried over to ``l`` by
+    the renaming ``s`` with ``s(l') = l``.  A rule's premise is its evidence set's literals
+    in order, with a variable for each interchangeable constant (of that constant's
+    class, its type), so it names the literal's class and binds the rule's variables; the
+    others range over the constants not observed, pairwise distinct.  Carried over to the
+    pair, such a variable of ``l``'s is either a constant of ``m`` of its type that ``l``
+    lacks, or still one not observed.
+    """
+
+    def __init__(self, singles: dict[str, _Group],
+                 changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]]) -> None:
+        self._bindings: dict[tuple[int, tuple[str, ...]], dict[str, str] | None] = {}
+        self._keys: dict[tuple[int, int], Key] = {}
+        self._equal: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+        # (per class of a single literal: its premise, binding and what it changes, bound)
+        self.singles: dict[tuple[object, ...], tuple[PredAtom, dict[str, str], list[tuple[bool, PredAtom]]]] = {}
+        self.complete = True  # (whether every single's premise is its literal: else a class not found is unknown)
+        for literal, group in singles.items():
+            pf = group.rules[0][0]
+            premise, binding = self._premise(pf, (literal,)), self._binding(pf, (literal,))
+            changed = self._bound((literal,), changes.get(literal, {}).values())
+            if premise is None or binding is None or changed is None:
+                self.complete = False
+                continue
+            self.singles[_class(*premise[0])] = (premise[0][1], binding, changed)
+
+    def pair(self, origin: tuple[str, ...], group: _Group
+             ) -> tuple[list[Key], dict[Key, tuple[PossibilisticFormula, Formula]]] | None:
+        """What the pair's literals change, carried over to it, and what its rules
+        conclude, each by its key; None when a rule's premise is not its evidence set."""
+        concluded: dict[Key, tuple[PossibilisticFormula, Formula]] = {}
+        for pf, literal in group.rules:
+            binding = self._binding(pf, origin)
+            if binding is None:
+                return None
+            memo = (id(literal), id(binding))  # (both live as long as self: the theory's, and one per value)
+            got = self._keys.get(memo)
+            if got is None:
+                bound = self._bound(origin, [(pf, literal)])
+                if bound is None:
+                    return None
+                got = self._keys[memo] = _key(*bound[0])
+            concluded[got] = (pf, literal)
+        pf = group.rules[0][0]
+        premise, binding = self._premise(pf, origin), self._binding(pf, origin)
+        if premise is None or binding is None:
+            return None
+        observed = [[(t.domain or "", binding[t.name]) for t in atom.args if isinstance(t, Variable)]
+                    for _, atom in premise]
+        expected: list[Key] = []
+        for at, (negative, part) in enumerate(premise):
+            single = self.singles.get(_class(negative, part))
+            if single is None:
+                if not self.complete:
+                    return None
+                continue  # (a literal whose class has no rules concludes nothing the defaults do not)
+            own_premise, own_binding, changed = single
+            renaming = {own_binding[t.name]: binding[u.name] for t, u in zip(own_premise.args, part.args)
+                        if isinstance(t, Variable) and isinstance(u, Variable)}
+            mine = {c for _, c in observed[at]}
+            others: dict[str, list[str]] = {}
+            for domain, c in observed[1 - at]:
+                if c not in mine and c not in others.get(domain, []):
+                    others.setdefault(domain, []).append(c)
+            for positive, atom in changed:
+                expected += [_key(positive, a) for a in _carried(atom, renaming, others)]
+        return expected, concluded
+
+    def _bound(self, origin: tuple[str, ...], rules: Iterable[tuple[PossibilisticFormula, Formula]]
+               ) -> list[tuple[bool, PredAtom]] | None:
+        """The literals ``rules`` conclude, their variables bound by ``origin`` named by
+        the constants (the others kept); None when a premise is not ``origin``."""
+        out = []
+        for pf, literal in rules:
+            binding = self._binding(pf, origin)
+            atom = literal.arg if isinstance(literal, Not) else literal
+            if binding is None or not isinstance(atom, PredAtom):
+                return None
+            out.append((not isinstance(literal, Not), PredAtom(atom.pred, tuple(
+                Constant(binding[t.name]) if isinstance(t, Variable) and t.name in binding else t
+                for t in atom.args))))
+        return out
+
+    def _premise(self, pf: PossibilisticFormula, origin: tuple[str, ...]) -> list[tuple[bool, PredAtom]] | None:
+        """The premise of ``pf`` without its ``!=`` (each literal's negation and atom), when
+        it is ``origin``'s literals in order, a variable for some constants; None otherwise."""
+        core = _split_distinct(pf.formula)[1]
+        parts = () if not isinstance(core, Implies) else core.left.args if isinstance(core.left, And) else (core.left,)
+        if len(parts) != len(origin):
+            return None
+        premise = []
+        for part, literal in zip(parts, origin):
+            atom = part.arg if isinstance(part, Not) else part
+            pred, args = split_atom(literal.removeprefix("!"))
+            if (not isinstance(atom, PredAtom) or isinstance(part, Not) != literal.startswith("!")
+                    or atom.pred != pred or len(atom.args) != len(args)
+                    or any(isinstance(t, Constant) and t.name != c for t, c in zip(atom.args, args))):
+                return None
+            premise.append((isinstance(part, Not), atom))
+        return premise
+
+    def _binding(self, pf: PossibilisticFormula, origin: tuple[str, ...]) -> dict[str, str] | None:
+        """The constants ``origin``'s literals give the variables of ``pf``'s premise
+        (:meth:`_premise`); None when it is not ``origin``.  Equal bindings are one object
+        (its identity keys the memo of bound conclusions)."""
+        memo = (id(pf.formula.left) if isinstance(pf.formula, Implies) else id(pf.formula), origin)
+        if memo in self._bindings:  # (the rules of an evidence set share their premise)
+            return self._bindings[memo]
+        premise = self._premise(pf, origin)
+        binding: dict[str, str] | None = None
+        if premise is not None:
+            binding = {}
+            for (_, atom), literal in zip(premise, origin):
+                for t, c in zip(atom.args, split_atom(literal.removeprefix("!"))[1]):
+                    if isinstance(t, Variable) and binding.setdefault(t.name, c) != c:
+                        binding = None
+                        break
+                if binding is None:
+                    break
+        if binding is not None:
+            binding = self._equal.setdefault(tuple(sorted(binding.items())), binding)
+        self._bindings[memo] = binding
+        return binding
+
+
+def _class(negative: bool, atom: PredAtom) -> tuple[object, ...]:
+    """A premise literal up to renaming: its sign, predicate, constants, and the types of
+    its variables (each by its first place)."""
+    first: dict[str, int] = {}
+    return (negative, atom.pred, *((t.domain, first.setdefault(t.name, len(first))) if isinstance(t, Variable)
+                                   else t.name for t in atom.args))
+
+
+def _carried(atom: PredAtom, renaming: dict[str, str], others: dict[str, list[str]]) -> list[PredAtom]:
+    """``atom`` (a literal's conclusion) carried over to a pair: its constants renamed, each
+    variable either a constant of ``others`` of its type, pairwise distinct, or left."""
+    variables = list(dict.fromkeys(t for t in atom.args if isinstance(t, Variable)))
+    out = []
+    options: list[list[Term]] = [[v, *(Constant(c) for c in others.get(v.domain or "", []))] for v in variables]
+    for choice in product(*options):
+        chosen = [t.name for t in choice if isinstance(t, Constant)]
+        if len(chosen) != len(set(chosen)):
+            continue
+        values: dict[Variable, Term] = dict(zip(variables, choice))
+        out.append(PredAtom(atom.pred, tuple(
+            values[t] if isinstance(t, Variable) else Constant(renaming.get(t.name, t.name)) for t in atom.args)))
+    return out
+
+
+def _key(positive: bool, atom: PredAtom) -> Key:
+    """A bound conclusion's key: its variables named by their first place in it."""
+    order: dict[Variable, Variable] = {}
+    for t in atom.args:
+        if isinstance(t, Variable) and t not in order:
+            order[t] = Variable(f"_{len(order) + 1}", t.domain)
+    args: list[Term] = [order[t] if isinstance(t, Variable) else t for t in atom.args]
+    return positive, format_formula(PredAtom(atom.pred, tuple(args)))
+
+
+Concluded = tuple[tuple[PossibilisticFormula, Formula], ...]
+"""Rules of an evidence set, each with a literal it concludes."""
+
+
+@dataclass(frozen=True)
+class Digest:
+    """What a digest says of a theory, before it is written: the rules per size of
+    evidence set, the defaults, the single literals that change them (of ``singles``)
+    and the interacting pairs (of ``pairs``, ``uncompared`` of them not compared), each
+    with its evidence set's literals and the rules that say so, in theory order."""
+
+    sizes: tuple[tuple[int, int], ...]
+    blocking: int
+    certain: int
+    other: int
+    defaults: Concluded
+    singles: int
+    changes: tuple[tuple[tuple[str, ...], Concluded], ...]
+    pairs: int
+    uncompared: int
+    interactions: tuple[tuple[tuple[str, ...], Concluded], ...]
+
+
+def digest_of(theory: Theory) -> Digest:
+    """The digest of ``theory``, as data (see the module)."""
     groups: dict[tuple[str, ...], _Group] = {}
     origins: dict[str | None, tuple[str, ...] | None] = {}
     blocking = certain = other = 0
@@ -134,60 +334,78 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
             continue
         group = groups.setdefault(origin, _Group())
         group.rules.extend((pf, lit) for lit in concluded)
-    lines = [f"{len(theory):,} rules in {len(theory.levels()):,} levels: " + ", ".join(
-        f"{sum(len({id(pf) for pf, _ in g.rules}) for o, g in groups.items() if len(o) == n):,} "
-        f"for {_sets(n)}" for n in sorted({len(o) for o in groups}))
-        + f"; {blocking:,} blocking, {certain:,} certain, {other:,} other"]
-    flagged = list(flags)
-    if flagged:
-        lines += ["", f"flagged ({len(flagged)}):"]
-        lines += [f"  {_rule(theory, flag.rule)}  ! {flag.message}" for flag in flagged[:max_pairs]]
-        if len(flagged) > max_pairs:
-            lines.append(f"  ... and {len(flagged) - max_pairs} more flagged rules (show lists every one)")
+    sizes = tuple((n, sum(len({id(pf) for pf, _ in g.rules}) for o, g in groups.items() if len(o) == n))
+                  for n in sorted({len(o) for o in groups}))
     key = _Keys(theory)
     defaults = groups.get((), _Group()).keys(key, erase=True)
-    lines += ["", f"with no evidence ({_count(len({id(pf) for pf, _ in defaults.values()}))}):"]
-    lines += [f"  {line}" for line in _grouped(theory, [lit for _, lit in defaults.values()])] or ["  nothing"]
 
     def default(pf: PossibilisticFormula, lit: Formula) -> bool:
         return key(pf, lit, erase=True) in defaults
 
     changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]] = {}
-    shown: list[str] = []
+    shown: list[tuple[tuple[str, ...], Concluded]] = []
     for origin, group in groups.items():
         if len(origin) != 1:
             continue
         changed = {k: v for k, v in group.keys(key).items() if not default(*v)}
         changes[origin[0]] = changed
         if changed:
-            shown.append(_line(theory, origin, changed.values()))
-    singles = sum(1 for o in groups if len(o) == 1)
-    lines += ["", f"one observation that changes them ({len(shown)} of {singles}):"] + (shown or ["  none"])
-    pairs, uncompared = [], 0
+            shown.append((origin, tuple(changed.values())))
+    pairs: list[tuple[tuple[str, ...], Concluded]] = []
+    uncompared = 0
+    bound = _Bound({origin[0]: groups[origin] for origin in groups if len(origin) == 1}, changes) \
+        if theory.types else None
     for origin, group in groups.items():
         if len(origin) != 2:
             continue
-        # (a ground theory's literal without rules of its own concludes nothing the defaults
-        # do not; a lifted one's may be a literal its class is not represented by)
-        parts = [changes.get(part, None if theory.types else {}) for part in origin]
-        if None in parts:
-            uncompared += 1
-            continue
-        expected: dict[Key, tuple[PossibilisticFormula, Formula]] = {}  # (the singles' changes, the later winning)
-        for part_changes in parts:
-            for (positive, atom), value in (part_changes or {}).items():
-                expected.pop((not positive, atom), None)
-                expected[positive, atom] = value
-        new = {(positive, atom): (pf, lit) for (positive, atom), (pf, lit) in group.keys(key).items()
-               if (positive, atom) not in expected and ((not positive, atom) in expected or not default(pf, lit))}
+        if bound is None:  # (a ground literal without rules of its own concludes nothing the defaults do not)
+            expected_keys = [k for part in origin for k in changes.get(part, {})]
+            said = group.keys(key)
+        else:
+            made = bound.pair(origin, group)
+            if made is None:
+                uncompared += 1
+                continue
+            expected_keys, said = made
+        expected: dict[Key, None] = {}  # (the singles' changes, the later winning)
+        for positive, atom in expected_keys:
+            expected.pop((not positive, atom), None)
+            expected[positive, atom] = None
+        new = tuple((pf, lit) for (positive, atom), (pf, lit) in said.items()
+                    if (positive, atom) not in expected and ((not positive, atom) in expected or not default(pf, lit)))
         if new:
-            pairs.append(_line(theory, origin, new.values()))
-    counted = sum(1 for o in groups if len(o) == 2)
-    lines += ["", f"two observations that do what their parts do not ({len(pairs)} of {counted - uncompared} "
-              f"compared pairs{f'; {uncompared} not compared' if uncompared else ''}):"]
-    lines += pairs[:max_pairs] or ["  none"]
-    if len(pairs) > max_pairs:
-        lines.append(f"  ... and {len(pairs) - max_pairs} more pairs (show lists every rule)")
+            pairs.append((origin, new))
+    return Digest(sizes=sizes, blocking=blocking, certain=certain, other=other, defaults=tuple(defaults.values()),
+                  singles=sum(1 for o in groups if len(o) == 1), changes=tuple(shown),
+                  pairs=sum(1 for o in groups if len(o) == 2), uncompared=uncompared, interactions=tuple(pairs))
+
+
+def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
+    """The digest of ``theory`` (see the module): flagged rules first (``flags``, from
+    :func:`~.show.overturned_readings` and :func:`~.show.off_target_rules`), then the
+    defaults, the single observations that change them, the interacting pairs and the
+    rules per level band (at most ``max_pairs`` flagged rules and pairs listed, the rest
+    counted)."""
+    r = digest_of(theory)
+    lines = [f"{len(theory):,} rules in {len(theory.levels()):,} levels: "
+             + ", ".join(f"{count:,} for {_sets(n)}" for n, count in r.sizes)
+             + f"; {r.blocking:,} blocking, {r.certain:,} certain, {r.other:,} other"]
+    flagged = list(flags)
+    if flagged:
+        lines += ["", f"flagged ({len(flagged)}):"]
+        lines += [f"  {_rule(theory, flag.rule)}  ! {flag.message}" for flag in flagged[:max_pairs]]
+        if len(flagged) > max_pairs:
+            lines.append(f"  ... and {len(flagged) - max_pairs} more flagged rules (show lists every one)")
+    lines += ["", f"with no evidence ({_count(len({id(pf) for pf, _ in r.defaults}))}):"]
+    lines += [f"  {line}" for line in _grouped(theory, [lit for _, lit in r.defaults])] or ["  nothing"]
+    shown = [_line(theory, origin, concluded) for origin, concluded in r.changes]
+    lines += ["", f"one observation that changes them ({len(shown)} of {r.singles}):"] + (shown or ["  none"])
+    pairs = [_line(theory, origin, concluded) for origin, concluded in r.interactions[:max_pairs]]
+    lines += ["", f"two observations that do what their parts do not ({len(r.interactions)} of "
+              f"{r.pairs - r.uncompared} compared pairs{f'; {r.uncompared} not compared' if r.uncompared else ''}):"]
+    lines += pairs or ["  none"]
+    if len(r.interactions) > max_pairs:
+        lines.append(f"  ... and {len(r.interactions) - max_pairs} more pairs (show lists every rule)")
     lines += ["", "rules per level: " + "; ".join(f"{band}: {n:,}" for band, n in _bands(theory) if n)]
     return "\n".join(lines) + "\n"
 
