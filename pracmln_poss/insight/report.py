@@ -24,7 +24,7 @@ from ..logic.syntax import split_atom
 from ..possibilistic.protocol import Theory
 from ..weights import INF
 from .digest import digest_text
-from .show import BLOCKING_NOTE, HTML_LEVELS, HTML_RULES, Flag, render_theory_rule, show_html
+from .show import BLOCKING_NOTE, HTML_LEVELS, HTML_RULES, Flag, html_table, render_theory_rule
 
 
 class _Tags:
@@ -153,19 +153,12 @@ def theory_html(theory: Theory, max_levels: int | None = HTML_LEVELS, max_rules:
     """A theory in a notebook: its levels as :func:`~.show.show_html` lays them out; a
     theory larger than that shows (at most ``max_levels`` levels of ``max_rules`` rules)
     has its digest first, so that what it says is on screen, not a table of every row."""
-    table = show_html(theory, max_levels=max_levels, max_rules=max_rules)
-    if (max_levels is None or len(theory.level_steps()) <= max_levels) and (
-            max_rules is None or all(size <= max_rules for size in _level_sizes(theory))):
+    table, whole = html_table(theory, max_levels=max_levels, max_rules=max_rules)
+    if whole:
         return table
     digest = html.escape(digest_text(theory))
     return (f"<details open><summary><b>digest</b> (<code>pracmln-poss report</code> writes every rule as a "
             f"page to browse)</summary><pre>{digest}</pre></details>\n{table}")
-
-
-def _level_sizes(theory: Theory) -> list[int]:
-    from collections import Counter
-
-    return list(Counter(pf.steps for pf in theory.formulas).values())
 
 
 _PAGE = """<!DOCTYPE html>

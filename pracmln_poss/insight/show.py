@@ -12,7 +12,7 @@ predicates are flagged (the paper's CORA rule gamma, about authorship).
 from __future__ import annotations
 
 __all__ = ["render_rule", "render_lifted_rule", "render_theory_rule", "Flag", "overturned_readings", "off_target_rules", "lifted_flags", "show_text",
-           "show_html"]
+           "show_html", "html_table"]
 
 import html
 from collections.abc import Callable, Iterable, Sequence
@@ -405,6 +405,12 @@ def show_html(theory: Theory, flags: Iterable[Flag] = (), max_levels: int | None
     rules last, warnings marked; like pandas, at most ``max_levels`` levels (the lowest,
     and the certain one) and ``max_rules`` rules per level, saying what is left out
     (None: everything)."""
+    return html_table(theory, flags, max_levels, max_rules)[0]
+
+
+def html_table(theory: Theory, flags: Iterable[Flag] = (), max_levels: int | None = HTML_LEVELS,
+               max_rules: int | None = HTML_RULES) -> tuple[str, bool]:
+    """:func:`show_html`, and whether it shows every rule."""
     types, levels, summary = _sections(theory, flags, max_levels, max_rules)
     esc = html.escape
     parts = ["<div class=\"pracmln-poss-theory\">"]
@@ -421,9 +427,10 @@ def show_html(theory: Theory, flags: Iterable[Flag] = (), max_levels: int | None
         if count > len(rules):
             parts.append(more.format(count - len(rules), "s" if count - len(rules) != 1 else ""))
         parts.append("</table>")
-    if hidden or any(count > len(rules) for _, rules, count in levels):
+    whole = not hidden and all(count <= len(rules) for _, rules, count in levels)
+    if not whole:
         parts.append("<p><i>Not all shown: <code>from pracmln_poss.insight.show import show_text; "
                      "print(show_text(theory))</code> or "
                      "<code>pracmln-poss show</code> lists every rule.</i></p>")
     parts.append(f"<p>{esc(summary)}</p></div>")
-    return "\n".join(parts)
+    return "\n".join(parts), whole
