@@ -13,7 +13,7 @@ import pytest
 
 from pracmln_poss.errors import OutputError
 from pracmln_poss.search import checkpoint as checkpoint_module
-from pracmln_poss.search.checkpoint import Checkpoint, _digest
+from pracmln_poss.search.checkpoint import Begun, Checkpoint, RuleChunk, _digest
 
 from .support import PAPER, ROOT, converted, smokers
 
@@ -115,6 +115,54 @@ def test_the_first_report_after_a_resume_says_where_it_resumed(pracmln, tmp_path
     assert first.rate is None or first.rate < first.done / first.elapsed  # (the resumed in no rate)
 
 
+@pytest.mark.parametrize("phase", ["penalties", "rules"])
+def test_a_stop_inside_a_chunk_keeps_its_parts_done(pracmln, tmp_path, every_report, monkeypatch, phase):
+    """A stop while a chunk is under way keeps the parts of it that are done (a long
+    chunk's minutes were lost, and a resumed run stopped again before a chunk ended left
+    the checkpoint as it was): the resumed run runs exactly those evidence sets fewer than
+    one resumed from the same file without them, and both write the bytes of a fresh run."""
+    import dataclasses
+    import shutil
+
+    from pracmln_poss.search import rules, workers
+
+    monkeypatch.setattr(workers, "PART", 2)
+    monkeypatch.setattr(rules, "chunked", lambda items: workers.chunked(items, 3))  # (chunks of several parts)
+    path = tmp_path / "out.checkpoint"
+    seen = []
+
+    def interrupt(info):
+        if info.phase.startswith(phase) and info.note is None and (phase == "rules" or info.size == 2):
+            seen.append(info.done)
+            if len(seen) == 3:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        converted(smokers(), {"k": 3}, checkpoint=path, progress=interrupt)
+    data = json.loads(path.read_bytes().rstrip(b"\n").rpartition(b"\n")[0])
+    assert data["begun"] is not None and data["begun"][3] == ("optima" if phase == "penalties" else "rules")
+    items = data["begun"][2]
+    assert items > 0 and items % 2 == 0  # (whole parts)
+    without = tmp_path / "without.checkpoint"
+    shutil.copy(path, without)
+    _edit(without, lambda d: d.__setitem__("begun", None))
+    name = "_OPTIMA" if phase == "penalties" else "_RULES"
+    original = getattr(rules, name)
+    ran = []
+
+    def counted(search, engine, state, part):
+        ran.append(len(part))
+        return original.run(search, engine, state, part)
+
+    monkeypatch.setattr(rules, name, dataclasses.replace(original, run=counted))
+    notes = _resume(path)
+    assert f"and {items} evidence set(s) of the chunk under way" in notes[0], notes
+    with_parts = sum(ran)
+    ran.clear()
+    _resume(without)
+    assert sum(ran) - with_parts == items
+
+
 def _edit(path, change, digest=True):
     """Change the JSON of a checkpoint; with ``digest``, write a matching digest (a forger
     who knows the format)."""
@@ -168,7 +216,13 @@ def test_a_checkpoint_of_another_user_is_refused(pracmln, tmp_path, every_report
     lambda d: d["optima"][0][1][0].__setitem__(1, [0, "zz"]),  # a world that is not hex
     lambda d: d.__setitem__("rules", None),
     lambda d: d.pop("partial"),
-], ids=["rule-kind", "count-type", "atom-range", "world", "rules-null", "missing"])
+    lambda d: d.__setitem__("begun", [1, 0, 2, "optima", [None]]),  # two sets done, one optimum
+    lambda d: d.__setitem__("begun", [0, 0, 1, "both", []]),  # an unknown kind of part
+    lambda d: d.__setitem__("begun", [9, 0, 1, "optima", [None]]),  # a size above k
+    lambda d: d.__setitem__("begun", [0, 0, 0, "rules", [[], 0, 0]]),  # no set done
+    lambda d: d.pop("begun"),
+], ids=["rule-kind", "count-type", "atom-range", "world", "rules-null", "missing", "begun-count", "begun-kind",
+        "begun-size", "begun-empty", "begun-missing"])
 def test_a_checkpoint_with_wrong_values_is_refused(pracmln, tmp_path, every_report, change):
     """Right key and digest, values of the wrong type or range: refused in one line
     (never a traceback), and replaced, so the next run does not fail on it again."""
@@ -194,10 +248,13 @@ def test_save_and_load_give_back_the_same_work(tmp_path):
                     1: [((3,), None), ((-9,), (7, bytes(10), (-1, 2, -9)))]}  # (an optimum with its backbone)
     saved.partial = {2: {0: [None, (5, bytes([0] + [1] * 9), None)], 5: []}}
     saved.rules = {0: ([DefaultRule((1, -2), (3,), 4), BlockingRule((), (-1,), INF)], 1, 2), 3: ([], 0, 0)}
-    saved.save()
-    loaded = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)
-    assert loaded.load() and loaded.refused is None
-    assert (loaded.optima, loaded.partial, loaded.rules) == (saved.optima, saved.partial, saved.rules)
+    for saved.begun in (Begun(2, 7, 2, [None, (5, bytes([0] + [1] * 9), None)], None),
+                        Begun(0, 4, 3, None, RuleChunk([DefaultRule((2,), (-3,), 1)], 1, 0)), None):
+        saved.save()
+        loaded = Checkpoint(tmp_path / "c", "key", n_atoms=9, k=2)
+        assert loaded.load() and loaded.refused is None
+        assert (loaded.optima, loaded.partial, loaded.rules, loaded.begun) == (
+            saved.optima, saved.partial, saved.rules, saved.begun)
     other = Checkpoint(tmp_path / "c", "other key", n_atoms=9, k=2)
     assert not other.load() and "another conversion" in (other.refused or "")
     # work added after a save (parts encoded before are reused) is in the next save

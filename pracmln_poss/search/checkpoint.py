@@ -2,9 +2,11 @@
 
 The file holds the search's key (a digest of the ground MLN, ``k``, the focus, the
 symmetry and the rule options: what the result depends on), the optima of every
-evidence-set size finished and of every chunk finished of the size under way, and the
-rules of every chunk finished.  It is replaced atomically after each size and every
-few seconds of chunks, on an interrupt, and when the search completes; it is removed
+evidence-set size finished and of every chunk finished of the size under way, the
+rules of every chunk finished, and what is done of the chunk under way (:class:`Begun`:
+its first items' optima or rules, when the chunks run in this process).  It is replaced
+atomically after each size and every few seconds of chunks or of a chunk's parts, on an
+interrupt, and when the search completes; it is removed
 (:func:`discard`) only once the result is safe: returned by the transformation, or, on
 the command line, filtered and written, so that a stop or a refused write after the
 search loses none of it.
@@ -20,7 +22,7 @@ not used (its ``refused`` says why) and is replaced by the search's own.
 from __future__ import annotations
 
 __all__ = ["Checkpoint", "CHECKPOINT_START", "SAVE_INTERVAL", "check_place", "discard", "is_checkpoint", "search_key",
-           "Packed", "pack_optimum", "unpack_optimum", "unpack_world", "RuleChunk"]
+           "Packed", "pack_optimum", "unpack_optimum", "unpack_world", "RuleChunk", "Begun"]
 
 import contextlib
 import hashlib
@@ -40,7 +42,7 @@ from ..sources import load_json
 from ..weights import INF, Level
 from .rule import BlockingRule, DefaultRule
 
-FORMAT = "pracmln_poss checkpoint 4"
+FORMAT = "pracmln_poss checkpoint 5"
 
 MAX_BYTES = 4 * 1024**3
 """A file larger than this is not a checkpoint of ours (it is refused unread)."""
@@ -95,6 +97,18 @@ class RuleChunk(NamedTuple):
 
 _BITS = bytes.maketrans(b"\x00\x01", b"01")
 _BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+class Begun(NamedTuple):
+    """What is done of the chunk under way: of the optima of evidence-set size ``size``
+    (``optima``, one per item), or of the rules (``rules``, ``size`` 0), the first
+    ``items`` items of chunk ``chunk``."""
+
+    size: int
+    chunk: int
+    items: int
+    optima: list[Packed | None] | None
+    rules: RuleChunk | None
 
 
 def _world_text(values: bytes) -> str:
@@ -180,6 +194,18 @@ class _Decoder:
     def chunk(self, value: object) -> int:
         return self.int_(value, 0, 1 << 20)
 
+    def begun(self, value: object) -> Begun | None:
+        if value is None:
+            return None
+        size, chunk, items, kind, done = self.list_(value, 5)
+        count = self.int_(items, 1)
+        if kind == "optima":
+            return Begun(self.size(size), self.chunk(chunk), count, [self.packed(p) for p in self.list_(done, count)],
+                         None)
+        if kind == "rules":
+            return Begun(self.int_(size, 0, 0), self.chunk(chunk), count, None, self.rules(done))
+        raise ValueError(f"unknown part of a chunk {kind!r}")
+
     def rules(self, value: object) -> RuleChunk:
         rules, impossible, cautious = self.list_(value, 3)
         out: list[DefaultRule | BlockingRule] = []
@@ -216,6 +242,14 @@ def _rules_json(result: RuleChunk) -> list[object]:
     return [[["b" if isinstance(r, BlockingRule) else "d", list(r.evidence),
               list(r.body if isinstance(r, BlockingRule) else r.head), _level_json(r.level)] for r in rules],
             impossible, cautious]
+
+
+def _begun_json(begun: Begun | None) -> list[object] | None:
+    if begun is None:
+        return None
+    size, chunk, items, optima, rules = begun
+    return [size, chunk, items, "optima", _chunk_json(optima)] if optima is not None else \
+        [size, chunk, items, "rules", _rules_json(rules)] if rules is not None else None
 
 
 def _digest(body: bytes) -> str:
@@ -307,6 +341,7 @@ class Checkpoint:
         self.optima: dict[int, list[tuple[tuple[int, ...], Packed | None]]] = {}
         self.partial: dict[int, dict[int, list[Packed | None]]] = {}  # size -> chunk -> its optima
         self.rules: dict[int, RuleChunk] = {}
+        self.begun: Begun | Callable[[], Begun] | None = None  # (a function: made when written)
         self.resumed = False
         self.refused: str | None = None
         self._started = self._saved = time.monotonic()
@@ -330,12 +365,12 @@ class Checkpoint:
             return False
         if data is None:
             return False
-        self.optima, self.partial, self.rules = data
+        self.optima, self.partial, self.rules, self.begun = data
         self.resumed = True
         return True
 
     def _read(self) -> tuple[dict[int, list[tuple[tuple[int, ...], Packed | None]]],
-                             dict[int, dict[int, list[Packed | None]]], dict[int, RuleChunk]] | None:
+                             dict[int, dict[int, list[Packed | None]]], dict[int, RuleChunk], Begun | None] | None:
         """The file's content, checked; None (with :attr:`refused` set) when it is
         another search's; ValueError (or OSError) when it is not a sound checkpoint."""
         # (not followed if a link, not waited on if a FIFO: looked at first, then refused)
@@ -366,7 +401,7 @@ class Checkpoint:
         partial = d.mapping(data["partial"], d.size,
                             lambda v: d.mapping(v, d.chunk, lambda c: [d.packed(p) for p in d.list_(c)]))
         rules = d.mapping(data["rules"], d.chunk, d.rules)
-        return optima, partial, rules
+        return optima, partial, rules, d.begun(data["begun"])
 
     def save(self, force: bool = True) -> None:
         """Write the file (atomically); with ``force=False`` only if the last write is
@@ -414,7 +449,8 @@ class Checkpoint:
         rules = ",".join(f"[{i},{encoded((2, i), result, _rules_json)}]" for i, result in self.rules.items())
         self._encoded = used
         head = json.dumps({"format": FORMAT, "key": self.key}, separators=(",", ":"))[:-1]
-        return f'{head},"optima":[{optima}],"partial":[{partial}],"rules":[{rules}]}}'
+        begun = json.dumps(_begun_json(self.begun() if callable(self.begun) else self.begun), separators=(",", ":"))
+        return f'{head},"optima":[{optima}],"partial":[{partial}],"rules":[{rules}],"begun":{begun}}}'
 
     def finish(self) -> None:
         """Write the finished search, kept until its owner has the result safe

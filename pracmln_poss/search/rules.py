@@ -38,7 +38,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from ..errors import ArgumentError
 from ..map.engine import MapEngine, Optimum, World
@@ -47,13 +47,13 @@ from ..map.interchangeable import Interchangeable
 from ..model.ground_mln import GroundMLN
 from ..stopping import INTERRUPTS, interrupted
 from ..weights import INF, Level
-from .checkpoint import Checkpoint, Packed, RuleChunk, pack_optimum, search_key, unpack_optimum, unpack_world
+from .checkpoint import Begun, Checkpoint, Packed, RuleChunk, pack_optimum, search_key, unpack_optimum, unpack_world
 from .evidence import EvidenceSet
 from .focus import Focus
 from .progress import Reporter
 from .rule import BlockingRule, DefaultRule
 from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order, used_constants
-from .workers import ChunkRunner, Part, Phase, chunked, in_parts
+from .workers import ChunkRunner, Keep, Part, Phase, chunked, in_parts
 
 
 @dataclass
@@ -233,8 +233,11 @@ def default_rules(
     if saved is not None and saved.resumed and report_rules is not None:
         under_way = "".join(f", {len(chunks)} chunk(s) of size {size}" for size, chunks in saved.partial.items()
                             if chunks)
+        taken = saved.begun if isinstance(saved.begun, Begun) else None
+        started = "" if taken is None else (f", and {taken.items} evidence set(s) of the chunk under way"
+                                            f" ({'optima' if taken.optima is not None else 'rules'})")
         report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima{under_way} and "
-                          f"{len(saved.rules)} chunk(s) of rules done")
+                          f"{len(saved.rules)} chunk(s) of rules done{started}")
     if report_rules is not None and report_optima is not None:
         report_rules.follows(report_optima)  # (the rules go over the same sets in the same order)
     try:
@@ -253,8 +256,12 @@ def default_rules(
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
         del optima  # (the chunks keep what the rules need)
         done = 0
+        begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
+        start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
         results = runner.map(_RULES, tables, chunks, saved.rules if saved is not None else None,
-                             _part(report_rules, lambda: done, lambda: stats.written(search.one_per_class)))
+                             _part(report_rules, lambda: done, lambda: stats.written(search.one_per_class),
+                                   start[1] if start is not None else None),
+                             start, _keeper(saved, lambda i, items, parts: Begun(0, i, items, None, _combine_rules(parts))))
         replayed = set(saved.rules) if saved is not None else set()
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             rules, skipped_impossible, skipped_cautious = result.rules, result.impossible, result.cautious
@@ -270,6 +277,7 @@ def default_rules(
                     stats.conclusions += len(rule.head)
             if saved is not None and i not in saved.rules:
                 saved.rules[i] = result
+                saved.begun = None
                 saved.save(force=False)
             if report_rules is not None and i in replayed:
                 report_rules.resumed(done)
@@ -289,16 +297,45 @@ def default_rules(
         saved.finish()  # (kept: the caller discards it once the result is safe)
 
 
-def _part(report: Reporter | None, done: Callable[[], int], rules: Callable[[], int]) -> Part | None:
+def _part(report: Reporter | None, done: Callable[[], int], rules: Callable[[], int], begun: int | None = None
+          ) -> Part | None:
     """What reports the items of the chunk at hand as they are done (``done``: the
-    items of the chunks before it, ``rules``: the rules found in them)."""
+    items of the chunks before it, ``rules``: the rules found in them; ``begun``: the
+    items of a chunk taken from a checkpoint, reported as resumed, not as worked)."""
     if report is None:
         return None
+    resumed = [begun]
 
     def part(n: int | None) -> None:
+        if n is not None and n == resumed[0]:
+            resumed[0] = None
+            report.resumed(done() + n)
+            return
         report(done() + (n or 0), rules())
 
     return part
+
+
+R = TypeVar("R")
+
+
+def _begun_optima(size: int) -> Callable[[int, int, list[OptimaChunk]], Begun]:
+    """:class:`~.checkpoint.Begun` of a chunk of optima of evidence sets of ``size``."""
+    return lambda chunk, items, parts: Begun(size, chunk, items, [p for part in parts for p in part.optima], None)
+
+
+def _keeper(saved: Checkpoint | None, begun: Callable[[int, int, list[R]], Begun]) -> Keep[R] | None:
+    """What keeps, in the checkpoint, what is done of the chunk under way: made from its
+    parts only when the checkpoint is written (joining them after every part cost
+    CORA at k = 4 a few seconds)."""
+    if saved is None:
+        return None
+
+    def keep(chunk: int, items: int, parts: list[R]) -> None:
+        saved.begun = lambda: begun(chunk, items, parts)
+        saved.save(force=False)
+
+    return keep
 
 
 def _run_extensions(search: RuleSearch, engine: MapEngine, state: None, chunk: Sequence[EvidenceSet]
@@ -366,9 +403,13 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
         # found again: kept, they would make the checkpoint many times larger)
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
         replayed = set(partial)
+        begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
+        start = ((begun.chunk, begun.items, OptimaChunk(begun.optima, None))
+                 if begun is not None and begun.optima is not None and begun.size == size else None)
         results = runner.map(_OPTIMA, (previous, base, extend), chunks,
                              {i: OptimaChunk(packed, None) for i, packed in partial.items()},
-                             _part(report, lambda: len(optima), lambda: 0))
+                             _part(report, lambda: len(optima), lambda: 0, start[1] if start is not None else None),
+                             start, _keeper(saved, _begun_optima(size)))
         again: list[Sequence[EvidenceSet]] = []
         for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
             optima.update(zip(chunk, packed))
@@ -378,6 +419,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
                 images.update(more)
             if saved is not None and i not in partial:
                 partial[i] = packed
+                saved.begun = None
                 saved.save(force=False)
             if report is not None and i in replayed:
                 report.resumed(len(optima))
@@ -736,9 +778,11 @@ def _from_subsets(e: EvidenceSet, optima: Mapping[EvidenceSet, Optimum | None], 
 
 
 def _combine_optima(parts: list[OptimaChunk]) -> OptimaChunk:
-    """The result of a chunk of optima from those of its consecutive parts."""
+    """The result of a chunk of optima from those of its consecutive parts (its
+    extensions to be found again when a part's are: one taken from a checkpoint)."""
     return OptimaChunk([p for part in parts for p in part.optima],
-                       list({e for part in parts for e in part.extensions or ()}))
+                       None if any(part.extensions is None for part in parts)
+                       else list({e for part in parts for e in part.extensions or ()}))
 
 
 def _combine_rules(parts: list[RuleChunk]) -> RuleChunk:

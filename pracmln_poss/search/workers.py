@@ -19,7 +19,7 @@ picklable functions in processes.
 
 from __future__ import annotations
 
-__all__ = ["ChunkRunner", "Context", "Phase", "Part", "Shipped", "local_pool", "executor_for", "chunked", "CHUNKS",
+__all__ = ["ChunkRunner", "Context", "Phase", "Part", "Keep", "Shipped", "local_pool", "executor_for", "chunked", "CHUNKS",
            "PART", "TICK", "in_parts", "workers_for"]
 
 import atexit
@@ -122,6 +122,14 @@ def in_parts(chunk: Sequence[T]) -> list[Sequence[T]]:
 Part = Callable[[int | None], None]
 """Told how many items of the chunk at hand are done (None: none new, it is still
 running), between the results of ``ChunkRunner.map``."""
+
+
+class Keep(Protocol[Result]):
+    """Told, after a part of a chunk run here, the chunk's index, how many of its first
+    items are done, and the results of its parts so far (to keep them should the run
+    stop)."""
+
+    def __call__(self, chunk: int, items: int, results: list[Result], /) -> None: ...
 
 
 Shipped = tuple[str, object]
@@ -263,13 +271,19 @@ class ChunkRunner(Generic[C]):
         return packed[0], self._client.scatter(packed[1], broadcast=True, hash=False)
 
     def map(self, phase: Phase[C, Shared, State, Chunk, Result], shared: Shared, chunks: Sequence[Chunk],
-            done: dict[int, Result] | None = None, part: Part | None = None) -> Iterator[Result]:
+            done: dict[int, Result] | None = None, part: Part | None = None,
+            begun: tuple[int, int, Result] | None = None, keep: Keep[Result] | None = None) -> Iterator[Result]:
         """The results of ``phase`` on each chunk, in order; chunks whose index is in ``done``
         are not run again (their results are given).  ``part`` hears how far the chunk
         at hand is: here after every :data:`PART` items (when the phase combines parts;
         a chunk's result is the same either way: the items of a chunk are independent,
         which is what lets any worker run any chunk), on workers every :data:`TICK`
-        seconds that nothing new came."""
+        seconds that nothing new came.
+
+        Here (not on workers, whose parts are not seen), ``begun`` (a chunk, how many of
+        its first items are done, and their result) is not run again, and ``keep`` hears,
+        after each part of the chunk at hand but its last, the chunk, its items done and
+        the results of its parts so far (to be combined only if they are kept)."""
         done = done or {}
         if self.executor is None:
             prepared: list[State] = []  # (made at the first chunk not done)
@@ -279,16 +293,29 @@ class ChunkRunner(Generic[C]):
                     continue
                 if not prepared:
                     prepared.append(phase.prepare(self.context, self.engine, shared))
-                if part is None or phase.split is None or phase.combine is None:
+                if phase.split is None or phase.combine is None or (part is None and keep is None):
                     yield phase.run(self.context, self.engine, prepared[0], chunk)
                     continue
                 results: list[Result] = []
                 items = 0
-                for piece in phase.split(chunk):
-                    if results:  # (after the last part the chunk's own result is reported)
+                pieces = phase.split(chunk)
+                if begun is not None and begun[0] == i:
+                    skip = 0  # (the parts ``begun`` covers: kept only if it ends where a part does)
+                    while skip < len(pieces) and items + len(pieces[skip]) <= begun[1]:
+                        items += len(pieces[skip])
+                        skip += 1
+                    if items == begun[1] and skip < len(pieces):
+                        results.append(begun[2])
+                        pieces = pieces[skip:]
+                    else:
+                        items = 0
+                for piece in pieces:
+                    if results and part is not None:  # (after the last part the chunk's own result is reported)
                         part(items)
                     results.append(phase.run(self.context, self.engine, prepared[0], piece))
                     items += len(piece)
+                    if keep is not None and items < len(chunk):
+                        keep(i, items, list(results))
                 yield phase.combine(results)
             return
         if self.shipped_context is None:
