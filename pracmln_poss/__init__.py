@@ -60,7 +60,17 @@ try:
 
     if TYPE_CHECKING:
         from .insight.report import report_html, write_report
-        from .transformations import METHODS, Conversion
+        from .search.focus import Focus
+        from .transformations import (
+            METHODS,
+            Conversion,
+            DefaultsOptions,
+            ExhaustiveOptions,
+            LiftedOptions,
+            MethodOptions,
+            Runtime,
+            SelectiveOptions,
+        )
 finally:  # (a Ctrl-C noted meanwhile ends the process, whatever the imports did)
     _startup.end_if_interrupted()
 
@@ -76,6 +86,13 @@ register_display("html", _theory_html)  # a notebook: its digest when large, its
 _install_plugin()  # the documented side effect: MLN.to_possibilistic once pracmln is imported
 
 
+_TRANSFORMATIONS = ("METHODS", "Conversion", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOptions",
+                    "MethodOptions", "Runtime", "Focus")
+"""The names of :mod:`pracmln_poss.transformations` the package gives too: each method's
+options class (which is the method: ``DefaultsOptions(k=2).run(mln)``), what they share,
+and the focus of a conversion."""
+
+
 def __getattr__(name: str) -> object:
     if name == "pracmln":  # the working pracmln module, imported on first use
         from .compat import import_pracmln
@@ -85,7 +102,7 @@ def __getattr__(name: str) -> object:
         from .insight import report
 
         return getattr(report, name)
-    if name in ("METHODS", "Conversion"):  # (the transformations are imported by the first conversion)
+    if name in _TRANSFORMATIONS:  # (the transformations are imported by the first conversion)
         from . import transformations
 
         return getattr(transformations, name)
@@ -138,4 +155,11 @@ __all__ = [
     "transform",
     "report_html",
     "write_report",
+    "ExhaustiveOptions",
+    "SelectiveOptions",
+    "DefaultsOptions",
+    "LiftedOptions",
+    "MethodOptions",
+    "Runtime",
+    "Focus",
 ]

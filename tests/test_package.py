@@ -62,6 +62,22 @@ def test_only_a_conversion_imports_the_rule_search():
         importlib.import_module("pracmln_poss.transformations").nothing  # noqa: B018
 
 
+def test_the_options_classes_are_at_the_package_root():
+    """Each method's options class is the method (``transform(model, DefaultsOptions(k=2))``)
+    and is documented as such: it is at the root beside ``transform``, the same class as in
+    ``pracmln_poss.transformations``, and importing the package still does not import the
+    rule search (checked above) until one is asked for."""
+    import pracmln_poss
+    from pracmln_poss import transformations
+
+    for name in ("ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions", "LiftedOptions", "MethodOptions",
+                 "Runtime", "Focus"):
+        assert name in pracmln_poss.__all__ and getattr(pracmln_poss, name) is getattr(transformations, name), name
+    model = pracmln_poss.load_first_order(str(ROOT / "examples" / "paper" / "smokers.mln"))
+    by_class = pracmln_poss.transform(model, pracmln_poss.DefaultsOptions(k=1), jobs=1)
+    assert pracmln_poss.dumps(by_class) == pracmln_poss.dumps(pracmln_poss.transform(model, "defaults", k=1))
+
+
 def test_no_module_but_the_root_does_anything_on_import_beyond_defining_names():
     """Only imports, definitions, names bound to values and ``TYPE_CHECKING`` blocks at
     module level: the package's ``__init__`` alone wires things up (theories' displays,
