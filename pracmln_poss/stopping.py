@@ -46,7 +46,7 @@ import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Protocol
+from typing import IO, Protocol, overload
 
 from pycard import error as _CardinalityError
 from pysolvers import error as _SolverError
@@ -127,9 +127,11 @@ def stoppable() -> Iterator[None]:
     interrupt = signal.getsignal(signal.SIGINT)
     if interrupt is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupt)
+    restore = _without_pysat_handlers()
     try:
         yield
     finally:
+        restore()
         _watcher = None
         _pending = None
         if interrupt is signal.default_int_handler:
@@ -139,6 +141,24 @@ def stoppable() -> Iterator[None]:
         watcher.thread.join(timeout=1.0)
         if not watcher.thread.is_alive():
             os.close(read)
+
+
+def _without_pysat_handlers() -> Callable[[], None]:
+    """Keep PySAT's C code from putting in its own SIGINT handler (until the function
+    returned is called): it does so around its calls made from the main thread (a
+    totalizer built or grown, a ``propagate``, a solve that expects no ``interrupt``),
+    and the handler ``longjmp``s out of whatever C code the signal found, the C library's
+    ``malloc`` or ``free`` included, whose lock then stays taken: the next ``free``
+    waits for ever (found with py-spy: ``map --backend rc2`` stopped by Ctrl-C hung in
+    ``ITotalizer.delete``, about 1 run in 200 under load).  Inside :func:`stoppable`
+    Python's own C handler, which only notes the signal, takes every one: the solves are
+    stopped from the watcher, and the rest (a totalizer's few milliseconds) are left to
+    finish.  PySAT asks ``MainThread.check()`` before each such call."""
+    from pysat._utils import MainThread
+
+    check = MainThread.__dict__["check"]
+    MainThread.check = staticmethod(lambda: False)
+    return lambda: setattr(MainThread, "check", check)
 
 
 def helper_threads() -> int:
@@ -257,16 +277,21 @@ def model_of(oracle: SatOracle) -> list[int]:
     return model
 
 
-def sat(oracle: SatOracle, assumptions: list[int]) -> bool:
+@overload
+def sat(oracle: SatOracle, assumptions: list[int]) -> bool: ...
+@overload
+def sat(oracle: SatOracle, assumptions: list[int], budgeted: bool) -> bool | None: ...
+def sat(oracle: SatOracle, assumptions: list[int], budgeted: bool = False) -> bool | None:
     """``oracle.solve(assumptions)`` of a PySAT solver, stopped by the signals inside
     :func:`stoppable` (``solve_limited``, which releases the GIL, and ``interrupt``);
-    outside, PySAT catches Ctrl-C during the solve, and it ends in ``KeyboardInterrupt``."""
+    outside, PySAT catches Ctrl-C during the solve, and it ends in ``KeyboardInterrupt``.
+    ``budgeted``: the solver has a budget (a conflict limit), and None says it ran out."""
     if not watching():
         check()
         found = oracle.solve_limited(assumptions=assumptions)
-        if found is None:  # (no budget is ever set: only Ctrl-C stops it)
+        if found is None and not budgeted:  # (no budget is set: only Ctrl-C stops it)
             raise KeyboardInterrupt
-        return bool(found)
+        return found if found is None else bool(found)
     while True:
         check()
         oracle.clear_interrupt()
@@ -276,6 +301,8 @@ def sat(oracle: SatOracle, assumptions: list[int]) -> bool:
             return bool(found)
         if run.stopped:
             run_handlers()
+        elif budgeted:
+            return None
         # (a signal whose handler did not raise, or none at all: ask again)
 
 

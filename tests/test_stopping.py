@@ -336,6 +336,63 @@ def hard_model(tmp_path_factory):
     return path
 
 
+def test_inside_stoppable_pysat_puts_in_no_sigint_handler_of_its_own():
+    """PySAT's C code, called from the main thread, puts in a SIGINT handler that
+    ``longjmp``s out of whatever C code the signal finds, ``malloc`` included, whose lock
+    then stays taken: ``map --backend rc2`` stopped by Ctrl-C hung for ever in
+    ``ITotalizer.delete``'s ``free`` (found with py-spy, about 1 run in 200 under load).
+    Inside :func:`stoppable` a Ctrl-C during a totalizer's build (in C, most of a
+    second) arrives as Python's ``KeyboardInterrupt`` once the C call is over, never as
+    PySAT's error from inside it; outside, PySAT's own way is left as it was."""
+    from pysat import card, solvers
+    from pysat.card import ITotalizer
+
+    from pracmln_poss.startup import start_helper
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert card.MainThread.check() and solvers.MainThread.check()  # (what PySAT asks before each call)
+        with stopping.stoppable():
+            assert not card.MainThread.check() and not solvers.MainThread.check()
+            timer = threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT))
+            timer.daemon = True
+            start_helper(timer)
+            with pytest.raises(BaseException) as caught:
+                ITotalizer(lits=list(range(1, 4001)), ubound=300)
+                time.sleep(5)  # (the build was quicker than the timer: the signal comes here)
+            assert type(caught.value) is KeyboardInterrupt, caught.value
+        assert card.MainThread.check() and solvers.MainThread.check()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_a_budgeted_solve_that_runs_out_is_unknown_not_asked_again():
+    """RC2's ``minz`` gives its SAT calls a conflict budget, and they go through the
+    stoppable solve too (PySAT's own Ctrl-C is kept out): a call that runs out of budget
+    is "unknown" (None), inside :func:`stoppable` and outside, not a Ctrl-C nor asked
+    again; and RC2 with ``minz`` finds the optimum it finds without."""
+    from contextlib import nullcontext
+
+    from pysat.examples.genhard import PHP
+    from pysat.solvers import Solver
+
+    from pracmln_poss.map.rc2 import RC2Backend
+
+    from .support import frustrated
+
+    for inside in (False, True):
+        with stopping.stoppable() if inside else nullcontext(), Solver(name="m22", bootstrap_with=PHP(7).clauses) as s:
+            s.conf_budget(10)
+            assert stopping.sat(s, [], budgeted=True) is None
+            s.conf_budget(-1)
+            assert stopping.sat(s, [], budgeted=True) is False
+        text = "\n".join(f"{w} {' v '.join(('!' if l < 0 else '') + f'p{abs(l)}' for l in c)}"
+                         for w, c in frustrated(atoms=12, clauses=40, seed=3)[1])
+        mln = GroundMLN.from_pairs([(line.split(" ", 1)[1], int(line.split(" ", 1)[0])) for line in text.splitlines()])
+        with stopping.stoppable() if inside else nullcontext():
+            assert RC2Backend(mln, minz=True).optimum((), ()) == RC2Backend(mln).optimum((), ())
+
+
 def test_a_ctrl_c_inside_a_totalizer_is_an_interrupt_as_inside_a_solver():
     """PySAT reports a SIGINT caught in its C code as that extension's own error: the
     solvers' (``pysolvers``) or, while RC2 or ours grows a totalizer, ``pycard``'s (CI met

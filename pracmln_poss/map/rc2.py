@@ -80,10 +80,10 @@ class RC2Backend(Backend):
     def _rc2(self, wcnf: WCNF) -> RC2:
         kind = RC2 if self.instance.distinct_weights <= 1 else RC2Stratified
         rc2 = kind(wcnf, solver=self.solver, **self.rc2_options)
-        if not self.rc2_options.get("minz"):  # (minz gives its calls a budget: None means "unknown" there)
-            # RC2 asks its SAT solver itself, through this method: make its calls stoppable too
-            # (with PySAT's own Ctrl-C, an interrupted call returns None, which RC2 takes for a core)
-            setattr(rc2, "_call_oracle", _stoppable_calls(rc2))  # noqa: B010 (an instance's method replaced)
+        # RC2 asks its SAT solver itself, through this method: make its calls stoppable too
+        # (with PySAT's own Ctrl-C, an interrupted call returns None, which RC2 takes for a
+        # core; minz gives its calls a budget, and None there means "unknown")
+        setattr(rc2, "_call_oracle", _stoppable_calls(rc2, bool(self.rc2_options.get("minz"))))  # noqa: B010
         return rc2
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
@@ -122,16 +122,16 @@ class RC2Backend(Backend):
             yield OptimalWorlds(rc2.oracle, rc2.sels + rc2.sums, rc2.oracle.get_model(), rc2.pool.id)
 
 
-def _stoppable_calls(rc2: RC2) -> Callable[..., bool]:
+def _stoppable_calls(rc2: RC2, budgeted: bool) -> Callable[..., bool | None]:
     """RC2's ``_call_oracle`` through :func:`~pracmln_poss.stopping.sat`.  It holds RC2
     weakly: a cycle would leave RC2 (which has a ``__del__``) to the garbage collector,
     which runs it at any bytecode, a signal's handler with it."""
     owner = weakref.ref(rc2)
 
-    def call(assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> bool:
+    def call(assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> bool | None:
         found = owner()
         if found is None:  # pragma: no cover - RC2 calls it from its own methods
             raise BackendError("RC2 was deleted during its own call")
-        return stopping.sat(found.oracle, list(assumptions))
+        return stopping.sat(found.oracle, list(assumptions), budgeted)
 
     return call
