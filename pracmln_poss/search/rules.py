@@ -326,8 +326,8 @@ def _begun_optima(size: int) -> Callable[[int, int, list[OptimaChunk]], Begun]:
 
 def _keeper(saved: Checkpoint | None, begun: Callable[[int, int, list[R]], Begun]) -> Keep[R] | None:
     """What keeps, in the checkpoint, what is done of the chunk under way: made from its
-    parts only when the checkpoint is written (joining them after every part cost
-    CORA at k = 4 a few seconds)."""
+    parts only when the checkpoint is written (joined after every part, they would cost
+    work quadratic in a chunk's parts)."""
     if saved is None:
         return None
 
