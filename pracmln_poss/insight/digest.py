@@ -142,7 +142,7 @@ class _Bound:
 
     def __init__(self, singles: dict[str, _Group],
                  changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]]) -> None:
-        self._bindings: dict[tuple[int, tuple[str, ...]], dict[str, str] | None] = {}
+        self._reads: dict[tuple[int, tuple[str, ...]], tuple[list[tuple[bool, PredAtom]], dict[str, str]] | None] = {}
         self._keys: dict[tuple[int, int], Key] = {}
         self._equal: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
         # (per class of a single literal: its premise, binding and what it changes, bound)
@@ -150,12 +150,13 @@ class _Bound:
         self.complete = True  # (whether every single's premise is its literal: else a class not found is unknown)
         for literal, group in singles.items():
             pf = group.rules[0][0]
-            premise, binding = self._premise(pf, (literal,)), self._binding(pf, (literal,))
+            read = self._read(pf, (literal,))
             changed = self._bound((literal,), changes.get(literal, {}).values())
-            if premise is None or binding is None or changed is None:
+            if read is None or changed is None:
                 self.complete = False
                 continue
-            self.singles[_class(*premise[0])] = (premise[0][1], binding, changed)
+            (negative, atom), = read[0]
+            self.singles[_class(negative, atom)] = (atom, read[1], changed)
 
     def pair(self, origin: tuple[str, ...], group: _Group
              ) -> tuple[list[Key], dict[Key, tuple[PossibilisticFormula, Formula]]] | None:
@@ -163,10 +164,10 @@ class _Bound:
         conclude, each by its key; None when a rule's premise is not its evidence set."""
         concluded: dict[Key, tuple[PossibilisticFormula, Formula]] = {}
         for pf, literal in group.rules:
-            binding = self._binding(pf, origin)
-            if binding is None:
+            read = self._read(pf, origin)
+            if read is None:
                 return None
-            memo = (id(literal), id(binding))  # (both live as long as self: the theory's, and one per value)
+            memo = (id(literal), id(read[1]))  # (both live as long as self: the theory's, and one per value)
             got = self._keys.get(memo)
             if got is None:
                 bound = self._bound(origin, [(pf, literal)])
@@ -174,10 +175,10 @@ class _Bound:
                     return None
                 got = self._keys[memo] = _key(*bound[0])
             concluded[got] = (pf, literal)
-        pf = group.rules[0][0]
-        premise, binding = self._premise(pf, origin), self._binding(pf, origin)
-        if premise is None or binding is None:
+        read = self._read(group.rules[0][0], origin)
+        if read is None:
             return None
+        premise, binding = read
         observed = [[(t.domain or "", binding[t.name]) for t in atom.args if isinstance(t, Variable)]
                     for _, atom in premise]
         expected: list[Key] = []
@@ -205,55 +206,45 @@ class _Bound:
         the constants (the others kept); None when a premise is not ``origin``."""
         out = []
         for pf, literal in rules:
-            binding = self._binding(pf, origin)
+            read = self._read(pf, origin)
             atom = literal.arg if isinstance(literal, Not) else literal
-            if binding is None or not isinstance(atom, PredAtom):
+            if read is None or not isinstance(atom, PredAtom):
                 return None
+            binding = read[1]
             out.append((not isinstance(literal, Not), PredAtom(atom.pred, tuple(
                 Constant(binding[t.name]) if isinstance(t, Variable) and t.name in binding else t
                 for t in atom.args))))
         return out
 
-    def _premise(self, pf: PossibilisticFormula, origin: tuple[str, ...]) -> list[tuple[bool, PredAtom]] | None:
-        """The premise of ``pf`` without its ``!=`` (each literal's negation and atom), when
-        it is ``origin``'s literals in order, a variable for some constants; None otherwise."""
+    def _read(self, pf: PossibilisticFormula, origin: tuple[str, ...]
+              ) -> tuple[list[tuple[bool, PredAtom]], dict[str, str]] | None:
+        """The premise of ``pf`` without its ``!=`` (each literal's negation and atom) and
+        the constants ``origin``'s literals give its variables, when the premise is
+        ``origin``'s literals in order, a variable for some constants; None otherwise.
+        Made once per premise object (the rules of an evidence set share theirs), and
+        equal bindings are one object (its identity keys the memo of bound conclusions)."""
+        memo = (id(pf.formula.left) if isinstance(pf.formula, Implies) else id(pf.formula), origin)
+        if memo in self._reads:
+            return self._reads[memo]
         core = _split_distinct(pf.formula)[1]
         parts = () if not isinstance(core, Implies) else core.left.args if isinstance(core.left, And) else (core.left,)
-        if len(parts) != len(origin):
-            return None
-        premise = []
-        for part, literal in zip(parts, origin):
-            atom = part.arg if isinstance(part, Not) else part
-            pred, args = split_atom(literal.removeprefix("!"))
-            if (not isinstance(atom, PredAtom) or isinstance(part, Not) != literal.startswith("!")
-                    or atom.pred != pred or len(atom.args) != len(args)
-                    or any(isinstance(t, Constant) and t.name != c for t, c in zip(atom.args, args))):
-                return None
-            premise.append((isinstance(part, Not), atom))
-        return premise
-
-    def _binding(self, pf: PossibilisticFormula, origin: tuple[str, ...]) -> dict[str, str] | None:
-        """The constants ``origin``'s literals give the variables of ``pf``'s premise
-        (:meth:`_premise`); None when it is not ``origin``.  Equal bindings are one object
-        (its identity keys the memo of bound conclusions)."""
-        memo = (id(pf.formula.left) if isinstance(pf.formula, Implies) else id(pf.formula), origin)
-        if memo in self._bindings:  # (the rules of an evidence set share their premise)
-            return self._bindings[memo]
-        premise = self._premise(pf, origin)
-        binding: dict[str, str] | None = None
-        if premise is not None:
-            binding = {}
-            for (_, atom), literal in zip(premise, origin):
-                for t, c in zip(atom.args, split_atom(literal.removeprefix("!"))[1]):
-                    if isinstance(t, Variable) and binding.setdefault(t.name, c) != c:
-                        binding = None
-                        break
-                if binding is None:
+        read = None
+        if len(parts) == len(origin):
+            premise: list[tuple[bool, PredAtom]] = []
+            binding: dict[str, str] = {}
+            for part, literal in zip(parts, origin):
+                atom = part.arg if isinstance(part, Not) else part
+                pred, args = split_atom(literal.removeprefix("!"))
+                if (not isinstance(atom, PredAtom) or isinstance(part, Not) != literal.startswith("!")
+                        or atom.pred != pred or len(atom.args) != len(args)
+                        or any(binding.setdefault(t.name, c) != c if isinstance(t, Variable) else t.name != c
+                               for t, c in zip(atom.args, args))):
                     break
-        if binding is not None:
-            binding = self._equal.setdefault(tuple(sorted(binding.items())), binding)
-        self._bindings[memo] = binding
-        return binding
+                premise.append((isinstance(part, Not), atom))
+            else:
+                read = (premise, self._equal.setdefault(tuple(sorted(binding.items())), binding))
+        self._reads[memo] = read
+        return read
 
 
 def _class(negative: bool, atom: PredAtom) -> tuple[object, ...]:
