@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How true the time left is: ``convert --progress`` on CORA at k = 4, its estimate beside
-the time that really remained.
+"""How true the time left is: ``convert --progress`` on CORA at k = 4 (or on any convert
+workload of :mod:`workloads`), its estimate beside the time that really remained.
 
 Runs the command line as a user does (a fresh process, progress lines on stderr, one
 every second: ``PRACMLN_POSS_PROGRESS_INTERVAL=1``), notes when each line arrives, and
@@ -12,6 +12,7 @@ and ``-j 2``; ``--tree`` runs
 another checkout's code in the same loop (old against new).
 
     python benchmarks/time_left.py [--k 4] [--jobs 1 2] [--tree old=/path/to/checkout]
+    python benchmarks/time_left.py --workload "meals focused, 1 meal, 2 persons, k = 1"
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from workloads import CONVERT_WORKLOADS  # noqa: E402
+
 from pracmln_poss.console import FACTOR, ProgressDisplay  # noqa: E402 (what the display promises)
 
 SETTLED = ProgressDisplay.ESTIMATE_AFTER
@@ -44,13 +47,18 @@ def seconds_of(text: str) -> float:
     return total
 
 
-def run(tree: Path, k: int, jobs: int) -> tuple[float, list[tuple[float, float, bool, str]]]:
+def run(tree: Path, workload: str | None, k: int, jobs: int) -> tuple[float, list[tuple[float, float, bool, str]]]:
     """Seconds the run took, and per progress line: when it came, the estimate, whether
     it is a bound ('under 10 s'), the line."""
     env = {**os.environ, "PRACMLN_POSS_PROGRESS_INTERVAL": "1", "PYTHONPATH": str(tree)}
     with tempfile.TemporaryDirectory() as out:
-        cmd = [sys.executable, "-m", "pracmln_poss", "convert", str(ROOT / "examples/paper/cora.mln"), "-k", str(k),
-               "-j", str(jobs), "--progress", "-o", str(Path(out) / "cora.theory")]
+        if workload is None:
+            arguments = ["convert", str(ROOT / "examples/paper/cora.mln"), "-k", str(k), "-j", str(jobs),
+                         "-o", str(Path(out) / "cora.theory")]
+        else:  # (the workload's command, with its progress shown and ``jobs`` workers)
+            arguments = [a for a in CONVERT_WORKLOADS[workload](Path(out)) if a != "--quiet"]
+            arguments[arguments.index("-j") + 1] = str(jobs)
+        cmd = [sys.executable, "-m", "pracmln_poss", *arguments, "--progress"]
         start = time.monotonic()
         # (run from elsewhere: python -m would take the working directory's package first)
         process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=out)
@@ -86,17 +94,19 @@ def ok_of(end: float, item: tuple[float, float, bool, str]) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--workload", choices=sorted(CONVERT_WORKLOADS), help="a convert workload instead of CORA")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--lines", action="store_true", help="print every progress line with its time")
     parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
                         help="another checkout to run in the same loop (default: this one, as 'new')")
     args = parser.parse_args()
     trees = [("new", ROOT)] + [(t.split("=", 1)[0], Path(t.split("=", 1)[1])) for t in args.tree]
-    print(f"CORA k = {args.k}: time left as shown, beside the time that remained (from the {SETTLED:g}th second on)")
+    title = args.workload or f"CORA k = {args.k}"
+    print(f"{title}: time left as shown, beside the time that remained (from the {SETTLED:g}th second on)")
     failed = False
     for jobs in args.jobs:
         for name, tree in trees:
-            end, found = run(tree, args.k, jobs)
+            end, found = run(tree, args.workload, args.k, jobs)
             print(f"\n{name}, -j {jobs}: the run took {end:.1f} s; {len(found)} estimates")
             print(f"{'at':>7}  {'shown':>8}  {'truth':>8}  ratio")
             worst = 1.0

@@ -206,7 +206,7 @@ def _items(phase: str) -> str:
 def _details(info: ProgressInfo, settled: bool = True, width: int | None = None) -> str:
     """The size, rules found and time left of ``info`` (the time left once ``settled``),
     in at most ``width`` characters: the least telling left out first."""
-    left = info.remaining_overall if info.later else info.remaining
+    left = info.remaining_overall if info.overall else info.remaining
     parts = []
     if settled and left is not None and info.done < (info.total or 0):
         parts.append(f"under {SOON:g} s left" if left < SOON else f"about {duration(left)} left")

@@ -260,3 +260,51 @@ def test_the_options_object_is_the_method():
         transform(mln, ExhaustiveOptions(), runtime=Runtime(jobs=2))
     with pytest.raises(UnknownNameError, match="the selective transformation has no option 'stats'"):
         transform(mln, "selective", stats=RuleStats())
+
+
+def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, every_report):
+    """The penalties pass times the rules of the first sets of its last size (on a fake
+    clock here: a set's rules cost 1 s, a backbone below size k 0.25 s), and its reports
+    from then on carry what the rules pass will take: the sample's cost per set over every
+    set, its cost per backbone over the sets below size k, and the rules taken in.  The
+    sample's rules are thrown away: the theory is the one made without progress."""
+    from pracmln_poss.search import rules as search_rules
+    from pracmln_poss.transformations import Runtime
+
+    from .support import converted, smokers
+
+    mln = smokers()
+    quiet = converted(mln, {"method": "lifted", "k": 2})
+    clock = [0.0]
+    run_rules, below_k = search_rules._run_rules, search_rules._RuleState._below_k
+    sampled: list[int] = []  # the rules of each set the sample timed
+    backbones = [0]  # those the sample found
+
+    def timed_rules(search, engine, state, chunk):
+        out = run_rules(search, engine, state, chunk)
+        clock[0] += len(chunk)
+        sampled.append(len(out.rules))
+        return out
+
+    def timed_below_k(self, rep):
+        clock[0] += 0.25
+        backbones[0] += not sampled  # (the sample's own, not the pass's after it)
+        return below_k(self, rep)
+
+    monkeypatch.setattr(search_rules, "_run_rules", timed_rules)  # (what the sample calls; the pass has its own)
+    monkeypatch.setattr(search_rules._RuleState, "_below_k", timed_below_k)
+    monkeypatch.setattr(search_rules.time, "process_time", lambda: clock[0])
+    seen: list = []
+    assert converted(mln, {"method": "lifted", "k": 2}, runtime=Runtime(progress=seen.append)) == quiet
+    penalties = [i for i in seen if i.phase.startswith("penalties") and i.note is None]
+    measured = [i for i in penalties if i.after is not None]
+    assert measured and penalties[0].after is None
+    assert len(sampled) == 1 and backbones[0] > 0  # (1 s: over the budget at once)
+    total, last_size = penalties[-1].total, penalties[-1].size
+    smaller = max(i.done for i in penalties if i.size is not None and i.size < last_size)
+    after = measured[0].after
+    assert after == pytest.approx(1.0 * total + 0.25 * smaller + search_rules.RULE_SECONDS * sampled[0] * total)
+    first = measured[0]
+    assert first.remaining_overall == pytest.approx(first.remaining + after)
+    rules = [i for i in seen if i.phase.startswith("rules") and i.note is None]
+    assert rules and all(i.expected == after for i in rules)

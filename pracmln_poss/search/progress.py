@@ -27,6 +27,7 @@ class ProgressInfo:
     recent_rate: float | None = None  # items per second lately (tqdm's moving average; None: not yet)
     expected: float | None = None  # seconds this pass should take, from the pass before it (None: no such pass)
     resumed: int = 0  # of ``done``, the items taken from a checkpoint (they took no time in this run)
+    after: float | None = None  # seconds the later phases take, measured on a sample (None: ``later`` guesses)
 
     @property
     def rate(self) -> float | None:
@@ -49,18 +50,24 @@ class ProgressInfo:
     @property
     def remaining_overall(self) -> float | None:
         """Seconds left for the whole run: this phase at its recent rate, and the later
-        phases at ``later`` times this phase's own duration per item (a prior; None when
-        unknown)."""
+        phases as a sample of them measured (``after``), else at ``later`` times this
+        phase's own duration (a prior; None when unknown)."""
         left = self.remaining
         if left is None:
             return None
-        return left + self.later * (self.elapsed + left)
+        return left + (self.after if self.after is not None else self.later * (self.elapsed + left))
+
+    @property
+    def overall(self) -> bool:
+        """Whether later phases follow this one (the time left is then the whole run's)."""
+        return bool(self.later) or self.after is not None
 
 
 LATER_RULES = 1.0
 """The rules of the evidence sets take about this many times their optima (CORA at
 k = 4: 21 s against 22 s with one worker, ``benchmarks/time_left.py``); what the first
-pass's estimate of the whole run assumes, and the least the second pass is given."""
+pass's estimate of the whole run assumes until a sample of the rules is timed
+(:meth:`Reporter.expect_after`: the ratio runs from 0.002 to 3.5 by the model)."""
 
 
 Progress = Callable[[ProgressInfo], None] | None
@@ -96,6 +103,7 @@ class Reporter:
         self.total = total
         self.later = later
         self.seconds = 0.0  # how long the pass has taken so far
+        self.after: float | None = None  # seconds the later passes take, once measured
         self.earlier: Reporter | None = None
         self.interval = self.INTERVAL if interval is None else interval
         self._last = 0.0
@@ -124,10 +132,28 @@ class Reporter:
             recent = self._measure(done, now)
             self._last = now
             self.seconds = now - self._start
-            earlier = self.earlier
-            expected = earlier.later * earlier.seconds if earlier is not None and earlier.later else None
             self.progress(ProgressInfo(self.phase, done, self.total, size, rules, self.seconds, later=self.later,
-                                       recent_rate=recent, expected=expected, resumed=self._resumed))
+                                       recent_rate=recent, expected=self._expected(), resumed=self._resumed,
+                                       after=self.after))
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the first report of this pass (0 before it)."""
+        return 0.0 if self._start is None else time.monotonic() - self._start
+
+    def expect_after(self, seconds: float) -> None:
+        """The passes after this one take about ``seconds`` (measured on a sample of
+        them): the whole run's time left says so from the next report on."""
+        self.after = seconds
+
+    def _expected(self) -> float | None:
+        """Seconds this pass should take, as the pass before it measured or guessed."""
+        earlier = self.earlier
+        if earlier is None:
+            return None
+        if earlier.after is not None:
+            return earlier.after
+        return earlier.later * earlier.seconds if earlier.later else None
 
     def resumed(self, done: int) -> None:
         """The items up to ``done`` were taken from a checkpoint: counted as done, but
@@ -140,9 +166,9 @@ class Reporter:
         self._last = 0.0
 
     def follows(self, earlier: Reporter) -> None:
-        """This pass comes after ``earlier``, whose ``later`` says how long this one takes
-        for its length: the time left is at least what that leaves (the first items of
-        a pass of rules are its cheapest)."""
+        """This pass comes after ``earlier``, whose measured ``after`` (else its ``later``
+        prior) says how long this one takes: the time left is at least what that leaves
+        (the first items of a pass of rules are its cheapest)."""
         self.earlier = earlier
 
     def _measure(self, done: int, now: float) -> float | None:

@@ -264,6 +264,14 @@ class ChunkRunner(Generic[C]):
         elif executor is not None:
             self.shipped_context = self._shipped(_packed(context))
 
+    @property
+    def workers(self) -> int:
+        """How many chunks run at once (1 here; an executor's own count where it says one)."""
+        if self.executor is None:
+            return 1
+        count = getattr(self.executor, "_max_workers", None)
+        return count if isinstance(count, int) and count > 0 else 1
+
     def _shipped(self, packed: tuple[str, bytes]) -> Shipped:
         """``(token, bytes)``, the bytes scattered to every Dask worker when there are any."""
         if self._client is None:
