@@ -29,7 +29,7 @@ if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 13
     _startup.note_interrupts()
 try:
     from .bridge.plugin import install as _install_plugin
-    from .bridge.query import convert, load_first_order, load_ground, map_inference, transform
+    from .bridge.query import convert, load_first_order, load_ground, map_inference, map_inferences, transform
     from .errors import (
         InconsistentEvidenceError,
         InconsistentModelError,
@@ -129,6 +129,7 @@ __all__ = [
     "MapEngine",
     "MapInference",
     "map_inference",
+    "map_inferences",
     "ModelError",
     "PossibilisticFormula",
     "PossibilisticInference",

@@ -31,7 +31,7 @@ import signal
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
@@ -248,6 +248,11 @@ def _model_options(p: argparse.ArgumentParser, limits: str = "") -> None:
         help="replace a domain by N fresh constants (repeatable), e.g. --domain-size cluster=1 gives Cluster1",
     )
     p.add_argument(
+        "--ignore-unknown-preds", action="store_true",
+        help="leave out the database's literals of predicates the model does not declare (pracmln's option; "
+             "default: the project's, else they are an error)",
+    )
+    p.add_argument(
         "--grammar", choices=GRAMMARS, default=None,
         help="pracmln grammar of the model (default: the project's, else StandardGrammar)",
     )
@@ -270,15 +275,18 @@ def _closed_world_options(p: argparse.ArgumentParser) -> None:
                    "cw_preds)")
 
 
-def _query(args: argparse.Namespace) -> Query:
+def _query(args: argparse.Namespace, db: object = None, sources: object = None) -> Query:
     """The model and database as MAP inference takes them: the one decision of the closed
     world (:func:`.bridge.query.query_of`), from the options, else the project's; a
-    command without closed-world options leaves the world open."""
+    command without closed-world options leaves the world open (``db``: one database of
+    a file holding several, instead of ``--db``; ``sources``: the model's texts read
+    already, instead of reading the model again)."""
     from .bridge.query import query_of
 
     cw, cw_preds = getattr(args, "cw", False), getattr(args, "cw_preds", "")  # (no options: the world open)
     preds = None if cw_preds is None else [p.strip() for p in cw_preds.split(",") if p.strip()]
-    query = query_of(getattr(args, "model", None) or args.mln, args.db, _load_options(args), cw=cw, cw_preds=preds,
+    model = sources if sources is not None else getattr(args, "model", None) or args.mln
+    query = query_of(model, args.db if db is None else db, _load_options(args), cw=cw, cw_preds=preds,
                      force=args.force)
     if cw is None and query.settings.cw and cw_preds is not None and not getattr(args, "quiet", False):
         print(f"{PROG}: the project's cw: 1 closes every predicate but the query and functional ones besides "
@@ -286,11 +294,12 @@ def _query(args: argparse.Namespace) -> Query:
     return query
 
 
-def _source(args: argparse.Namespace, query: Query) -> str:
-    """Where the evidence comes from, in words."""
+def _source(args: argparse.Namespace, query: Query, where: Mapping[str, object] | None = None) -> str:
+    """Where the evidence comes from, in words (``where``: which database of several)."""
     parts = []
     if query.model.evidence:
-        parts.append(f"database {args.db or query.settings.db or 'of the project'} "
+        which = f" (database {where['database']}, line {where['line']})" if where else ""
+        parts.append(f"database {args.db or query.settings.db or 'of the project'}{which} "
                      f"({len(query.model.evidence):,} literals)")
     if query.closed_preds:
         parts.append(f"closed world over {', '.join(query.closed_preds)} ({query.closed_count:,} atoms false)")
@@ -323,7 +332,7 @@ def _load_options(args: argparse.Namespace) -> dict[str, object]:
             raise UsageError(f"domain {name.strip()!r} is given both by --domain and --domain-size")
         sizes[name.strip()] = int(size)
     return {"grammar": args.grammar, "resolution": Resolution(args.resolution), "domains": domains,
-            "domain_sizes": sizes}
+            "domain_sizes": sizes, "ignore_unknown_preds": getattr(args, "ignore_unknown_preds", False)}
 
 
 def _check_against_database(args: argparse.Namespace, query: Query, gmln: GroundMLN, evidence: list[int]) -> None:
@@ -355,18 +364,40 @@ def _seconds(text: str) -> float:
 
 
 def _run_map(args: argparse.Namespace) -> int:
+    """``map``: one answer, or one per database of a file holding several (``---``), in
+    order (text: a block each; ``--json``: a JSON document a line)."""
+    from .bridge.database import SeveralDatabasesError
+
+    if args.anytime and args.time_limit is None:
+        raise UsageError("--anytime goes with --time-limit SECONDS (the best world found when the limit passes)")
+    try:
+        return _map_one(args, args.db, None)
+    except SeveralDatabasesError as several:  # (the model read first: its errors come first)
+        databases, sources = several.databases, several.sources
+    for number, parts in enumerate(databases, 1):
+        if number > 1 and not args.json:
+            print()
+        _map_one(args, parts, (number, len(databases)), sources)
+    return 0
+
+
+def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, sources: object = None) -> int:
+    """``map`` on one database ``db`` (the ``number``-th of ``count`` in ``of``; None:
+    the only one, as given; ``sources``: the model's texts read already)."""
     from .atoms import predicate_of, split_atom
+    from .bridge.database import DatabaseParts
     from .errors import TimeLimitReached
     from .logic.syntax import compact_atom
     from .stopping import deadline
 
-    if args.anytime and args.time_limit is None:
-        raise UsageError("--anytime goes with --time-limit SECONDS (the best world found when the limit passes)")
     anytime: Optimum | None = None
+    where: dict[str, object] = {}
+    if of is not None and isinstance(db, DatabaseParts):
+        where = {"database": of[0], "line": db.start.line}
     with deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
-        query = _query(args)
-        model, source = query.model, _source(args, query)
-        if query.closed_preds:  # (the one place map and a theory of the same project may part)
+        query = _query(args, db, sources)
+        model, source = query.model, _source(args, query, where)
+        if query.closed_preds and (of is None or of[0] == 1):  # (said once)
             print(f"{PROG}: note: the closed world ({', '.join(query.closed_preds)}) applies to map; a theory from "
                   "convert leaves the world open and answers as map --no-cw does", file=sys.stderr)
         wanted = _focus_options(args, query.settings).get("query_preds")
@@ -388,8 +419,11 @@ def _run_map(args: argparse.Namespace) -> int:
                 if not args.anytime or anytime is None:
                     raise
     shown = [name for name in gmln.atoms if wanted is None or predicate_of(name) in wanted]
+    if of is not None and not args.json:
+        line = f" (line {where['line']})" if where else ""
+        print(f"database {of[0]} of {of[1]}{line}")
     if anytime is not None:
-        _print_anytime(args, gmln, anytime, shown)
+        _print_anytime(args, gmln, anytime, shown, where)
         return 0
     shown_set = set(shown)
     steps = gmln.resolution.to_int(penalty) if penalty != INF else INF
@@ -399,12 +433,12 @@ def _run_map(args: argparse.Namespace) -> int:
     counted = ("" if not held else f"{held} included" if args.database_penalty
                else f"given {held}; --database-penalty counts {'them' if ' and ' in held else 'it'} too")
     if args.json:
-        out: dict[str, object] = {"penalty": weight_number(steps, gmln.resolution)}
+        out: dict[str, object] = {**where, "penalty": weight_number(steps, gmln.resolution)}
         if counted:
             out["penalty_counts"] = "database and evidence" if args.database_penalty else "evidence given the database"
         out["world"] = {name: answer.world[name] for name in shown}
         out["entailed"] = {name: value for name, value in answer.entailed.items() if name in shown_set}
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out, indent=None if where else 2))  # (several databases: a line each)
         return 0
     shown_evidence = ", ".join(gmln.literal_name(e) for e in evidence)
     said = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
@@ -421,13 +455,15 @@ def _run_map(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_anytime(args: argparse.Namespace, gmln: GroundMLN, found: Optimum, shown: list[str]) -> None:
-    """The best world found before the time limit, marked as not proven optimal."""
+def _print_anytime(args: argparse.Namespace, gmln: GroundMLN, found: Optimum, shown: list[str],
+                   where: Mapping[str, object]) -> None:
+    """The best world found before the time limit, marked as not proven optimal
+    (``where``: which database of several, for its JSON line)."""
     world = gmln.named(found.world)
     if args.json:
-        out = {"optimal": False, "cost": weight_number(found.cost, gmln.resolution),
+        out = {**where, "optimal": False, "cost": weight_number(found.cost, gmln.resolution),
                "world": {name: world[name] for name in shown}}
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out, indent=None if where else 2))
         return
     print(f"not proven optimal: the time limit of {args.time_limit:g} s passed first; the best world found "
           f"by then costs {format_weight(found.cost, gmln.resolution)} (nothing is said of all MAP worlds)")
@@ -587,6 +623,8 @@ def _made_by(args: argparse.Namespace, method: str, given: dict[str, object], fo
             words += [f"--{name.replace('_', '-')}", value]
     if args.grammar:
         words += ["--grammar", args.grammar]
+    if args.ignore_unknown_preds:
+        words += ["--ignore-unknown-preds"]
     if args.resolution != DEFAULT_RESOLUTION:
         words += ["--resolution", str(args.resolution)]
     words += ["--method", method]

@@ -15,6 +15,11 @@ first import instead:
 - pracmln binds ``sys.stdout.buffer`` as a default argument at import time; a
   notebook's ``sys.stdout`` (Jupyter's ``OutStream``) has no ``buffer``: we give it
   one that writes the bytes, decoded, to the stream.
+- pracmln logs through dnutils, whose one console handler writes its own lines to
+  stderr (``2026-11-28 04:29:49 - WARNING  - ...``).  On the command line the handler
+  gives each record as a :class:`~pracmln_poss.errors.PracmlnWarning` instead, which
+  the command line prints as one line of its own; a record saying what our own checks
+  say better (``SAID_BY_US``) is dropped.  From Python, pracmln logs as it does.
 """
 
 from __future__ import annotations
@@ -24,16 +29,20 @@ __all__ = ["import_pracmln", "pracmln_available", "prepare_import"]
 import _thread
 import importlib
 import io
+import logging
+import re
 import signal
 import sys
 import threading
 import types
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, TextIO
 
-from .errors import DependencyError
+from . import startup
+from .errors import DependencyError, PracmlnWarning
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer  # (collections.abc.Buffer from Python 3.12)
@@ -145,11 +154,30 @@ def _prepare_streams() -> None:
                 pass
 
 
+SAID_BY_US = (re.compile(r"^Template variants cannot be constructed since the domain .* is empty"),)
+"""pracmln's log messages our own checks say better, with file and line (a domain
+without constants: :mod:`~pracmln_poss.model.grounding`)."""
+
+
+def _prepare_logs() -> None:
+    if not startup.is_command_line():
+        return
+    logs = importlib.import_module("dnutils.logs")  # (pracmln's first import would import it next)
+
+    def emit(record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.levelno >= logging.WARNING and not any(p.search(message) for p in SAID_BY_US):
+            warnings.warn(PracmlnWarning(f"pracmln: {message}"), stacklevel=2)
+
+    logs.colored_console.emit = emit
+
+
 def prepare_import() -> None:
     """Make the interpreter ready for ``import pracmln`` (idempotent)."""
     _prepare_tkinter()
     _prepare_dnutils()
     _prepare_streams()
+    _prepare_logs()
 
 
 @contextmanager

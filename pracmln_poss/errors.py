@@ -25,6 +25,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "PossWarning",
+    "PracmlnWarning",
     "ResolutionWarning",
     "closest",
 ]
@@ -132,6 +133,10 @@ class PossWarning(UserWarning):
 
 class ResolutionWarning(PossWarning):
     """Rounding weights to the resolution made distinct weights equal."""
+
+
+class PracmlnWarning(PossWarning):
+    """A warning pracmln logged, on the command line given as one of ours (one line)."""
 
 
 def closest(name: str, known: Iterable[str], what: str = "", n: int = 3) -> str:

@@ -463,6 +463,7 @@ def test_ctrl_c_inside_a_sat_call_is_an_interrupt(pracmln, capsys, monkeypatch):
 
 # what convert says of every conversion, whatever the method (the rest are the methods' own)
 CONVERT_FLAGS = {"help", "model", "db", "domain", "domain_size", "grammar", "resolution", "force", "method",
+                 "ignore_unknown_preds",
                  "evidence_preds", "focus_query_preds", "filter", "format", "output", "progress", "quiet"}
 # a text for each method flag and the value its field then holds
 FLAG_VALUES = {"backend": (["oll"], "oll"), "max_formulas": (["3"], 3), "k": (["2"], 2),

@@ -59,7 +59,7 @@ from ..logic.syntax import GRAMMARS, compact_atom, split_atom, strip_comments
 from ..model.closed_world import close_as_asked
 from ..model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
-from .database import read_database
+from .database import read_database, read_databases, several_databases
 from .mln_file import ParsedFormula, ParsedModel, read_mln
 from .project import ProjectSettings, open_sources
 from .request import READERS, Loading, LoadRequest, one_pracmln_database
@@ -242,7 +242,7 @@ def load(request: LoadRequest) -> LoadedModel:
     :raises PossError: with file, line and text for anything we cannot read.
     """
     loading = request.loading
-    sources = open_sources(request.model, request.db)
+    sources = request.sources if request.sources is not None else open_sources(request.model, request.db)
     grammar = loading.grammar or sources.settings.grammar or "StandardGrammar"
     if grammar not in GRAMMARS:
         raise ModelError(f"unknown grammar {grammar!r}; valid: {', '.join(GRAMMARS)}")
@@ -264,10 +264,19 @@ def load(request: LoadRequest) -> LoadedModel:
         mln, parsed = _parse_with_pracmln(raw, name, grammar, Path(request.model), positions)
     db_domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
-    if sources.db_name is not None:
-        db_domains, evidence = read_database(sources.db_name, grammar, text=sources.db_text)
+    if request.parts is not None:  # (one database of a file holding several, read already)
+        db_domains, evidence = list(request.parts.domains), list(request.parts.evidence)
+    elif sources.db_name is not None:
+        found = read_databases(sources.db_name, grammar, text=sources.db_text)
+        several = several_databases(found, sources)
+        if several is not None:
+            raise several
+        db_domains, evidence = (list(found[0].domains), list(found[0].evidence)) if found else ([], [])
     elif request.database is not None:
         db_domains, evidence = _database_parts(request.database)
+    if loading.ignore_unknown_preds or sources.settings.ignore_unknown_preds:
+        declared = {p.name for p in parsed.predicates}
+        evidence = [e for e in evidence if e.pred in declared]
     model = _assemble(
         parsed, loading, source=name, extra_domains=db_domains, evidence=evidence,
         expand=_template_expander(mln) if mln is not None else None, prac=grammar == "PRACGrammar",

@@ -1,7 +1,8 @@
 """The plugin side: ``MLN.to_possibilistic(...)`` on pracmln's ``MLN``.
 
 ``import pracmln_poss`` calls :func:`install`, the package's one documented import
-side effect.  It does not import pracmln (that takes seconds): if pracmln is already
+side effect (with the registration of our exact MAP among pracmln's inference methods,
+:mod:`.pracmln_method`).  It does not import pracmln (that takes seconds): if pracmln is already
 imported the method is added at once, otherwise an import hook adds it when
 ``pracmln.mln.base`` is first imported, and also applies the Python 3.11 / tkinter
 and Python 3.13 fixes of :mod:`pracmln_poss.compat` before pracmln's own ``__init__`` runs, so that a plain
@@ -63,12 +64,23 @@ def _patch(base_module: types.ModuleType) -> None:
     base_module.MLN.to_possibilistic = to_possibilistic
 
 
+def _register(methods_module: types.ModuleType) -> None:
+    from .pracmln_method import register
+
+    register(methods_module)
+
+
+_AFTER = {"pracmln.mln.base": _patch, "pracmln.mln.methods": _register}
+"""What is done to each of these pracmln modules once it has run."""
+
+
 class _PracmlnHook(importlib.abc.MetaPathFinder):
-    """Prepares the interpreter (:func:`..compat.prepare_import`) before ``pracmln`` and patches ``MLN`` after ``pracmln.mln.base``."""
+    """Prepares the interpreter (:func:`..compat.prepare_import`) before ``pracmln``, patches
+    ``MLN`` after ``pracmln.mln.base`` and registers our MAP after ``pracmln.mln.methods``."""
 
     def find_spec(self, name: str, path: Sequence[str] | None = None, target: types.ModuleType | None = None
                   ) -> importlib.machinery.ModuleSpec | None:
-        if name not in ("pracmln", "pracmln.mln.base"):
+        if name != "pracmln" and name not in _AFTER:
             return None
         if name == "pracmln":
             from ..compat import prepare_import
@@ -85,9 +97,11 @@ class _PracmlnHook(importlib.abc.MetaPathFinder):
         loader = spec.loader
         original = loader.exec_module
 
+        after = _AFTER[name]
+
         def exec_module(module: types.ModuleType) -> None:
             original(module)
-            _patch(module)
+            after(module)
 
         # pracmln's own loader, wrapped for this one module (typeshed has its method as fixed)
         loader.exec_module = exec_module  # type: ignore[method-assign]
@@ -95,10 +109,14 @@ class _PracmlnHook(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
-    """Give pracmln's ``MLN`` its ``to_possibilistic`` method, now or when pracmln is imported."""
-    base = sys.modules.get("pracmln.mln.base")
-    if base is not None:
-        _patch(base)
+    """Give pracmln's ``MLN`` its ``to_possibilistic`` method and pracmln's
+    ``InferenceMethods`` our exact MAP (:mod:`.pracmln_method`), now or when pracmln is
+    imported."""
+    loaded = {name: sys.modules.get(name) for name in _AFTER}
+    for name, module in loaded.items():
+        if module is not None:
+            _AFTER[name](module)
+    if all(module is not None for module in loaded.values()):
         return
     if not any(isinstance(f, _PracmlnHook) for f in sys.meta_path):
         sys.meta_path.insert(0, _PracmlnHook())

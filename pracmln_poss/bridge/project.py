@@ -63,6 +63,8 @@ class ProjectSettings:
     """pracmln's closed world: every predicate but the query and functional ones is closed."""
     cw_preds: tuple[str, ...] = ()
     """Predicates whose atoms the database does not give are false."""
+    ignore_unknown_preds: bool = False
+    """A database's literals of predicates the model does not declare are left out."""
 
 
 @dataclass(frozen=True)
@@ -151,10 +153,16 @@ def read_project(path: str | os.PathLike[str]) -> Project:
             db=str(data["db"]) if data.get("db") else None,
             grammar=str(data["grammar"]) if data.get("grammar") else None,
             queries=tuple(q.strip() for q in queries.split(",") if q.strip()) if queries else None,
-            cw=data.get("cw") not in (None, 0, False, "", "0", "False", "false"),
+            cw=_true(data.get("cw")),
             cw_preds=_names(data.get("cw_preds")),
+            ignore_unknown_preds=_true(data.get("ignore_unknown_preds")),
         )
     return Project(os.fspath(path), members, settings)
+
+
+def _true(value: object) -> bool:
+    """A query.conf switch as pracmln's tools write it (``1``, ``true``; ``0``, ``""``: off)."""
+    return value not in (None, 0, False, "", "0", "False", "false")
 
 
 def _names(value: object) -> tuple[str, ...]:

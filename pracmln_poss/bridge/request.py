@@ -15,6 +15,8 @@ from ..atoms import PracmlnDatabase
 from ..errors import ArgumentError, ArgumentTypeError, ModelError, UnknownNameError, closest
 from ..logic.syntax import GRAMMARS
 from ..weights import Resolution
+from .database import DatabaseParts
+from .project import Sources
 
 READERS = ("auto", "native", "pracmln")
 """How a model file is read: ``native`` (:mod:`.mln_file`: fast, the constructs of
@@ -32,6 +34,8 @@ class Loading:
     :ivar domain_sizes: domains that become that many fresh constants (``{"cluster": 1}``:
         one constant ``Cluster1``).
     :ivar reader: one of :data:`READERS`.
+    :ivar ignore_unknown_preds: leave out a database's literals of predicates the model
+        does not declare (pracmln's option of that name; else they are an error).
     """
 
     grammar: str | None = None
@@ -39,6 +43,7 @@ class Loading:
     domains: Mapping[str, tuple[str, ...]] | None = None
     domain_sizes: Mapping[str, int] | None = None
     reader: str = "auto"
+    ignore_unknown_preds: bool = False
 
     @classmethod
     def of(cls, given: Mapping[str, object], allowed: Collection[str] | None = None, what: str = "") -> Loading:
@@ -64,6 +69,7 @@ class Loading:
             domains=None if domains is None else MappingProxyType({d: tuple(cs) for d, cs in domains.items()}),
             domain_sizes=None if sizes is None else MappingProxyType(sizes),
             reader=_reader(given.get("reader", "auto")),
+            ignore_unknown_preds=arguments.flag("ignore_unknown_preds", given.get("ignore_unknown_preds", False)),
         )
 
 
@@ -95,6 +101,10 @@ class LoadRequest:
         ``query.conf`` names) or a model in one (``X.pracmln:NAME.mln``).
     :ivar db: a ``.db`` file (or ``X.pracmln:NAME.db``), or None.
     :ivar database: pracmln's ``Database`` instead of a file, or None.
+    :ivar parts: one database of a file holding several (:func:`~.database.read_databases`)
+        instead of a file, or None.
+    :ivar sources: the model's text (and the project's settings) read already, or None:
+        read from ``model``.
     :ivar loading: how the files are read.
     :ivar cw: pracmln's closed world: the atoms the database leaves open of every
         predicate but the query predicates and the functional ones are false; None: as
@@ -107,6 +117,8 @@ class LoadRequest:
     db: str | os.PathLike[str] | None = None
     database: PracmlnDatabase | None = None
     loading: Loading = field(default_factory=Loading)
+    parts: DatabaseParts | None = None
+    sources: Sources | None = None
     cw: bool | None = False
     cw_preds: tuple[str, ...] | None = ()
     force: bool = False
@@ -114,20 +126,24 @@ class LoadRequest:
     @classmethod
     def of(cls, model: object, db: object = None, loading: Loading | None = None, *, cw: object = False,
            cw_preds: object = (), force: object = False) -> LoadRequest:
-        """A request from what a caller passes, checked: ``db`` a file's name, pracmln's
-        ``Database`` or the list of one ``Database.load`` returns.
+        """A request from what a caller passes, checked: ``model`` a file's name, or its
+        sources read already (:class:`~.project.Sources`); ``db`` a file's name, pracmln's
+        ``Database``, the list of one ``Database.load`` returns, or one database of a
+        file read already (:class:`~.database.DatabaseParts`).
 
         :raises ArgumentTypeError: for a value of the wrong kind.
         """
-        path = arguments.path("mln_path", model)
+        sources = model if isinstance(model, Sources) else None
+        path = sources.model_name if sources is not None else arguments.path("mln_path", model)
         if path is None:
             raise ArgumentTypeError("mln_path takes a file name (a string or a path), not None")
-        database = one_pracmln_database(db)
-        db_path = None if database is not None else arguments.path("db_path", db)
+        parts = db if isinstance(db, DatabaseParts) else None
+        database = one_pracmln_database(db) if parts is None else None
+        db_path = None if database is not None or parts is not None else arguments.path("db_path", db)
         closing_all = arguments.closed_world(cw)
         preds = arguments.names("cw_preds", cw_preds)
-        return cls(path, db_path, database, loading if loading is not None else Loading(), closing_all,
-                   None if preds is None else tuple(preds), arguments.flag("force", force))
+        return cls(path, db_path, database, loading if loading is not None else Loading(), parts, sources,
+                   closing_all, None if preds is None else tuple(preds), arguments.flag("force", force))
 
 
 def one_pracmln_database(db: object) -> PracmlnDatabase | None:
