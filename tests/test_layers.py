@@ -1,4 +1,4 @@
-"""The package's layers, as the README's layout table lists them, kept true.
+"""The package's layers, as the layout table of docs/development.md lists them, kept true.
 
 Every import between two parts of the package goes down the layers, and no import makes
 a cycle: counting those inside functions and under ``TYPE_CHECKING``, with no exception.
@@ -127,18 +127,18 @@ def test_no_import_cycles(which):
 
 
 def _layout_rows() -> list[tuple[list[str], set[str]]]:
-    """The README's layout table: per row the package paths it names, and the names in
-    backticks of its description."""
+    """The layout table (docs/development.md): per row the package paths it names, and
+    the names in backticks of its description."""
     import re
 
-    text = (PACKAGE.parent / "README.md").read_text()
+    text = (PACKAGE.parent / "docs" / "development.md").read_text()
     table = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
     return [(re.findall(r"`([^`]+)`", cells[0]), set(re.findall(r"`([\w.]+)`", cells[1])))
             for cells in table_rows(table) if len(cells) >= 2 and "pracmln_poss/" in cells[0]]
 
 
 def test_readme_layout_table_matches_the_tree():
-    """Every module of the package is in the README's layout table (a subpackage's
+    """Every module of the package is in the layout table (docs/development.md) (a subpackage's
     modules named in its row), every path the table names exists, and the rows go up
     the layers in the order of :data:`LAYERS`."""
     rows = _layout_rows()
@@ -148,12 +148,12 @@ def test_readme_layout_table_matches_the_tree():
         first = PACKAGE.parent / paths[0]
         for p in paths:
             path = (first.parent / p) if "/" not in p else PACKAGE.parent / p
-            assert path.exists(), f"the README's layout table names {p}, which does not exist"
+            assert path.exists(), f"the layout table (docs/development.md) names {p}, which does not exist"
             named_files.add(path)
         if first.is_dir():
             modules = {f.stem for f in first.glob("*.py") if f.stem != "__init__"}
             missing = modules - described
-            assert not missing, f"{paths[0]}: the README's row does not name {sorted(missing)}"
+            assert not missing, f"{paths[0]}: the layout table's row does not name {sorted(missing)}"
         layers.append(_layer("pracmln_poss." + paths[0].removeprefix("pracmln_poss/").removesuffix(".py")
                              .rstrip("/").replace("/", ".")))
     top = {f for f in PACKAGE.glob("*.py") if f.stem not in ("__init__", "__main__")}

@@ -1,4 +1,5 @@
-"""Every console block of the README gives the output shown there.
+"""Every console block of the README, and of the documentation pages moved out of it,
+gives the output shown there (and every Python session its output).
 
 Each block runs in a fresh directory that sees the repository's ``examples/`` and a
 ``.venv/bin/pracmln-poss`` (the one installed with these tests), through ``bash``, so
@@ -20,12 +21,14 @@ import pytest
 from .support import ROOT, console_sessions
 
 README = ROOT / "README.md"
+PAGES = [README, *(ROOT / "docs" / f"{name}.md" for name in ("guide", "cli", "python", "development"))]
+"""The README and the pages of the documentation that were its sections."""
 EXE = Path(sys.executable).parent / "pracmln-poss"
 
 
 def blocks() -> list[list[tuple[str, str]]]:
-    """Per console block, its (command, expected output) pairs."""
-    return console_sessions(README)
+    """Per console block of every page, its (command, expected output) pairs."""
+    return [block for page in PAGES for block in console_sessions(page)]
 
 
 def _timeless(text: str) -> str:
@@ -53,8 +56,8 @@ def test_the_readme_has_console_blocks():
 
 
 def pycon_blocks() -> list[str]:
-    """The README's Python sessions (```pycon blocks)."""
-    return re.findall(r"^```pycon\n(.*?)^```$", README.read_text(), re.S | re.M)
+    """The Python sessions (```pycon blocks) of every page."""
+    return [session for page in PAGES for session in re.findall(r"^```pycon\n(.*?)^```$", page.read_text(), re.S | re.M)]
 
 
 @pytest.mark.slow
@@ -65,12 +68,21 @@ def test_readme_python_session(pracmln, monkeypatch, index):
     import doctest
 
     monkeypatch.chdir(ROOT)
-    test = doctest.DocTestParser().get_doctest(pycon_blocks()[index], {}, f"README.md session {index + 1}",
-                                               str(README), 0)
+    test = doctest.DocTestParser().get_doctest(pycon_blocks()[index], {}, f"session {index + 1}", str(README), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
 
 
 def test_the_readme_has_a_python_session():
-    assert pycon_blocks()
+    assert re.search(r"^```pycon\n", README.read_text(), re.M) and len(pycon_blocks()) >= 2
+
+
+def test_the_readme_is_a_landing_page():
+    """Under 250 lines, and every page it sends the reader to is in the documentation."""
+    text = README.read_text()
+    assert len(text.splitlines()) < 250
+    linked = set(re.findall(r"\]\(docs/([\w-]+)\.md\)", text))
+    index = (ROOT / "docs" / "index.rst").read_text()
+    assert {"guide", "cli", "python", "benchmarks", "development", "semantics"} <= linked
+    assert all((ROOT / "docs" / f"{name}.md").exists() and f"\n   {name}\n" in index for name in linked)
