@@ -9,15 +9,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pracmln_poss.logic.formula import atoms_of, compile_ground
+from pracmln_poss.logic.formula import Atom, Formula, Or, Rebuild, atoms_of, compile_ground
 from pracmln_poss.map import backbone, flips, open_engine
 from pracmln_poss.map.flips import SingleFlips
 from pracmln_poss.map.world import World
-from pracmln_poss.model.ground_mln import GroundMLN
+from pracmln_poss.model.ground_mln import GroundMLN, WeightedFormula
 from pracmln_poss.weights import INF
 
 from .reference import MapReference
-from .strategies import ground_mlns, literal_sets, mlns_with_groups
+from .strategies import formulas, ground_mlns, literal_sets, mlns_with_groups
 from .support import examples
 
 _FIXTURES = [HealthCheck.function_scoped_fixture]
@@ -106,3 +106,66 @@ def test_the_engine_is_exact_with_the_test_on_every_question(backend, data, monk
             evidence = data.draw(literal_sets(mln.n_atoms))
             if ref.penalty(evidence) != INF:
                 assert engine.consequences(evidence) == ref.consequences(evidence)
+
+
+class _Shifted(Rebuild):
+    """A formula's atoms moved up by ``offset`` (a component placed in a larger model)."""
+
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+    def atom(self, f: Atom) -> Formula:
+        return Atom(f.index + self.offset)
+
+
+@st.composite
+def _large_questions(draw):
+    """A model of 24 to 30 independent components of 4 or 5 atoms (over 64 atoms: the
+    flip test runs at its own size, :data:`flips.SMALL`, past the evidence), each a small random MLN with ties,
+    hard and negative weights, or a block of ties (``b v c``: many free flips, so that
+    the sample's gate lets the whole test run); and evidence of literals and of formulas,
+    each inside one component.  The reference answers each component alone by brute force
+    (MAP decomposes over independent components): independent of the engine and its
+    shortcuts, at a size brute force cannot take whole."""
+    components, evidence = [], []
+    for _ in range(draw(st.integers(24, 30))):
+        component = draw(ground_mlns(min_atoms=4, max_atoms=5, max_formulas=6)) if draw(st.integers(0, 2)) else None
+        ref = MapReference(component) if component is not None else None
+        if component is None or ref is None or not ref.consistent:  # (free flips: two ties, in no other formula)
+            component = GroundMLN.create(tuple(f"p{i}" for i in range(1, 5)), (
+                WeightedFormula(Or((Atom(1), Atom(2))), 1), WeightedFormula(Or((Atom(3), Atom(4))), 1)))
+            ref = MapReference(component)
+        units = draw(literal_sets(component.n_atoms, max_size=1))
+        formula = draw(st.one_of(st.none(), formulas(component.n_atoms)))
+        if ref.penalty([*units, *([formula] if formula is not None else [])]) == INF:
+            units, formula = (), None  # (impossible evidence: none for this component)
+        components.append(component)
+        evidence += [units, formula]
+    return components, evidence
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["oll", "toulbar2", "cpsat"])
+@settings(max_examples=examples(30), deadline=None)
+@given(question=_large_questions())
+def test_large_questions_with_formula_evidence_are_answered_exactly(backend, question):
+    """The engine's large-question path (64 candidates and more, the flip test's sampled
+    gate, evidence formulas whose atoms no flip may touch) against the reference."""
+    components, parts = question
+    names, formulas_, evidence, expected = [], [], [], set()
+    offset = 0
+    for i, component in enumerate(components):
+        names += [f"c{i}_{name}" for name in component.atoms]
+        shift = _Shifted(offset)
+        formulas_ += [WeightedFormula(shift(wf.formula), wf.weight) for wf in component.soft + component.hard]
+        ref = MapReference(component)
+        units, formula = parts[2 * i], parts[2 * i + 1]
+        local = [*units, *([formula] if formula is not None else [])]
+        expected |= {lit + offset if lit > 0 else lit - offset for lit in ref.consequences(local)}
+        evidence += [u + offset if u > 0 else u - offset for u in units]
+        evidence += [shift(formula)] if formula is not None else []
+        offset += component.n_atoms
+    mln = GroundMLN.create(tuple(names), formulas_)
+    assert mln.n_atoms >= flips.SMALL
+    with open_engine(mln, backend) as engine:
+        assert engine.consequences(evidence) == expected

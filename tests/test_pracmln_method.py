@@ -20,11 +20,11 @@ def _ours(pracmln, mln, db, **config):
     return pracmln.MLNQuery(mln=mln, db=db, method=METHOD_NAME, **config).run().results
 
 
-def _map_world(mln, db, cw, queries, entailed=False):
+def _map_world(mln, db, cw, queries, entailed=False, cw_preds=None):
     """Our MAP world (``entailed``: and the atoms every MAP world agrees on)."""
     from pracmln_poss import map_inference
 
-    with map_inference(mln, db, cw=cw, queries=queries) as inference:
+    with map_inference(mln, db, cw=cw, queries=queries, cw_preds=cw_preds) as inference:
         answer = inference.answer()
     return (answer.world, answer.entailed) if entailed else answer.world
 
@@ -38,20 +38,23 @@ def test_pracmln_lists_our_method_and_finds_it_by_name_and_id(pracmln):
     assert issubclass(cls, pracmln.mln.inference.infer.Inference)
 
 
-@pytest.mark.parametrize("db_name, cw", [("smoking-test-smaller.db", False), ("smoking-test-smaller.db", True),
-                                         ("smoking-test.db", False)])
-def test_mlnquery_gives_our_map_world_on_the_smokers_project(pracmln, db_name, cw):
+@pytest.mark.parametrize("db_name, cw, cw_preds", [("smoking-test-smaller.db", False, ""),
+                                                   ("smoking-test-smaller.db", True, ""),
+                                                   ("smoking-test.db", False, ""), ("smoking-test.db", False, "Friends")])
+def test_mlnquery_gives_our_map_world_on_the_smokers_project(pracmln, db_name, cw, cw_preds):
     project = _project(pracmln, "smokers")
     mln = pracmln.MLN.load(f"{project}:wts.pybpll.smoking-train-smoking.mln", grammar="StandardGrammar")
     db = pracmln.Database.load(mln, f"{project}:{db_name}")
-    results = _ours(pracmln, mln, db, queries="Smokes,Cancer", cw=cw)
-    world, entailed = _map_world(mln, db, cw, ["Smokes", "Cancer"], entailed=True)
+    results = _ours(pracmln, mln, db, queries="Smokes,Cancer", cw=cw, cw_preds=cw_preds)
+    world, entailed = _map_world(mln, db, cw, ["Smokes", "Cancer"], entailed=True,
+                                 cw_preds=[p for p in cw_preds.split(",") if p])
     assert results and set(results.values()) <= {0.0, 1.0}
     assert all(name.startswith(("Smokes(", "Cancer(")) for name in results)
     assert {name: bool(value) for name, value in results.items()} == {name: world[name] for name in results}
     # pracmln's own exact MAP picks a MAP world too: it agrees wherever every MAP world
     # does (smoking-test.db has ties: Lars and Katherine, friends, may both smoke or not)
-    wcsp = pracmln.MLNQuery(mln=mln, db=db, method="WCSPInference", queries="Smokes,Cancer", cw=cw).run().results
+    wcsp = pracmln.MLNQuery(mln=mln, db=db, method="WCSPInference", queries="Smokes,Cancer", cw=cw,
+                            cw_preds=cw_preds).run().results
     assert wcsp.keys() == results.keys()
     agreed = [name for name in results if name in entailed]
     assert agreed and all(bool(wcsp[name]) == entailed[name] for name in agreed)

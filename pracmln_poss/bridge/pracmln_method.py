@@ -18,7 +18,7 @@ the MAP backend.
 
 from __future__ import annotations
 
-__all__ = ["METHOD_NAME", "inference_class", "register"]
+__all__ = ["METHOD_NAME", "inference_class", "map_results", "register"]
 
 import functools
 import types
