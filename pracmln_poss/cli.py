@@ -23,7 +23,6 @@ __all__ = ["main", "build_parser"]
 
 import argparse
 import errno
-import gc
 import json
 import os
 import re
@@ -35,6 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
+from .collector import Freezer
 from .errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached, closest
 from .formats import FORMATS
 from .logic.syntax import GRAMMARS
@@ -544,13 +544,11 @@ _Kept = TypeVar("_Kept")
 _Made = TypeVar("_Made")
 
 
-def _kept(value: _Kept) -> _Kept:
+def _kept(args: argparse.Namespace, value: _Kept) -> _Kept:
     """The command's ground model or theory, which lives until the command ends: frozen
-    for the cyclic garbage collector, which need not walk its millions of objects again
-    at every full collection (10% of a conversion over 512 persons, a third of showing
-    a 370,000-rule theory)."""
-    gc.freeze()
-    return value
+    for the cyclic garbage collector until then (:class:`~.collector.Freezer`)."""
+    freezer: Freezer | None = getattr(args, "freezer", None)
+    return freezer.keep(value) if freezer is not None else value
 
 
 def _run_convert(args: argparse.Namespace) -> int:
@@ -567,7 +565,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     if (loaded.settings.cw or loaded.settings.cw_preds) and not args.quiet:
         print(f"{PROG}: the project's closed world (cw, cw_preds) is not applied to a conversion: "
               "its evidence sets range over the atoms the database leaves open", file=sys.stderr)
-    gmln = _kept(ground_model(loaded.model, force=args.force))
+    gmln = _kept(args, ground_model(loaded.model, force=args.force))
     method = args.method or default_method(loaded.model)
     # only what the user gave is passed, and the method's options decide (the one rule, not a copy here)
     given = _given_options(args, method)
@@ -822,7 +820,7 @@ def _run_explain(args: argparse.Namespace) -> int:
     # (a lifted theory is asked on its rules' ground clauses, not grounded as formulas)
     with ExitStack() as stack:
         explainer = stack.enter_context(_on_theory(args, lambda: Explainer(
-            _kept(load_theory(args.theory, ground=False)), force=args.force)))
+            _kept(args, load_theory(args.theory, ground=False)), force=args.force)))
         theory = explainer.theory
         opened: list[MapInference] = []  # (the MLN's MAP, opened for the first question not entailed)
 
@@ -858,9 +856,9 @@ def _run_verify(args: argparse.Namespace) -> int:
     from .model.grounding import ground as ground_model
     from .search.focus import Focus
 
-    theory = _kept(load_theory(args.theory, force=args.force))
+    theory = _kept(args, load_theory(args.theory, force=args.force))
     loaded = _load(args)
-    gmln = _kept(ground_model(loaded.model, force=args.force))
+    gmln = _kept(args, ground_model(loaded.model, force=args.force))
     focus_names = _focus_options(args, loaded.settings)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
     display = _display(args)
@@ -931,7 +929,7 @@ def _run_show(args: argparse.Namespace) -> int:
     from .formats import load_theory, write_stdout
     from .insight.show import show_text
 
-    theory = _kept(load_theory(args.theory, ground=False))
+    theory = _kept(args, load_theory(args.theory, ground=False))
     flags = _flags(args, theory)
     if args.digest:
         from .insight.digest import digest_text
@@ -953,7 +951,7 @@ def _run_report(args: argparse.Namespace) -> int:
         inputs = [("the theory", args.theory)] + [(what, _archive(path)) for what, path in
                                                    (("the model", args.mln), ("the database", args.db)) if path]
         output = check_writable(args.output, inputs)
-    theory = _kept(load_theory(args.theory, ground=False))
+    theory = _kept(args, load_theory(args.theory, ground=False))
     page = report_html(theory, _flags(args, theory), title=os.path.basename(args.theory))
     return _emit(page, output)
 
@@ -964,7 +962,7 @@ def _run_query(args: argparse.Namespace) -> int:
 
     questions = _questions(args)
     # (a lifted theory is answered on its rules' ground clauses, not grounded as formulas)
-    theory = _kept(load_theory(args.theory, ground=False))
+    theory = _kept(args, load_theory(args.theory, ground=False))
     with _on_theory(args, lambda: Reasoner(theory, force=args.force)) as reasoner:
 
         def answer(question: Question) -> tuple[dict[str, object], str]:
@@ -1060,7 +1058,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if interrupted_at_start():  # (a Ctrl-C noted inside an import, before the handler above)
             raise KeyboardInterrupt
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), Freezer() as args.freezer:
             shown = warnings.showwarning
 
             def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,

@@ -1,18 +1,26 @@
-"""The cyclic garbage collector, paused while acyclic data piles up.
+"""The cyclic garbage collector, paused while acyclic data piles up, and kept off what
+lives until a command ends.
 
 Reading a large theory and filtering one make millions of small objects (formula nodes,
 clauses as tuples, dicts of ints) with no cycle among them.  The collector would walk
 them again at every collection as they pile up, for nothing: a sixth of filtering the
-371,041 rules of object-recognition over two objects, 1.5 s of reading them.
+371,041 rules of object-recognition over two objects, 1.5 s of reading them.  A
+command's ground model or theory lives until the command ends: frozen
+(:class:`Freezer`), the collector does not walk its millions of objects again at every
+full collection (10% of a conversion over 512 persons, a third of showing a
+370,000-rule theory), and the command gives them back when it ends.
 """
 
 from __future__ import annotations
 
-__all__ = ["collection_paused"]
+__all__ = ["collection_paused", "Freezer"]
 
 import contextlib
 import gc
 from collections.abc import Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 @contextlib.contextmanager
@@ -26,3 +34,31 @@ def collection_paused() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+class Freezer:
+    """What a command freezes for the collector (:func:`gc.freeze`), unfrozen when it ends
+    (a context manager): the freeze count is then what it was.  A process that had frozen
+    objects of its own before (a host program calling the command line in-process) gets
+    nothing frozen: :func:`gc.unfreeze` could not tell its objects from ours."""
+
+    def __init__(self) -> None:
+        self._owned = False
+        self._froze = False
+
+    def __enter__(self) -> Freezer:
+        self._owned = gc.get_freeze_count() == 0
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._froze:
+            gc.unfreeze()
+            self._froze = False
+
+    def keep(self, value: T) -> T:
+        """``value``, and every object there is now, frozen until the block ends."""
+        if self._owned:
+            gc.freeze()
+            self._froze = True
+        return value
+

@@ -18,7 +18,7 @@ PACKAGE = ROOT / "pracmln_poss"
 # bottom first; a part is a subpackage or a top-level module (compat is the shim that
 # makes the third-party pracmln importable: it uses nothing of ours but errors)
 LAYERS = [
-    {"errors", "version", "startup", "collector"},
+    {"errors", "version", "startup", "collector", "closable"},
     {"logic", "weights", "compat", "stopping"},
     {"sources", "atoms", "arguments"},
     {"model"},

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from pracmln_poss.errors import BackendError, InconsistentEvidenceError, InconsistentModelError
 from pracmln_poss.map import open_engine
+from pracmln_poss.map.choice import BACKENDS, CNF_BACKENDS
 from pracmln_poss.map.engine import Optimum, World
 from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.weights import INF
@@ -18,7 +19,7 @@ from .support import examples, toulbar2_way
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat", "bruteforce", "auto"])
+@pytest.mark.parametrize("backend", [b for b in BACKENDS if b != "wcsp"])  # (wcsp: tests/test_wcsp_backend.py)
 @settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_backends_agree_with_brute_force(backend, data):
@@ -50,7 +51,7 @@ def test_backends_agree_with_brute_force(backend, data):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
+@pytest.mark.parametrize("backend", CNF_BACKENDS)
 @settings(max_examples=examples(50), deadline=None)
 @given(data=st.data())
 def test_one_engine_answers_a_sequence_of_evidence_sets(backend, data):
@@ -125,7 +126,7 @@ def test_penalty_of_empty_evidence_is_zero(mln):
         assert engine.penalty([]) == 0
 
 
-@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
+@pytest.mark.parametrize("backend", CNF_BACKENDS)
 def test_many_distinct_weights(backend):
     """Learned models have a distinct weight per formula: branch and bound's home
     ground, where RC2 stratifies; all exact."""
@@ -221,7 +222,7 @@ def test_unsatisfiable_hard_part_is_reported():
             eng.penalty([])
 
 
-@pytest.mark.parametrize("backend", ["oll", "rc2", "toulbar2", "cpsat"])
+@pytest.mark.parametrize("backend", CNF_BACKENDS)
 def test_formula_evidence(backend):
     mln = GroundMLN.from_pairs([("a", 1), ("b", 1), ("c", 3)])
     with open_engine(mln, backend) as eng:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pracmln_poss.errors import ModelError, UnknownNameError
+from pracmln_poss.errors import ArgumentTypeError, ModelError, UnknownNameError
 from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.possibilistic import Reasoner
@@ -308,3 +308,32 @@ def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, ev
     assert first.remaining_overall == pytest.approx(first.remaining + after)
     rules = [i for i in seen if i.phase.startswith("rules") and i.note is None]
     assert rules and all(i.expected == after for i in rules)
+
+
+def test_every_option_declares_its_check_with_its_field():
+    """Each field of every method's options and of the runtime carries its own check (a
+    field named like another method's is checked by its own rule, not by the name's),
+    and the options base class cannot be made: a method says how it runs."""
+    from dataclasses import dataclass, fields
+    from typing import ClassVar
+
+    from pracmln_poss.transformations import METHODS, MethodOptions, Runtime
+    from pracmln_poss.transformations.options import option
+
+    for options in (*METHODS.values(), Runtime):
+        for f in fields(options):
+            assert callable(f.metadata.get("check")), f"{options.__name__}.{f.name} declares no check"
+
+    @dataclass(frozen=True)
+    class Named(MethodOptions):
+        method: ClassVar[str] = "named"
+        k: str = option("any", check=lambda name, value: None)  # (a text, where the search's k is a count)
+
+        def run(self, request, runtime):
+            return None
+
+    assert Named(k="text").k == "text"
+    with pytest.raises(TypeError, match="abstract"):
+        MethodOptions()  # type: ignore[abstract]
+    with pytest.raises(ArgumentTypeError, match="k takes"):
+        METHODS["defaults"](k="text")

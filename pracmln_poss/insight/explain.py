@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .. import arguments
 from ..atoms import Evidence, EvidenceItem
+from ..closable import Closable
 from ..collector import collection_paused
 from ..errors import BackendError
 from ..logic.formula import (
@@ -127,7 +128,7 @@ def formula_line(pf: PossibilisticFormula, theory: PossibilisticTheory) -> str:
     return f"{theory.steps_name(pf.steps)}: {theory.format(pf.formula)}{origin}"
 
 
-class Explainer:
+class Explainer(Closable):
     """Explanations of questions to one theory (ground or lifted); a context manager.
 
     The theory is clausified (a lifted one ground as clauses) once, for all questions.
@@ -149,12 +150,6 @@ class Explainer:
         self.source: PossibilisticTheory | LiftedTheory = theory if isinstance(theory, LiftedTheory) else theory.ground()
         self.reasoner = Reasoner(self.source, force=force)
         self.theory = self.reasoner.theory
-
-    def __enter__(self) -> Explainer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Release the SAT solver."""

@@ -12,7 +12,8 @@ certificate.
 
 from __future__ import annotations
 
-__all__ = ["Verification", "Counterexample", "verify", "count_pairs", "DEFAULT_MAX_PAIRS", "DEFAULT_SAMPLE", "COUNT_LIMIT"]
+__all__ = ["Verification", "Counterexample", "verify", "count_pairs", "DEFAULT_MAX_PAIRS", "DEFAULT_SAMPLE", "COUNT_LIMIT",
+           "SAMPLE_DRAWS", "SAMPLE_DRAWS_MORE"]
 
 import random
 import time
@@ -23,7 +24,7 @@ from math import comb
 from .. import arguments
 from ..errors import ModelError
 from ..logic.formula import disjunction, literal
-from ..map import DEFAULT_BACKEND, open_engine
+from ..map import DEFAULT_BACKEND, MapEngine, open_engine
 from ..model.ground_mln import GroundMLN
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticTheory
@@ -136,6 +137,70 @@ def _random_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: 
         yield (tuple(sorted((sign(a) for a in e_atoms), key=abs)), tuple(sorted((sign(a) for a in c_atoms), key=abs)))
 
 
+SAMPLE_DRAWS = 100
+"""A sample stops drawing after ``SAMPLE_DRAWS`` times the pairs it wants (and
+:data:`SAMPLE_DRAWS_MORE`) when it keeps drawing pairs it has met (checked already, or
+with impossible evidence): drawing uniformly from ``n`` pairs meets every one after about
+``n ln n`` draws, so by then it has met nearly all the pairs there are, and checked every
+possible one it met; it says how many it checked."""
+
+SAMPLE_DRAWS_MORE = 10_000
+"""Draws a sample may take besides :data:`SAMPLE_DRAWS` per pair wanted (a small sample
+of a space of mostly impossible pairs)."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a verification checks: every pair (``exhaustive``) or a sample of ``wanted``,
+    of ``total`` pairs (``counted``: None past :data:`COUNT_LIMIT`), and the pairs in the
+    order they are checked."""
+
+    exhaustive: bool
+    total: int
+    counted: int | None
+    wanted: int
+    pairs: Iterable[tuple[EvidenceSet, EvidenceSet]]
+
+
+def _plan(mln: GroundMLN, k: int, focus: Focus, sample: int | None, seed: int, max_pairs: int) -> _Plan:
+    """Every pair when there are at most ``max_pairs`` and no ``sample`` is asked for, or
+    when ``sample`` is at least their number; else ``sample`` (or :data:`DEFAULT_SAMPLE`)
+    drawn uniformly, seeded."""
+    evidence_atoms = _atoms(focus.evidence, mln.n_atoms)
+    query_atoms = _atoms(focus.query, mln.n_atoms)
+    k_atoms = min(k, max(mln.n_atoms - 1, 0))  # (|E| + |C| atoms at most: no larger pairs exist)
+    total = count_pairs(evidence_atoms, query_atoms, k_atoms, limit=max(max_pairs, sample or 0, COUNT_LIMIT))
+    exhaustive = (sample is None and total <= max_pairs) or (sample is not None and sample >= total)
+    pairs: Iterable[tuple[EvidenceSet, EvidenceSet]] = (
+        _all_pairs(evidence_atoms, query_atoms, k_atoms) if exhaustive
+        else _random_pairs(evidence_atoms, query_atoms, k_atoms, random.Random(seed)))
+    return _Plan(exhaustive, total, total if total <= COUNT_LIMIT else None,
+                 total if exhaustive else (sample or DEFAULT_SAMPLE), pairs)
+
+
+class _Penalties:
+    """``pen(E)`` of the MLN, each evidence set asked of the engine once."""
+
+    def __init__(self, engine: MapEngine) -> None:
+        self.engine = engine
+        self.known: dict[EvidenceSet, int | float] = {}
+
+    def __call__(self, lits: Iterable[int]) -> int | float:
+        key = tuple(sorted(lits, key=abs))
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self.engine.penalty(list(key))
+        return found
+
+
+def _disagreement(pen: _Penalties, reasoner: Reasoner, e: EvidenceSet, c: EvidenceSet) -> tuple[bool, bool] | None:
+    """``((M, E) |-MAP OR C, (T, E) |-poss OR C)`` when they differ, else None; the MAP
+    side from the penalties: ``pen(E + not C) > pen(E)``."""
+    map_side = pen(e + tuple(-l for l in c)) > pen(e)
+    poss_side = reasoner.entails(list(e), disjunction(literal(l) for l in c))
+    return (map_side, poss_side) if map_side != poss_side else None
+
+
 def verify(
     theory: PossibilisticTheory,
     mln: GroundMLN,
@@ -162,61 +227,43 @@ def verify(
         arguments.integer("sample", sample, 1)
     start = time.perf_counter()
     theory = _with_atoms(theory, mln.atoms)
-    evidence_atoms = _atoms(focus.evidence, mln.n_atoms)
-    query_atoms = _atoms(focus.query, mln.n_atoms)
-    k_atoms = min(k, max(mln.n_atoms - 1, 0))  # (|E| + |C| atoms at most: no larger pairs exist)
-    total = count_pairs(evidence_atoms, query_atoms, k_atoms, limit=max(max_pairs, sample or 0, COUNT_LIMIT))
-    all_pairs = total if total <= COUNT_LIMIT else None
-    exhaustive = (sample is None and total <= max_pairs) or (sample is not None and sample >= total)
-    wanted = total if exhaustive else (sample or DEFAULT_SAMPLE)
-    if exhaustive:
-        pairs: Iterable[tuple[EvidenceSet, EvidenceSet]] = _all_pairs(evidence_atoms, query_atoms, k_atoms)
-    else:
-        pairs = _random_pairs(evidence_atoms, query_atoms, k_atoms, random.Random(seed))
-    penalties: dict[EvidenceSet, int | float] = {}
-    report = Reporter(progress, "evidence/conclusion pairs", wanted)
+    plan = _plan(mln, k, focus, sample, seed, max_pairs)
+    report = Reporter(progress, "evidence/conclusion pairs", plan.wanted)
     checked = 0
-    seen_pairs: set[tuple[EvidenceSet, EvidenceSet]] = set()
+    met: set[tuple[EvidenceSet, EvidenceSet]] = set()  # (a sample's pairs drawn so far)
     seen_evidence: set[EvidenceSet] = set()
     impossible: set[EvidenceSet] = set()
     impossible_pairs: set[tuple[EvidenceSet, EvidenceSet]] = set()
+
+    def outcome(example: Counterexample | None, every: bool) -> Verification:
+        return Verification(ok=example is None, k=k, mode="exhaustive" if every else "sample", pairs_checked=checked,
+                            evidence_sets=len(seen_evidence), seconds=time.perf_counter() - start,
+                            seed=None if every else seed, counterexample=example, pairs_total=plan.counted,
+                            pairs_impossible=len(impossible_pairs))
+
     with open_engine(mln, backend) as engine, Reasoner(theory) as reasoner:
-
-        def pen(lits: tuple[int, ...]) -> int | float:
-            key = tuple(sorted(lits, key=abs))
-            if key not in penalties:
-                penalties[key] = engine.penalty(list(key))
-            return penalties[key]
-
-        for drawn, (e, c) in enumerate(pairs):
-            if not exhaustive:
-                if (e, c) in seen_pairs or (e, c) in impossible_pairs:
-                    if drawn > 100 * wanted + 10_000 or len(seen_pairs) + len(impossible_pairs) == total:
+        pen = _Penalties(engine)
+        for drawn, (e, c) in enumerate(plan.pairs):
+            if not plan.exhaustive:
+                if (e, c) in met:
+                    if drawn > SAMPLE_DRAWS * plan.wanted + SAMPLE_DRAWS_MORE or len(met) == plan.total:
                         break  # every pair, or nearly, is impossible or already checked
                     continue
-                seen_pairs.add((e, c))
+                met.add((e, c))
             if e in impossible or pen(e) == INF:
                 impossible.add(e)
                 impossible_pairs.add((e, c))
-                seen_pairs.discard((e, c))
                 continue
             seen_evidence.add(e)
-            map_side = pen(e + tuple(-l for l in c)) > pen(e)
-            poss_side = reasoner.entails(list(e), disjunction(literal(l) for l in c))
+            differ = _disagreement(pen, reasoner, e, c)
             checked += 1
             report(checked, None, len(e) + len(c))
-            if map_side != poss_side:
-                example = Counterexample(
-                    tuple(mln.literal_name(l) for l in e), tuple(mln.literal_name(l) for l in c), map_side, poss_side
-                )
-                return Verification(False, k, "exhaustive" if exhaustive else "sample", checked, len(seen_evidence),
-                                    time.perf_counter() - start, None if exhaustive else seed, example, all_pairs,
-                                    len(impossible_pairs))
-            if not exhaustive and checked == wanted:
+            if differ is not None:
+                return outcome(Counterexample(tuple(mln.literal_name(l) for l in e),
+                                              tuple(mln.literal_name(l) for l in c), *differ), plan.exhaustive)
+            if not plan.exhaustive and checked == plan.wanted:
                 break
     if checked == 0:
         raise ModelError("nothing to verify: no evidence set within the focus is possible under the MLN")
     # (a sample that met every pair checked them all)
-    every = exhaustive or checked + len(impossible_pairs) == total
-    return Verification(True, k, "exhaustive" if every else "sample", checked, len(seen_evidence),
-                        time.perf_counter() - start, None if every else seed, None, all_pairs, len(impossible_pairs))
+    return outcome(None, plan.exhaustive or checked + len(impossible_pairs) == plan.total)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 __all__ = ["Backend", "Solve", "Check", "OptimalWorlds", "OverBudget"]
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..closable import Closable
 from ..logic.formula import Formula, Or, literal
 from ..model.ground_mln import GroundMLN
 from ..stopping import SatOracle
@@ -58,7 +59,7 @@ class OptimalWorlds:
     known: list[list[int]] = field(default_factory=list)
 
 
-class Backend(ABC):
+class Backend(Closable):
     """Finds optimal worlds of one ground MLN."""
 
     name = "abstract"
@@ -81,12 +82,6 @@ class Backend(ABC):
         # the best world a search stopped by a signal or a time limit had found (its cost
         # exact, but not proven optimal), for ``map --anytime``; None: none found
         self.incumbent: Optimum | None = None
-
-    def __enter__(self) -> Backend:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:  # noqa: B027 (an optional hook: most backends hold nothing)
         """Release solver resources."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "backend_name", "SOFT_PER_WEIGHT", "choose_backend", "make_backend", "open_engine"]
+__all__ = ["BACKENDS", "CNF_BACKENDS", "DEFAULT_BACKEND", "backend_name", "SOFT_PER_WEIGHT", "choose_backend", "make_backend", "open_engine"]
 
 from collections.abc import Callable
 
@@ -65,6 +65,10 @@ _ON_FORMULAS: dict[str, Callable[[GroundMLN, MaxSatInstance | None], Backend]] =
 
 BACKENDS = (DEFAULT_BACKEND, *_ON_WEIGHTED_CNF, *_ON_FORMULAS)
 """The MAP backends, by name (``auto`` picks one per model: :func:`choose_backend`)."""
+
+CNF_BACKENDS = tuple(_ON_WEIGHTED_CNF)
+"""The backends that solve the model's weighted CNF (the solvers ``auto`` chooses among,
+and ``rc2``): the tests check every one against brute force."""
 
 
 def backend_name(value: object, option: str = "backend") -> str:

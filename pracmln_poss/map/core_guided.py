@@ -44,6 +44,7 @@ from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
 from .. import stopping
+from ..closable import Closable
 from ..stopping import SAT_SOLVER, SatOracle
 from .backend import OverBudget
 
@@ -91,7 +92,7 @@ class _State:
         return _State(dict(self.weights), dict(self.bounds), self.cost)
 
 
-class CoreGuided:
+class CoreGuided(Closable):
     """A weighted CNF in one incremental SAT solver, optimised under any evidence.
 
     :param hard: the hard clauses.
@@ -143,12 +144,6 @@ class CoreGuided:
         if self._open:
             self.oracle.delete()
             self._open = False
-
-    def __enter__(self) -> CoreGuided:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- solving -------------------------------------------------------------------
 

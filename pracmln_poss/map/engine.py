@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import NoReturn
 
 from ..atoms import Evidence
+from ..closable import Closable
 from ..errors import InconsistentEvidenceError, InconsistentModelError
 from ..logic.formula import (
     Formula,
@@ -43,7 +44,7 @@ def world_cost(mln: GroundMLN, world: World) -> int | float:
     return sum(wf.weight for wf in mln.soft if not evaluate(wf.formula, world))
 
 
-class MapEngine:
+class MapEngine(Closable):
     """Exact MAP inference for one ground MLN, with the given backend.
 
     Evidence is any iterable of literals (``3``, ``-3``, ``"!bird(Tweety)"``) or
@@ -71,12 +72,6 @@ class MapEngine:
         return self.backend.sat_backbones
 
     # -- context management ------------------------------------------------------
-
-    def __enter__(self) -> MapEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Release the backend's solvers."""

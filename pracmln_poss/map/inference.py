@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..atoms import EvidenceItem, evidence_items
+from ..closable import Closable
 from ..errors import InconsistentEvidenceError
 from ..logic.formula import Formula
 from ..model.ground_mln import GroundMLN
@@ -36,7 +37,7 @@ class MapAnswer:
     entailed: dict[str, bool]
 
 
-class MapInference:
+class MapInference(Closable):
     """Exact MAP inference on a ground MLN, by name and in weight units; a context manager.
 
     A model loaded with a database and a closed world (:func:`~pracmln_poss.bridge.query.map_inference`)
@@ -61,12 +62,6 @@ class MapInference:
         self._reopened: dict[frozenset[int], MapEngine] = {}
         self._without_database = without_database
         self._free: MapEngine | None = None
-
-    def __enter__(self) -> MapInference:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Release the solvers."""

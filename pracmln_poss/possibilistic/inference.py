@@ -16,6 +16,7 @@ __all__ = ["PossibilisticInference", "possibilistic_inference"]
 
 from .. import arguments
 from ..atoms import Evidence
+from ..closable import Closable
 from ..logic.formula import Formula
 from ..stopping import SAT_SOLVER
 from .lifted_theory import LiftedTheory
@@ -24,7 +25,7 @@ from .reasoner import Reasoner
 from .theory import Answer, Level, PossibilisticFormula, PossibilisticTheory, RuleText
 
 
-class PossibilisticInference:
+class PossibilisticInference(Closable):
     """Questions to one theory (ground or lifted), in weight units; a context manager
     owning one incremental SAT solver, so many questions cost one clausification.
 
@@ -36,12 +37,6 @@ class PossibilisticInference:
         # (a lifted theory on its rules' clauses: no formula per grounding)
         self.reasoner = Reasoner(theory if isinstance(theory, LiftedTheory) else theory.ground(), solver)
         self._ground = self.reasoner.theory
-
-    def __enter__(self) -> PossibilisticInference:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Release the SAT solver."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .. import arguments
 from ..atoms import Evidence, EvidenceItem, evidence_items
+from ..closable import Closable
 from ..collector import collection_paused
 from ..errors import ArgumentTypeError, InconsistentEvidenceError
 from ..logic.cnf import Clause
@@ -42,7 +43,7 @@ class QueryResult:
                f"drowned=<{len(self.drowned):,} rule{'' if len(self.drowned) == 1 else 's'}>)"
 
 
-class Reasoner:
+class Reasoner(Closable):
     """Possibilistic inference over one theory; a context manager owning its SAT solver.
 
     The exact layer: every level it takes or gives is in int steps of the theory's
@@ -92,12 +93,6 @@ class Reasoner:
     def calls(self) -> int:
         """SAT solver calls so far, for statistics and benchmarks."""
         return self._solver.calls
-
-    def __enter__(self) -> Reasoner:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Release the SAT solver."""

@@ -15,13 +15,14 @@ from collections.abc import Iterable, Sequence
 from pysat.solvers import Solver
 
 from .. import stopping
+from ..closable import Closable
 from ..errors import ClosedError
 from ..logic.cnf import Clause, VarPool, clauses_of
 from ..logic.formula import Formula
 from ..stopping import SAT_SOLVER
 
 
-class SelectorSolver:
+class SelectorSolver(Closable):
     """``formulas[i]`` is switched on by ``selectors[i]``; :meth:`guard` adds more formulas.
 
     A context manager owning its SAT solver.
@@ -85,8 +86,3 @@ class SelectorSolver:
             self.sat.delete()
             self.sat = None
 
-    def __enter__(self) -> SelectorSolver:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -412,13 +412,17 @@ class _LocalPool(ProcessPoolExecutor):
             return super().submit(fn, *args, **kwargs)
         # the first submission starts the processes (forks them, where that is how they
         # start): this process's objects frozen meanwhile, the children's collectors
-        # leave them alone instead of copying the pages they share with us
+        # leave them alone instead of copying the pages they share with us; unfrozen
+        # after unless something was frozen before (the command line's, which it gives
+        # back as it ends: collector.Freezer)
         self.started = True
+        frozen = gc.get_freeze_count()
         gc.freeze()
         try:
             return super().submit(fn, *args, **kwargs)
         finally:
-            gc.unfreeze()
+            if not frozen:
+                gc.unfreeze()
 
 
 def _threads() -> int:

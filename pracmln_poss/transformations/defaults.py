@@ -30,7 +30,7 @@ from ..search.rule import BlockingRule
 from ..search.rules import RuleSearch, default_rules
 from ..search.workers import executor_for
 from .formulas import clause_against, conjunction_of, hard_part
-from .options import MAX_EVIDENCE_SETS, RUNTIME_NAMES, Request, Runtime, SearchOptions, option
+from .options import MAX_EVIDENCE_SETS, RUNTIME_NAMES, Request, Runtime, SearchOptions, check_switch, option
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,8 @@ class DefaultsOptions(SearchOptions):
     runtime: ClassVar[tuple[str, ...]] = RUNTIME_NAMES
     long_blocking: ClassVar[bool] = True  # (Prop. 2 is proved for the long form)
 
-    omit_redundant_blocking: bool = option(True)
-    prune_heads: bool = option(True)
+    omit_redundant_blocking: bool = option(True, check=check_switch)
+    prune_heads: bool = option(True, check=check_switch)
 
     def run(self, request: Request, runtime: Runtime) -> PossibilisticTheory:
         return defaults(request.ground, self, focus=request.focus, runtime=runtime)

@@ -25,7 +25,7 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.progress import Reporter
 from ..weights import INF
 from .formulas import hard_part
-from .options import DEFAULT_MAX_FORMULAS, Flag, MethodOptions, Request, Runtime, option
+from .options import DEFAULT_MAX_FORMULAS, Flag, MethodOptions, Request, Runtime, check_count, option
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class ExhaustiveOptions(MethodOptions):
 
     max_formulas: int = option(DEFAULT_MAX_FORMULAS, Flag(
         ("--max-formulas",), f"refuse more soft formulas than N (2^N subsets) unless --force (default "
-        f"{DEFAULT_MAX_FORMULAS})", int, "N"))
+        f"{DEFAULT_MAX_FORMULAS})", int, "N"), check=check_count)
 
     def run(self, request: Request, runtime: Runtime) -> PossibilisticTheory:
         return exhaustive(request.ground, self, force=request.force, runtime=runtime)

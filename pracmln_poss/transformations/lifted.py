@@ -38,7 +38,17 @@ from ..search.rules import RuleSearch, default_rules
 from ..search.symmetry import Symmetry, examined, rename, renamings
 from ..search.workers import equipped, executor_for
 from .formulas import clause_against, conjunction_of, hard_part
-from .options import MAX_LIFTED_EVIDENCE_SETS, RUNTIME_NAMES, TOO_MANY, Flag, Request, Runtime, SearchOptions, option
+from .options import (
+    MAX_LIFTED_EVIDENCE_SETS,
+    RUNTIME_NAMES,
+    TOO_MANY,
+    Flag,
+    Request,
+    Runtime,
+    SearchOptions,
+    check_switch,
+    option,
+)
 
 
 @dataclass(frozen=True)
@@ -57,7 +67,7 @@ class LiftedOptions(SearchOptions):
 
     long_blocking: bool = option(False, Flag(
         ("--blocking",), "blocking rules not AND E (short, default) or not (AND E ^ AND X(E)) (long)", str, None,
-        ("short", "long"), lambda text: text == "long"))
+        ("short", "long"), lambda text: text == "long"), check=check_switch)
 
     def run(self, request: Request, runtime: Runtime) -> LiftedTheory:
         if not isinstance(request.model, FirstOrderMLN):

@@ -4,16 +4,19 @@ the method (its :meth:`~MethodOptions.run`), checked when made; what a run needs
 
 The fields say how the command line gives them (:class:`Flag`, in their metadata): ``convert``
 builds its method flags from them, so a flag and an option cannot drift apart, and a flag
-the chosen method lacks is an error.
+the chosen method lacks is an error.  Each field declares its check with it
+(:func:`option`'s ``check``), so that a field is checked by its own rule whatever its
+name, and a field without one is a test's failure (``tests/test_transformations.py``).
 """
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_MAX_FORMULAS", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "Flag", "MethodOptions",
+__all__ = ["DEFAULT_MAX_FORMULAS", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "Check", "Flag", "MethodOptions",
            "SearchOptions", "Runtime", "Request", "option", "option_names", "make_options", "make_runtime",
-           "RUNTIME_NAMES", "family_name"]
+           "RUNTIME_NAMES", "family_name", "check_count", "check_switch", "check_family"]
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -73,21 +76,48 @@ class Flag:
         return self.names[0]
 
 
-def option(default: _V, flag: Flag | None = None) -> _V:
-    """A field of an options class with its default and, if the command line has it, its :class:`Flag`."""
-    return field(default=default, metadata={} if flag is None else {"flag": flag})
+Check = Callable[[str, object], object]
+"""An option's check: given its name and value, raises ``ArgumentTypeError`` or
+``ValueError`` naming the option when the value is not one it takes."""
+
+
+def option(default: _V, flag: Flag | None = None, *, check: Check) -> _V:
+    """A field of an options class: its default, its ``check`` (run on every value it is
+    given, :class:`_Checked`) and, if the command line has it, its :class:`Flag`."""
+    metadata: dict[str, object] = {"check": check}
+    if flag is not None:
+        metadata["flag"] = flag
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
 class _Checked:
     """Values that check themselves when made: one ``TypeError`` or ``ValueError``
-    naming the option, before any work."""
+    naming the option, before any work (each field's own check, :func:`option`)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            check = _CHECKS.get(f.name)
+            check = f.metadata.get("check")
             if check is not None:
                 check(f.name, getattr(self, f.name))
+
+
+def check_count(name: str, value: object) -> None:
+    """An int of at least 0 (``k``, ``jobs``, ``max_formulas``)."""
+    arguments.integer(name, value, 0)
+
+
+def check_switch(name: str, value: object) -> None:
+    """True or False."""
+    arguments.flag(name, value)
+
+
+def _backend(name: str, value: object) -> None:
+    backend_name(value, name)
+
+
+def _checkpoint(name: str, value: object) -> None:
+    arguments.path(name, value)
 
 
 def _executor(name: str, value: object) -> None:
@@ -110,7 +140,8 @@ def family_name(value: str) -> str:
     return value
 
 
-def _family(name: str, value: object) -> None:
+def check_family(name: str, value: object) -> None:
+    """``all``, ``positive`` or a list of evidence sets."""
     if isinstance(value, str):
         family_name(value)
     elif not isinstance(value, Iterable):
@@ -122,22 +153,6 @@ def _stats(name: str, value: object) -> None:
 
     if value is not None and not isinstance(value, RuleStats):
         raise ArgumentTypeError(f"{name} takes a RuleStats or None, not {type(value).__name__}")
-
-
-_CHECKS: dict[str, Callable[[str, object], object]] = {
-    "backend": lambda name, value: backend_name(value, name),
-    "k": lambda name, value: arguments.integer(name, value, 0),
-    "family": _family,
-    "progress": _progress,
-    "max_formulas": lambda name, value: arguments.integer(name, value, 0),
-    "jobs": lambda name, value: arguments.integer(name, value, 0),
-    "checkpoint": arguments.path,
-    "executor": _executor,
-    "stats": _stats,
-    "omit_redundant_blocking": arguments.flag,
-    "prune_heads": arguments.flag,
-    "long_blocking": arguments.flag,
-}
 
 
 @dataclass(frozen=True)
@@ -165,14 +180,14 @@ class Runtime(_Checked):
         :func:`~.conversion.convert`: once it is filtered; by the command line: once it is written).
     """
 
-    progress: Progress = None
-    stats: RuleStats | None = None
+    progress: Progress = option(None, check=_progress)
+    stats: RuleStats | None = option(None, check=_stats)
     jobs: int = option(1, Flag(("--jobs", "-j"), "search with N worker processes (0: one per core; default 1); "
-                                "the output is the same", int, "N"))
-    executor: Executor | None = None
+                                "the output is the same", int, "N"), check=check_count)
+    executor: Executor | None = option(None, check=_executor)
     checkpoint: str | os.PathLike[str] | None = option(None, Flag(
         ("--no-checkpoint",), "with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
-        "conversion resumes from it when run again; it is removed once OUT is written)", None))
+        "conversion resumes from it when run again; it is removed once OUT is written)", None), check=_checkpoint)
 
 
     def used(self) -> tuple[str, ...]:
@@ -185,7 +200,7 @@ RUNTIME_NAMES = tuple(f.name for f in fields(Runtime))
 
 
 @dataclass(frozen=True)
-class MethodOptions(_Checked):
+class MethodOptions(_Checked, ABC):
     """What every transformation takes; a subclass is one transformation.
 
     :ivar backend: the MAP backend (``auto``, ``oll``, ``toulbar2``, ``cpsat``, ...).
@@ -202,11 +217,11 @@ class MethodOptions(_Checked):
     given is an error, not ignored)."""
 
     backend: str = option(DEFAULT_BACKEND, Flag(("--backend",), "MAP solver (default: auto, which picks oll, "
-                                                "toulbar2 or cpsat per model)", str, None, BACKENDS))
+                                                "toulbar2 or cpsat per model)", str, None, BACKENDS), check=_backend)
 
+    @abstractmethod
     def run(self, request: Request, runtime: Runtime) -> PossibilisticTheory | LiftedTheory:
         """The transformation of ``request`` with these options."""
-        raise NotImplementedError(f"{type(self).__name__} does not say how it runs")
 
     def evidence_atoms(self, request: Request, free: list[int]) -> int | None:
         """How many atoms its evidence sets range over (None: none, or a family the caller
@@ -226,7 +241,7 @@ class SearchOptions(MethodOptions):
     :ivar k: the largest evidence set.
     """
 
-    k: int = option(1, Flag(("-k",), "largest evidence set size (default 1)", int))
+    k: int = option(1, Flag(("-k",), "largest evidence set size (default 1)", int), check=check_count)
 
     def evidence_atoms(self, request: Request, free: list[int]) -> int | None:
         return len(request.focus.enumerated(free))

@@ -25,7 +25,7 @@ from ..search.focus import Focus
 from ..search.progress import Reporter
 from ..weights import INF
 from .formulas import clause_against, hard_part
-from .options import MAX_EVIDENCE_SETS, Flag, Request, Runtime, SearchOptions, family_name, option
+from .options import MAX_EVIDENCE_SETS, Flag, Request, Runtime, SearchOptions, check_family, family_name, option
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class SelectiveOptions(SearchOptions):
 
     family: str | tuple[EvidenceSet, ...] = option("all", Flag(
         ("--family",), "all sets of at most k literals, only positive ones, or a file with one evidence set "
-        "per line (literals separated by commas)", str, "all|positive|FILE"))
+        "per line (literals separated by commas)", str, "all|positive|FILE"), check=check_family)
 
     def __post_init__(self) -> None:
         super().__post_init__()
