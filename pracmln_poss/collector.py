@@ -37,10 +37,10 @@ def collection_paused() -> Iterator[None]:
 
 
 class Freezer:
-    """What a command freezes for the collector (:func:`gc.freeze`), unfrozen when it ends
+    """What a command freezes for the collector (``gc.freeze()``), unfrozen when it ends
     (a context manager): the freeze count is then what it was.  A process that had frozen
     objects of its own before (a host program calling the command line in-process) gets
-    nothing frozen: :func:`gc.unfreeze` could not tell its objects from ours."""
+    nothing frozen: ``gc.unfreeze()`` could not tell its objects from ours."""
 
     def __init__(self) -> None:
         self._owned = False

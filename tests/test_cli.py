@@ -477,7 +477,8 @@ def test_every_method_flag_is_one_options_field_and_back():
     others, and every field that has a flag is reached by it; no other flag sets an option."""
     from dataclasses import fields
 
-    from pracmln_poss.cli import UsageError, _given_options, build_parser
+    from pracmln_poss.cli import UsageError, build_parser
+    from pracmln_poss.cli.convert_command import _given_options
     from pracmln_poss.transformations.conversion import METHODS, method_flags
     from pracmln_poss.transformations.options import RUNTIME_NAMES, Runtime, make_options, make_runtime
 

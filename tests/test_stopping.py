@@ -262,7 +262,7 @@ print(sorted(set(registered)), run.signals)
 def test_the_command_lines_signal_handler_stops_once(monkeypatch):
     """A second SIGTERM (or Ctrl-C) while the first one's exception is on its way out is
     let go: it would break into the message and the checkpoint's save."""
-    from pracmln_poss import cli
+    from pracmln_poss.cli import process as cli
 
     monkeypatch.setattr(cli, "_ending", None)
     monkeypatch.setattr(stopping, "_pending", None)  # (what the first one keeps goes with the test)
@@ -684,7 +684,8 @@ def test_the_start_up_handler_only_notes_and_an_import_is_told_apart(tmp_path, m
     """The pieces: the start-up handler notes a Ctrl-C without raising; a handler's frame
     inside an import is told apart from one outside; the command line's handler inside
     an import sends the signal again later instead of raising."""
-    from pracmln_poss import cli, startup
+    from pracmln_poss import startup
+    from pracmln_poss.cli import process as cli
 
     noted = startup._Noted()
     assert noted(signal.SIGINT, None) is None and noted.came

@@ -1,0 +1,146 @@
+"""``map``: a MAP world and, per atom, whether it is true in all, some or no MAP worlds
+(one answer per database of a file of several)."""
+
+from __future__ import annotations
+
+__all__ = ["run_map"]
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..errors import TimeLimitReached, closest
+from ..startup import PROG
+from ..weights import INF, format_weight, weight_number
+from .common import UsageError, _focus_options, _query, _source
+
+if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
+    from ..bridge.query import Query
+    from ..map.world import Optimum
+    from ..model.ground_mln import GroundMLN
+
+
+def _check_against_database(args: argparse.Namespace, query: Query, gmln: GroundMLN, evidence: list[int]) -> None:
+    """A given literal whose atom the database sets the other way: an error naming the
+    database, not just "the hard formulas" (the closed world leaves given atoms open)."""
+    from ..errors import InconsistentEvidenceError
+    from ..logic.syntax import atom_name
+
+    negated = {gmln.literal_name(-lit) for lit in evidence}
+    for e in query.model.evidence:
+        name = atom_name(e.pred, e.args)
+        if (name if e.value else f"!{name}") in negated:
+            database = f"the database {args.db or query.settings.db or ''}".rstrip()
+            raise InconsistentEvidenceError(
+                f"evidence {'!' if e.value else ''}{name} contradicts {database}, which has {'' if e.value else '!'}{name}")
+
+
+def run_map(args: argparse.Namespace) -> int:
+    """``map``: one answer, or one per database of a file holding several (``---``), in
+    order (text: a block each; ``--json``: a JSON document a line)."""
+    from ..bridge.database import SeveralDatabasesError
+
+    if args.anytime and args.time_limit is None:
+        raise UsageError("--anytime goes with --time-limit SECONDS (the best world found when the limit passes)")
+    try:
+        return _map_one(args, args.db, None)
+    except SeveralDatabasesError as several:  # (the model read first: its errors come first)
+        databases, sources = several.databases, several.sources
+    for number, parts in enumerate(databases, 1):
+        if number > 1 and not args.json:
+            print()
+        _map_one(args, parts, (number, len(databases)), sources)
+    return 0
+
+
+def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, sources: object = None) -> int:
+    """``map`` on one database ``db`` (the ``number``-th of ``count`` in ``of``; None:
+    the only one, as given; ``sources``: the model's texts read already)."""
+    from ..atoms import predicate_of, split_atom
+    from ..bridge.database import DatabaseParts
+    from ..logic.syntax import compact_atom
+    from ..stopping import deadline
+
+    anytime: Optimum | None = None
+    where: dict[str, object] = {}
+    if of is not None and isinstance(db, DatabaseParts):
+        where = {"database": of[0], "line": db.start.line}
+    with deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
+        query = _query(args, db, sources)
+        model, source = query.model, _source(args, query, where)
+        if query.closed_preds and (of is None or of[0] == 1):  # (said once)
+            print(f"{PROG}: note: the closed world ({', '.join(query.closed_preds)}) applies to map; a theory from "
+                  "convert leaves the world open and answers as map --no-cw does", file=sys.stderr)
+        wanted = _focus_options(args, query.settings).get("query_preds")
+        if wanted is not None:
+            unknown = sorted(set(wanted) - set(model.predicate_map))
+            if unknown:
+                raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
+                                 f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
+        given = [split_atom(compact_atom(e).lstrip("!")) for e in args.evidence]  # (the closed world leaves them open)
+        with query.inference(args.backend, args.force, given) as inference:
+            gmln = inference.mln
+            evidence = [gmln.literal(text) for text in args.evidence]
+            _check_against_database(args, query, gmln, evidence)
+            try:
+                answer = inference.answer(evidence)
+                penalty = inference.database_penalty(evidence) if args.database_penalty else answer.penalty
+            except TimeLimitReached:
+                anytime = inference.best_found(evidence)
+                if not args.anytime or anytime is None:
+                    raise
+    shown = [name for name in gmln.atoms if wanted is None or predicate_of(name) in wanted]
+    if of is not None and not args.json:
+        line = f" (line {where['line']})" if where else ""
+        print(f"database {of[0]} of {of[1]}{line}")
+    if anytime is not None:
+        _print_anytime(args, gmln, anytime, shown, where)
+        return 0
+    shown_set = set(shown)
+    steps = gmln.resolution.to_int(penalty) if penalty != INF else INF
+    # what the penalty counts, said where a database or a closed world could be in it or not
+    held = " and ".join(part for part, present in (("the database", query.model.evidence),
+                                                   ("the closed world", query.closed_preds)) if present)
+    counted = ("" if not held else f"{held} included" if args.database_penalty
+               else f"given {held}; --database-penalty counts {'them' if ' and ' in held else 'it'} too")
+    if args.json:
+        out: dict[str, object] = {**where, "penalty": weight_number(steps, gmln.resolution)}
+        if counted:
+            out["penalty_counts"] = "database and evidence" if args.database_penalty else "evidence given the database"
+        out["world"] = {name: answer.world[name] for name in shown}
+        out["entailed"] = {name: value for name, value in answer.entailed.items() if name in shown_set}
+        print(json.dumps(out, indent=None if where else 2))  # (several databases: a line each)
+        return 0
+    shown_evidence = ", ".join(gmln.literal_name(e) for e in evidence)
+    said = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
+    print(f"evidence: {said or 'none'}")
+    print(f"penalty of the evidence: {format_weight(steps, gmln.resolution)}{f' ({counted})' if counted else ''}")
+    width = max([len(name) for name in shown] + [4])
+    if wanted is not None:
+        print(f"atoms of {', '.join(wanted)} ({len(shown)} of {gmln.n_atoms}; --query-preds all for every atom)")
+    print(f"{'atom':<{width}}  MAP    true in MAP worlds")
+    for name in shown:
+        value = answer.entailed.get(name)
+        status = "some" if value is None else "all" if value else "none"
+        print(f"{name:<{width}}  {'true' if answer.world[name] else 'false':<5}  {status}")
+    return 0
+
+
+def _print_anytime(args: argparse.Namespace, gmln: GroundMLN, found: Optimum, shown: list[str],
+                   where: Mapping[str, object]) -> None:
+    """The best world found before the time limit, marked as not proven optimal
+    (``where``: which database of several, for its JSON line)."""
+    world = gmln.named(found.world)
+    if args.json:
+        out = {**where, "optimal": False, "cost": weight_number(found.cost, gmln.resolution),
+               "world": {name: world[name] for name in shown}}
+        print(json.dumps(out, indent=None if where else 2))
+        return
+    print(f"not proven optimal: the time limit of {args.time_limit:g} s passed first; the best world found "
+          f"by then costs {format_weight(found.cost, gmln.resolution)} (nothing is said of all MAP worlds)")
+    width = max([len(name) for name in shown] + [4])
+    print(f"{'atom':<{width}}  world")
+    for name in shown:
+        print(f"{name:<{width}}  {'true' if world[name] else 'false'}")
