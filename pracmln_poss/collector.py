@@ -40,9 +40,15 @@ class Freezer:
     """What a command freezes for the collector (``gc.freeze()``), unfrozen when it ends
     (a context manager): the freeze count is then what it was.  A process that had frozen
     objects of its own before (a host program calling the command line in-process) gets
-    nothing frozen: ``gc.unfreeze()`` could not tell its objects from ours."""
+    nothing frozen: ``gc.unfreeze()`` could not tell its objects from ours.
 
-    def __init__(self) -> None:
+    :param give_back: unfreeze at the end (False for a process that ends with the block,
+        the command line's: the collection the interpreter makes as it exits would walk
+        them all again, 0.05 s of showing a small theory).
+    """
+
+    def __init__(self, give_back: bool = True) -> None:
+        self.give_back = give_back
         self._owned = False
         self._froze = False
 
@@ -51,7 +57,7 @@ class Freezer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._froze:
+        if self._froze and self.give_back:
             gc.unfreeze()
             self._froze = False
 

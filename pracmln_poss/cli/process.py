@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..collector import Freezer
 from ..errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached
-from ..startup import PROG, importing, is_python_handler, later
+from ..startup import PROG, importing, is_command_line, is_python_handler, later
 from ..startup import interrupted as interrupted_at_start
 from ..stopping import INTERRUPTS, expire, interrupted, stoppable
 from .convert_command import _checkpoint_path, _no_checkpoint, run_convert
@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if interrupted_at_start():  # (a Ctrl-C noted inside an import, before the handler above)
             raise KeyboardInterrupt
-        with warnings.catch_warnings(), Freezer() as args.freezer:
+        with warnings.catch_warnings(), Freezer(give_back=not is_command_line()) as args.freezer:
             shown = warnings.showwarning
 
             def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
