@@ -337,3 +337,18 @@ def test_every_option_declares_its_check_with_its_field():
         MethodOptions()  # type: ignore[abstract]
     with pytest.raises(ArgumentTypeError, match="k takes"):
         METHODS["defaults"](k="text")
+
+
+def test_no_sample_of_the_rules_pass_is_taken_when_no_one_listens(monkeypatch):
+    """Without a progress callback (``--quiet``, a conversion from Python without one)
+    the rules pass is not sampled: the sample's questions would only change what the
+    engine is asked in the rest of the search."""
+    from pracmln_poss.search import rules as search_rules
+
+    from .support import converted, smokers
+
+    def refused(*args, **kwargs):
+        raise AssertionError("sampled with no one to tell")
+
+    monkeypatch.setattr(search_rules, "_sample_rules", refused)
+    assert converted(smokers(), {"method": "lifted", "k": 2})
