@@ -10,19 +10,22 @@ Soft evidence (a probability before the atom) is rejected with a clear message.
 
 from __future__ import annotations
 
-__all__ = ["read_database", "read_databases", "several_databases", "DatabaseParts", "SeveralDatabasesError",
-           "MAX_EVIDENCE_LINES", "SEPARATOR"]
+__all__ = ["read_database", "read_databases", "DatabaseParts", "SeveralDatabasesError", "MAX_EVIDENCE_LINES",
+           "SEPARATOR"]
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
 from ..logic.syntax import is_variable_name, parse_literal
 from ..model.first_order import EvidenceLiteral
 from ..sources import numbered_lines, read_source
 from .mln_file import DOMAIN_LINE, domain_constants
+
+if TYPE_CHECKING:  # (the project's texts, which the error of several databases carries)
+    from .project import Sources
 
 MAX_EVIDENCE_LINES = 1_000_000
 """Distinct lines a database may have (each is a ground atom at most: the grounding's limit)."""
@@ -47,31 +50,27 @@ class SeveralDatabasesError(UnsupportedInputError):
     the caller read with them (``sources``: so that ``map`` answers each without reading
     its inputs again, standard input among them)."""
 
-    def __init__(self, databases: list[DatabaseParts], sources: Any = None) -> None:
+    def __init__(self, databases: list[DatabaseParts], sources: Sources | None = None) -> None:
         super().__init__(f"the file holds several databases separated by '{SEPARATOR}' ({len(databases)}); give "
                          "one database per file (map answers each database of such a file)", databases[0].end)
         self.databases = databases
         self.sources = sources
 
 
-def several_databases(found: list[DatabaseParts], sources: Any = None) -> SeveralDatabasesError | None:
-    """The error for ``found`` when it holds more than one database (None: one or none)."""
-    return SeveralDatabasesError(found, sources) if len(found) > 1 else None
-
-
 def read_database(
-    path: str | Path, grammar: str = "StandardGrammar", text: str | None = None
+    path: str | Path, grammar: str = "StandardGrammar", text: str | None = None, sources: Sources | None = None
 ) -> tuple[list[tuple[str, tuple[str, ...], SourcePosition]], list[EvidenceLiteral]]:
     """Domain declarations and evidence literals of a ``.db`` file holding one database
     (its ``text`` when the caller has read it already; ``path`` then only names it).
 
+    :param sources: what the caller read with it, carried by the error of a file of
+        several databases (:class:`SeveralDatabasesError`).
     :raises ModelError: unreadable file, malformed lines.
     :raises SeveralDatabasesError: a file of several databases.
     """
     found = read_databases(path, grammar, text)
-    several = several_databases(found)
-    if several is not None:
-        raise several
+    if len(found) > 1:
+        raise SeveralDatabasesError(found, sources)
     if not found:
         return [], []
     return list(found[0].domains), list(found[0].evidence)

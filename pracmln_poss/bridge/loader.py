@@ -59,7 +59,7 @@ from ..logic.syntax import GRAMMARS, compact_atom, split_atom, strip_comments
 from ..model.closed_world import close_as_asked
 from ..model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from ..weights import INF, Resolution
-from .database import read_database, read_databases, several_databases
+from .database import DatabaseParts, read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
 from .project import ProjectSettings, open_sources
 from .request import READERS, Loading, LoadRequest, one_pracmln_database
@@ -267,11 +267,7 @@ def load(request: LoadRequest) -> LoadedModel:
     if request.parts is not None:  # (one database of a file holding several, read already)
         db_domains, evidence = list(request.parts.domains), list(request.parts.evidence)
     elif sources.db_name is not None:
-        found = read_databases(sources.db_name, grammar, text=sources.db_text)
-        several = several_databases(found, sources)
-        if several is not None:
-            raise several
-        db_domains, evidence = (list(found[0].domains), list(found[0].evidence)) if found else ([], [])
+        db_domains, evidence = read_database(sources.db_name, grammar, text=sources.db_text, sources=sources)
     elif request.database is not None:
         db_domains, evidence = _database_parts(request.database)
     if loading.ignore_unknown_preds or sources.settings.ignore_unknown_preds:
@@ -360,18 +356,21 @@ def _template_expander(mln: Any) -> Callable[[ParsedFormula, Mapping[str, Sequen
 
 def from_pracmln(
     mln: Any,
-    db: PracmlnDatabase | None = None,
+    db: PracmlnDatabase | DatabaseParts | None = None,
     loading: Loading | None = None,
     *,
     source: str | None = None,
 ) -> FirstOrderMLN:
-    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``) to a
+    """Translate a pracmln ``MLN`` (and optionally a pracmln ``Database``, or one database
+    of a file of several, :class:`~.database.DatabaseParts`) to a
     :class:`~pracmln_poss.model.first_order.FirstOrderMLN`, its domains and weights as
     ``loading`` says (its grammar and reader are pracmln's own: not read)."""
     parsed = _parsed_from_pracmln(mln)
     extra: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
-    if db is not None:
+    if isinstance(db, DatabaseParts):
+        extra, evidence = list(db.domains), list(db.evidence)
+    elif db is not None:
         extra, evidence = _database_parts(db)
     prac = type(getattr(getattr(mln, "logic", None), "grammar", None)).__name__ == "PRACGrammar"
     return _assemble(parsed, loading if loading is not None else Loading(), source=source, extra_domains=extra, evidence=evidence,

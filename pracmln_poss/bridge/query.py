@@ -13,8 +13,8 @@ The closed world is decided here, once, as pracmln's inference decides it
 
 from __future__ import annotations
 
-__all__ = ["load_first_order", "load_ground", "map_inference", "map_inferences", "databases_of", "open_query",
-           "query_of", "Query", "transform", "convert"]
+__all__ = ["load_first_order", "load_ground", "map_inference", "map_inferences", "open_query", "query_of", "Query",
+           "transform", "convert"]
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -31,8 +31,8 @@ from ..model.first_order import EvidenceLiteral, FirstOrderMLN
 from ..model.ground_mln import GroundMLN
 from ..model.grounding import ground
 from ..possibilistic.protocol import Theory
-from .database import SEPARATOR, read_databases
-from .project import ProjectSettings, Sources, open_sources
+from .database import DatabaseParts, SeveralDatabasesError
+from .project import ProjectSettings, Sources
 from .request import LOADING_NAMES, Loading, LoadRequest
 
 if TYPE_CHECKING:  # (the transformations: imported by a conversion, not by map; see transformations/__init__)
@@ -51,7 +51,8 @@ def _first_order(model: object, db: object, options: Mapping[str, object], cw: b
         return loaded.model, loaded.settings
     if type(model).__name__ == "MLN" and hasattr(model, "predicates"):  # pracmln's MLN
         loading = Loading.of(options, ("resolution", "domains", "domain_sizes"), "a pracmln MLN")
-        return from_pracmln(model, pracmln_database_of(model, db), loading), ProjectSettings()
+        database = db if isinstance(db, DatabaseParts) else pracmln_database_of(model, db)
+        return from_pracmln(model, database, loading), ProjectSettings()
     if isinstance(model, FirstOrderMLN):
         if db is not None or options:
             raise ArgumentError("a FirstOrderMLN has its evidence and domains already; give db and loading options "
@@ -178,48 +179,11 @@ def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BA
     return query_of(model, db, options, cw, cw_preds, queries, force).inference(backend, force)
 
 
-def databases_of(model: object, db: object = None, grammar: str | None = None) -> list[object]:
-    """The databases ``db`` holds, in order, each as :func:`map_inference` takes one: a
-    file (or project member) holding several (separated by ``---``, as pracmln's
-    ``Database.load`` reads them) gives each (:class:`~.database.DatabaseParts`, or
-    pracmln's ``Database`` for pracmln's ``MLN``); the list ``Database.load`` returns
-    gives its members; anything else is one database (itself).
-
-    :param grammar: the files' grammar (None: the project's, else ``StandardGrammar``).
-    :raises PossError: naming the file and line of anything that cannot be read.
-    """
-    if isinstance(db, (list, tuple)) and db and all(map(is_pracmln_database, db)):
-        return list(db)
-    if not isinstance(db, (str, os.PathLike)) and not (db is None and isinstance(model, (str, os.PathLike))):
-        return [db]
-    if isinstance(model, (str, os.PathLike)):
-        sources = open_sources(model, db)
-        if sources.db_name is None or not _separated(sources.db_text or ""):
-            return [db]  # (one database: read with its model, whose errors come first)
-        found = read_databases(sources.db_name, grammar or sources.settings.grammar or "StandardGrammar",
-                               sources.db_text)
-        return [db] if len(found) <= 1 else list(found)
-    if type(model).__name__ == "MLN" and hasattr(model, "logic") and isinstance(db, (str, os.PathLike)):
-        from ..compat import import_pracmln  # (pracmln's MLN: its own Databases)
-
-        found = read_databases(os.fspath(db), type(model.logic.grammar).__name__)  # (errors with file and line)
-        if len(found) <= 1:
-            return [db]
-        loaded = import_pracmln().Database.load(model, os.fspath(db))
-        return list(loaded) if isinstance(loaded, list) else [loaded]
-    return [db]
-
-
-def _separated(text: str) -> bool:
-    """Whether a database's text has a line starting with ``---`` (several databases, or
-    a separator out of place: read to find which)."""
-    return SEPARATOR in text and any(line.lstrip().startswith(SEPARATOR) for line in text.splitlines())
-
-
 def map_inferences(model: object, db: object = None, **options: object) -> Iterator[MapInference]:
-    """:func:`map_inference` on each database ``db`` holds (:func:`databases_of`), in order:
-    a file of several databases separated by ``---``, or the list of several that
-    pracmln's ``Database.load`` returns; the options as :func:`map_inference` takes them.
+    """:func:`map_inference` on each database ``db`` holds, in order: a file of several
+    separated by ``---`` (read once, as the command line's ``map`` reads it), or the list
+    of several that pracmln's ``Database.load`` returns; anything else is one database.
+    The options are :func:`map_inference`'s.
 
     >>> from pracmln_poss import map_inferences
     >>> for m in map_inferences("examples/paper/smokers.mln", "examples/paper/smokers-scenes.db"):
@@ -229,9 +193,17 @@ def map_inferences(model: object, db: object = None, **options: object) -> Itera
     0.0
     10.0
     """
-    grammar = options.get("grammar")
-    for one in databases_of(model, db, grammar if isinstance(grammar, str) else None):
-        yield map_inference(model, one, **options)  # type: ignore[arg-type]
+    if isinstance(db, (list, tuple)) and db and all(map(is_pracmln_database, db)):
+        for one in db:
+            yield map_inference(model, one, **options)  # type: ignore[arg-type]
+        return
+    try:
+        first = map_inference(model, db, **options)  # type: ignore[arg-type]
+    except SeveralDatabasesError as several:  # (its databases read, and the model's texts with them)
+        for parts in several.databases:
+            yield map_inference(several.sources or model, parts, **options)  # type: ignore[arg-type]
+        return
+    yield first
 
 
 def _conversion_model(model: object, db: object, loading: Mapping[str, object]) -> FirstOrderMLN | GroundMLN:

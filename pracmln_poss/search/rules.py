@@ -39,7 +39,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from ..errors import ArgumentError
 from ..map.engine import MapEngine, Optimum, World
@@ -53,7 +53,7 @@ from .evidence import EvidenceSet
 from .focus import Focus
 from .progress import Reporter
 from .rule import BlockingRule, DefaultRule
-from .symmetry import Symmetry, canonical_map, canonical_parts, extensions, set_order, used_constants
+from .symmetry import Memo, Symmetry, canonical_map, canonical_parts, extensions, set_order, used_constants
 from .workers import ChunkRunner, Keep, Part, Phase, chunked, in_parts
 
 
@@ -456,8 +456,6 @@ RULE_SECONDS = 5e-6
 """What taking in one rule costs the caller of the search (writing it, mostly): 2.1 s
 for the 371,041 rules of object-recognition over 2 clusters at k = 2."""
 
-_UNKNOWN: Packed = (0, b"", None)  # (an optimum not found yet, for the sample)
-
 
 def _sample_rules(search: RuleSearch, runner: ChunkRunner[RuleSearch], optima: Mapping[EvidenceSet, Packed | None],
                   chunk: Sequence[EvidenceSet], smaller: int, report: Reporter) -> None:
@@ -474,8 +472,10 @@ def _sample_rules(search: RuleSearch, runner: ChunkRunner[RuleSearch], optima: M
     base, k = empty[0], search.options.k
 
     def penalty_of(e: EvidenceSet) -> Level:
-        found = optima.get(e, _UNKNOWN)
-        return 0 if found is _UNKNOWN else INF if found is None else found[0] - base
+        if e not in optima:
+            return 0
+        found = optima[e]
+        return INF if found is None else found[0] - base
 
     def world_of(e: EvidenceSet) -> World:  # (asked only of possible sets)
         found = optima[e]
@@ -483,8 +483,8 @@ def _sample_rules(search: RuleSearch, runner: ChunkRunner[RuleSearch], optima: M
             raise KeyError(e)
         return unpack_world(found)
 
-    penalty: _Lazy[EvidenceSet, Level] = _Lazy(penalty_of)
-    worlds: _Lazy[EvidenceSet, World] = _Lazy(world_of)
+    penalty: Memo[EvidenceSet, Level] = Memo(penalty_of)
+    worlds: Memo[EvidenceSet, World] = Memo(world_of)
     levels = tuple(sorted({o[0] - base for o in optima.values() if o is not None}))
     # (the search's own engine: one of its own would cost its making and first optimum,
     # 0.57 s for object-recognition over two objects; the questions asked here add what
@@ -503,22 +503,6 @@ def _sample_rules(search: RuleSearch, runner: ChunkRunner[RuleSearch], optima: M
     # (the workers find the rules; this process takes each in)
     report.expect_after((per_set * report.total + per_backbone * smaller) / runner.workers
                         + RULE_SECONDS * rules / timed * report.total)
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class _Lazy(dict[K, V], Generic[K, V]):
-    """A table whose entries are made as they are asked for."""
-
-    def __init__(self, make: Callable[[K], V]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: K) -> V:
-        value = self[key] = self.make(key)
-        return value
 
 
 class _OptimaState(NamedTuple):

@@ -16,7 +16,7 @@ fingerprints leave open is taken (the exact isomorphism test).
 
 from __future__ import annotations
 
-__all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "extensions", "candidates", "examined", "set_order", "renamings", "rename", "used_constants"]
+__all__ = ["Symmetry", "find_symmetry", "canonical", "canonical_map", "canonical_parts", "representatives", "extensions", "candidates", "examined", "set_order", "renamings", "rename", "used_constants", "Memo"]
 
 import itertools
 from collections import Counter
@@ -92,7 +92,7 @@ class Symmetry:
         # a renaming keeps uses, so the atoms of one frame have them all
         ranks = {use: i for i, use in enumerate(sorted({(sign, use) for a in self.frame_atoms({})
                                                         for _, use in self.uses(a) for sign in (False, True)}))}
-        return _Memo(lambda lit: tuple((c, ranks[lit > 0, use]) for c, use in self.uses(abs(lit))))
+        return Memo(lambda lit: tuple((c, ranks[lit > 0, use]) for c, use in self.uses(abs(lit))))
 
     @cached_property
     def shape_rank(self) -> dict[int, int]:
@@ -101,7 +101,7 @@ class Symmetry:
         a literal of the largest shape only."""
         order = {shape: i for i, shape in enumerate(sorted({self.shape(l) for a in self.frame_atoms({})
                                                              for l in (a, -a)}))}
-        return _Memo(lambda lit: order[self.shape(lit)])
+        return Memo(lambda lit: order[self.shape(lit)])
 
     @cached_property
     def memo(self) -> dict[EvidenceSet, tuple[EvidenceSet, dict[str, str]]]:
@@ -315,14 +315,17 @@ class Symmetry:
         return out
 
 
-class _Memo(dict[int, _V]):
+_K = TypeVar("_K")
+
+
+class Memo(dict[_K, _V]):
     """A dict that computes a missing entry (and keeps it)."""
 
-    def __init__(self, compute: Callable[[int], _V]) -> None:
+    def __init__(self, compute: Callable[[_K], _V]) -> None:
         super().__init__()
         self.compute = compute
 
-    def __missing__(self, key: int) -> _V:
+    def __missing__(self, key: _K) -> _V:
         value = self[key] = self.compute(key)
         return value
 
