@@ -26,6 +26,13 @@ raises it before it starts (:func:`check`).
 
 Outside :func:`stoppable` nothing is installed: PySAT catches Ctrl-C itself during a
 solve and raises its own error (:data:`INTERRUPTS`, :func:`interrupted`).
+
+What a block changes of the process (the signals' handlers and wakeup fd, PySAT's own
+handler check, the watcher thread, the exception kept, the deadlines running,
+faulthandler's registrations for a native search) is held by one owner, the block's
+:class:`_Guard`, found through a context variable while the block runs, and all of it
+is given back as the block ends: a program that calls us in-process finds its process
+as it left it.
 """
 
 from __future__ import annotations
@@ -35,8 +42,10 @@ __all__ = [
     "helper_threads", "solving", "stoppable", "under_deadline", "watching",
 ]
 
+import contextvars
 import ctypes
 import faulthandler
+import functools
 import os
 import select
 import signal
@@ -98,32 +107,52 @@ class _Watcher:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-_watcher: _Watcher | None = None
+@dataclass
+class _Guard:
+    """What one :func:`stoppable` block (or a :func:`deadline` outside one) holds of the
+    process, and gives back as it ends.
+
+    :ivar watcher: the watcher thread and its pipe (None for a deadline's own guard).
+    :ivar pending: what a signal's handler raised to stop the work (:func:`expire`).
+    :ivar deadlines: how many :func:`deadline` blocks run inside it.
+    :ivar armed: faulthandler's registrations for native searches, made at the first
+        (:func:`native`) and unregistered as the block ends.
+    """
+
+    watcher: _Watcher | None = None
+    pending: BaseException | None = None
+    deadlines: int = 0
+    armed: _Armed | None = None
+
+
+_GUARD: contextvars.ContextVar[_Guard | None] = contextvars.ContextVar("pracmln_poss_guard", default=None)
+"""The guard of the block running (None: none).  A context variable, not a module's
+state: it is set for the block and reset as it ends, and a thread of its own (an
+executor's) starts without one."""
 
 
 def watching() -> bool:
     """Whether solves are stopped by signals here (inside :func:`stoppable`, main thread)."""
-    return _watcher is not None and threading.current_thread() is threading.main_thread()
+    guard = _GUARD.get()
+    return guard is not None and guard.watcher is not None and threading.current_thread() is threading.main_thread()
 
 
 @contextmanager
 def stoppable() -> Iterator[None]:
     """Inside the block, every solve stops within a second of a signal of :data:`SIGNALS`
     (in the main thread; elsewhere, and nested, it does nothing)."""
-    global _watcher, _hooked, _pending
-    if _watcher is not None or threading.current_thread() is not threading.main_thread():
+    if watching() or threading.current_thread() is not threading.main_thread():
         yield
         return
-    if not _hooked:
-        os.register_at_fork(after_in_child=_forget)
-        _hooked = True
+    _forgotten_in_children()
     read, write = os.pipe()
     os.set_blocking(write, False)
     previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
     watcher = _Watcher(read, write, previous)
     watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
     start_helper(watcher.thread)  # (signals blocked in it: see start_helper)
-    _watcher = watcher
+    guard = _Guard(watcher)
+    token = _GUARD.set(guard)
     interrupt = signal.getsignal(signal.SIGINT)
     if interrupt is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupt)
@@ -132,8 +161,9 @@ def stoppable() -> Iterator[None]:
         yield
     finally:
         restore()
-        _watcher = None
-        _pending = None
+        if guard.armed is not None:
+            _disarm(guard.armed)
+        _GUARD.reset(token)
         if interrupt is signal.default_int_handler:
             signal.signal(signal.SIGINT, interrupt)
         signal.set_wakeup_fd(previous)
@@ -163,24 +193,28 @@ def _without_pysat_handlers() -> Callable[[], None]:
 
 def helper_threads() -> int:
     """Threads of this module running (the watcher: 1 inside :func:`stoppable`)."""
-    watcher = _watcher
+    guard = _GUARD.get()
+    watcher = guard.watcher if guard is not None else None
     return int(watcher is not None and watcher.thread is not None and watcher.thread.is_alive())
 
 
 def _forget() -> None:
-    """In a forked child: the watcher is the parent's (its thread is not here, its pipe
-    is the parent's), so this process has none, and its signals write to no pipe."""
-    global _watcher
-    watcher = _watcher
-    if watcher is None:
+    """In a forked child: the guard is the parent's (the watcher's thread is not here,
+    its pipe is the parent's), so this process has none, and its signals write to no pipe."""
+    guard = _GUARD.get()
+    if guard is None:
         return
-    _watcher = None
-    signal.set_wakeup_fd(-1)
-    os.close(watcher.read)
-    os.close(watcher.write)
+    _GUARD.set(None)
+    if guard.watcher is not None:
+        signal.set_wakeup_fd(-1)
+        os.close(guard.watcher.read)
+        os.close(guard.watcher.write)
 
 
-_hooked = False  # whether _forget runs in every forked child (registered at the first stoppable())
+@functools.cache  # (once per process: a hook cannot be unregistered)
+def _forgotten_in_children() -> None:
+    """Make every forked child forget the guard (:func:`_forget`)."""
+    os.register_at_fork(after_in_child=_forget)
 
 
 def _watch(watcher: _Watcher) -> None:
@@ -224,7 +258,8 @@ def solving(stop: Callable[[], None]) -> Iterator[Run]:
     another thread) and sets the run's ``stopped``; so does a signal that came since the
     last stopped solve."""
     run = Run(stop)
-    watcher = _watcher
+    guard = _GUARD.get()
+    watcher = guard.watcher if guard is not None else None
     if watcher is None or not watching():
         yield run
         return
@@ -313,7 +348,8 @@ _SIGACTION_SIZE = 512  # more than any libc's struct sigaction (glibc's is 152 b
 
 @dataclass
 class _Armed:
-    """The handlers a native search runs under, set up once per process and handler.
+    """The handlers a native search runs under, set up at the first native search of a
+    :func:`stoppable` block, and unregistered as the block ends (:func:`_disarm`).
 
     For each signal of :data:`SIGNALS`, ``actions`` holds the kernel's action of
     :mod:`faulthandler`'s handler registered for it with ``chain=True`` over the
@@ -332,13 +368,10 @@ class _Armed:
     handler: int
     actions: dict[int, ctypes.Array[ctypes.c_char]]
     records: dict[int, IO[bytes]]
-    pid: int
+    libc: ctypes.CDLL
 
 
-_armed: _Armed | None = None
-_LIBC: list[ctypes.CDLL | None] = []  # (looked for once: the C library, or None where there is none)
-
-
+@functools.cache  # (the process's C library: looked for once)
 def _libc() -> ctypes.CDLL | None:
     """The C library's ``signal`` and ``sigaction``, or None where it lacks them."""
     try:
@@ -366,32 +399,38 @@ def _records() -> dict[int, IO[bytes]]:
     return {int(signum): tempfile.TemporaryFile() for signum in SIGNALS}
 
 
-def _arm(libc: ctypes.CDLL, handler: int) -> _Armed | None:
-    """The actions of :class:`_Armed` for ``handler`` (set up at the first call of the
-    process; a forked child gets files of its own); None where they cannot be had."""
-    global _armed
-    armed = _armed
-    if armed is not None and armed.handler == handler:
-        if armed.pid != os.getpid():  # (registered already: this only changes the file)
-            armed.records = _records()
-            armed.pid = os.getpid()
-            for signum, record in armed.records.items():
-                faulthandler.register(signum, file=record, all_threads=False, chain=True)
-        return armed
-    if armed is not None:  # pragma: no cover - one solver's handler per process
-        return None
+def _arm(guard: _Guard, libc: ctypes.CDLL, handler: int) -> _Armed | None:
+    """The actions of :class:`_Armed` for ``handler``, made at the guard's first native
+    search; None where they cannot be had (another solver's handler armed already)."""
+    armed = guard.armed
+    if armed is not None:
+        return armed if armed.handler == handler else None
     records = _records()
     actions = {}
     for signum in SIGNALS:
         python = _action(libc, int(signum))
+        # (a registration faulthandler holds already, inherited from a parent's block,
+        # would only change its file: the handler to chain to must be installed under it)
+        faulthandler.unregister(signum)
         libc.signal(int(signum), handler)
         try:
             faulthandler.register(signum, file=records[int(signum)], all_threads=False, chain=True)
         finally:
             actions[int(signum)] = _action(libc, int(signum))
             libc.sigaction(int(signum), python, None)
-    _armed = _Armed(handler, actions, records, os.getpid())
-    return _armed
+    guard.armed = _Armed(handler, actions, records, libc)
+    return guard.armed
+
+
+def _disarm(armed: _Armed) -> None:
+    """Unregister faulthandler's handlers of ``armed``, the signals' actions left as they
+    are (faulthandler would put back the solver's handler it chained to), and close its
+    files: a later ``faulthandler.register`` of a program of its own installs its handler."""
+    for signum, record in armed.records.items():
+        action = _action(armed.libc, signum)
+        faulthandler.unregister(signum)
+        armed.libc.sigaction(signum, action, None)
+        record.close()
 
 
 @dataclass
@@ -412,13 +451,12 @@ def native(handler: int | None) -> Iterator[NativeRun]:
     library to call."""
     check()
     run = NativeRun()
-    if handler is None or not watching():
+    guard = _GUARD.get()
+    if handler is None or guard is None or not watching():
         yield run
         return
-    if not _LIBC:
-        _LIBC.append(_libc())
-    libc = _LIBC[0]
-    armed = _arm(libc, handler) if libc is not None else None
+    libc = _libc()
+    armed = _arm(guard, libc, handler) if libc is not None else None
     if libc is None or armed is None:  # pragma: no cover - no C library to call
         yield run
         return
@@ -456,7 +494,6 @@ def deadline(seconds: float | None) -> Iterator[None]:
     """Inside the block, :class:`~pracmln_poss.errors.TimeLimitReached` is raised
     ``seconds`` after it starts (None: no limit), whatever solver is running (with
     :func:`stoppable`)."""
-    global _deadlines, _pending
     if seconds is None:
         yield
         return
@@ -477,20 +514,24 @@ def deadline(seconds: float | None) -> Iterator[None]:
         if _inside_pracmln(frame):  # (again: pracmln's code caught it and went on)
             raise passed
 
+    guard = _GUARD.get()
+    token = None
+    if guard is None:  # (outside a block: a guard of its own, for what its alarm raises)
+        guard = _Guard()
+        token = _GUARD.set(guard)
     previous = signal.signal(signal.SIGALRM, reached)
     signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN)
-    _deadlines += 1
+    guard.deadlines += 1
     try:
         yield
     finally:
-        _deadlines -= 1
+        guard.deadlines -= 1
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-        if isinstance(_pending, TimeLimitReached):
-            _pending = None
-
-
-_deadlines = 0
+        if isinstance(guard.pending, TimeLimitReached):
+            guard.pending = None
+        if token is not None:
+            _GUARD.reset(token)
 
 AGAIN = 0.1
 """Seconds between two alarms once a time limit has passed: while pracmln's code runs
@@ -507,27 +548,26 @@ def _inside_pracmln(frame: types.FrameType | None) -> bool:
         frame = frame.f_back
     return False
 
-_pending: BaseException | None = None
-"""What a signal's handler raised to stop the work (:func:`expire`), kept until the
-:func:`stoppable` block (or the :func:`deadline`) ends."""
-
 
 def expire(exc: BaseException) -> BaseException:
     """Keep ``exc``, the exception a signal's handler raises to stop the work, so that
-    every later solve raises it too before it starts (:func:`check`); returns it.
+    every later solve of the :func:`stoppable` block (or the :func:`deadline`) raises it
+    too before it starts (:func:`check`); returns it.  Outside both, nothing is kept.
 
     Python runs a handler at whatever bytecode comes next, which may be inside a
     ``__del__``: that prints the exception and goes on, and the signal would be lost."""
-    global _pending
-    _pending = exc
+    guard = _GUARD.get()
+    if guard is not None:
+        guard.pending = exc
     return exc
 
 
 def check() -> None:
     """Raise the exception a signal's handler raised to stop the work, if one did (every
     solve asks before it starts)."""
-    if _pending is not None:
-        raise _pending
+    guard = _GUARD.get()
+    if guard is not None and guard.pending is not None:
+        raise guard.pending
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -538,4 +578,5 @@ def _interrupt(signum: int, frame: object) -> None:
 def under_deadline() -> bool:
     """Whether a :func:`deadline` is running (solvers then keep the best world they find
     as they go, for ``map --anytime``)."""
-    return _deadlines > 0
+    guard = _GUARD.get()
+    return guard is not None and guard.deadlines > 0

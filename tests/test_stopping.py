@@ -229,6 +229,42 @@ with stopping.stoppable():
     assert done.stdout == "[15] [15]\n" * 3 + "[] []\n"
 
 
+def test_a_block_gives_faulthandlers_registrations_back_as_it_ends():
+    """faulthandler's handlers a native search runs under are registered for the block
+    and unregistered as it ends, the signals' actions as they were: a program's own
+    ``faulthandler.register`` afterwards installs its handler (it did nothing while ours
+    stayed registered, and a SIGHUP then killed the process with status 129 where it
+    should print the stack and go on).  A second block arms them again and still tells
+    the signal that came.  Run in a child process: a failure kills it."""
+    script = """
+import faulthandler, os, signal, tempfile
+from pracmln_poss import stopping
+from pracmln_poss.map.toulbar2 import _stop_handler
+import pytoulbar2
+quiet = pytoulbar2.CFN(1, verbose=-1)
+libc = stopping._libc()
+def actions():  # (glibc's struct sigaction: the handler, the kernel's mask, the flags)
+    raw = {int(s): stopping._action(libc, int(s)).raw for s in stopping.SIGNALS}
+    return {s: a[:8] if int.from_bytes(a[:8], "little") < 2 else (a[:16], a[136:140]) for s, a in raw.items()}
+before = actions()
+signal.signal(signal.SIGTERM, lambda number, frame: None)
+for _ in range(2):
+    with stopping.stoppable():
+        with stopping.native(_stop_handler()) as run:
+            signal.raise_signal(signal.SIGTERM)
+    print(run.signals)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+print(actions() == before)
+with tempfile.TemporaryFile() as stack:
+    faulthandler.register(signal.SIGHUP, file=stack, chain=False)
+    os.kill(os.getpid(), signal.SIGHUP)
+    print("alive", os.lseek(stack.fileno(), 0, os.SEEK_END) > 0)
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "[15]\n[15]\nTrue\nalive True\n"
+
+
 def test_a_native_search_s_handlers_write_the_receiving_thread_only():
     """faulthandler's handler, which tells which signals came during a native search,
     wrote every thread's traceback: that walks the interpreter's list of threads from a
@@ -264,12 +300,11 @@ def test_the_command_lines_signal_handler_stops_once(monkeypatch):
     let go: it would break into the message and the checkpoint's save."""
     from pracmln_poss.cli import process as cli
 
-    monkeypatch.setattr(cli, "_ending", None)
-    monkeypatch.setattr(stopping, "_pending", None)  # (what the first one keeps goes with the test)
+    ending = cli._Ending()
     with pytest.raises(cli._Terminated):
-        cli._terminate(signal.SIGTERM, None)
-    assert cli._terminate(signal.SIGTERM, None) is None
-    assert cli._terminate(signal.SIGINT, None) is None
+        ending(signal.SIGTERM, None)
+    assert ending(signal.SIGTERM, None) is None
+    assert ending(signal.SIGINT, None) is None
 
 
 def test_a_time_limit_caught_by_pracmlns_code_is_raised_again_there():
@@ -696,12 +731,11 @@ def test_the_start_up_handler_only_notes_and_an_import_is_told_apart(tmp_path, m
     assert startup.importing(probe_import_frame.FRAME) and not startup.importing(sys._getframe())
     later = []
     monkeypatch.setattr(cli, "later", later.append)
-    monkeypatch.setattr(cli, "_ending", None)
-    monkeypatch.setattr(stopping, "_pending", None)
-    assert cli._terminate(signal.SIGTERM, probe_import_frame.FRAME) is None
-    assert later == [signal.SIGTERM] and cli._ending is None
+    ending = cli._Ending()
+    assert ending(signal.SIGTERM, probe_import_frame.FRAME) is None
+    assert later == [signal.SIGTERM] and ending.came is None
     with pytest.raises(cli._Terminated):
-        cli._terminate(signal.SIGTERM, sys._getframe())
+        ending(signal.SIGTERM, sys._getframe())
 
 
 @pytest.mark.parametrize("seconds", [1e10, 0, -1.0, float("nan")])
@@ -732,7 +766,8 @@ def test_helper_threads_block_every_signal_so_the_main_thread_gets_them():
 
     before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     with stopping.stoppable():
-        watcher = stopping._watcher
+        guard = stopping._GUARD.get()
+        watcher = guard.watcher if guard is not None else None
         assert watcher is not None and watcher.thread is not None
         assert {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM} <= _blocked_in(watcher.thread)
     seen: list[set[int]] = []

@@ -70,7 +70,7 @@ def _register(methods_module: types.ModuleType) -> None:
     register(methods_module)
 
 
-_AFTER = {"pracmln.mln.base": _patch, "pracmln.mln.methods": _register}
+_AFTER = types.MappingProxyType({"pracmln.mln.base": _patch, "pracmln.mln.methods": _register})
 """What is done to each of these pracmln modules once it has run."""
 
 

@@ -15,6 +15,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from ..errors import SourcePosition, WeightError
 
@@ -23,21 +24,22 @@ def _logx(x: float) -> float:
     return -100.0 if x == 0 else math.log(x)  # pracmln.mln.util.logx
 
 
-_FUNCTIONS: dict[str, Callable[..., float]] = {
+_FUNCTIONS: Mapping[str, Callable[..., float]] = MappingProxyType({
     "log": math.log,
     "logx": _logx,
     "exp": math.exp,
     "sqrt": math.sqrt,
     "abs": abs,
-}
-_BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
+})
+_BINARY: Mapping[type[ast.operator], Callable[[float, float], float]] = MappingProxyType({
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
     ast.Div: operator.truediv,
     ast.Pow: operator.pow,
-}
-_UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+})
+_UNARY: Mapping[type[ast.unaryop], Callable[[float], float]] = MappingProxyType(
+    {ast.UAdd: operator.pos, ast.USub: operator.neg})
 
 
 def evaluate_weight(

@@ -42,22 +42,26 @@ class _Terminated(KeyboardInterrupt):
         self.signum = number
 
 
-_ending: KeyboardInterrupt | None = None  # what a signal ending the command raised: the next ones are let go
+class _Ending:
+    """One command's handler of SIGTERM, SIGHUP (and Ctrl-C: as ``KeyboardInterrupt``):
+    it stops the command, once (``timeout`` sends its SIGTERM twice, to the process and to
+    its group, and a second one must not break into the first one's way out).
 
+    :ivar came: what the signal that ends the command raised (None: none came).
+    """
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM, SIGHUP (and Ctrl-C: as ``KeyboardInterrupt``): stop the command, once
-    (``timeout`` sends its SIGTERM twice, to the process and to its group, and a second
-    one must not break into the first one's way out)."""
-    global _ending
-    if _ending is not None:
-        return
-    if importing(frame):  # (a library's import broken into: the signal again once it is over)
-        later(signum)
-        return
-    _ending = KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum)
-    # (kept: a solve started after a swallowed one raises it again)
-    raise expire(_ending)
+    def __init__(self) -> None:
+        self.came: KeyboardInterrupt | None = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.came is not None:
+            return
+        if importing(frame):  # (a library's import broken into: the signal again once it is over)
+            later(signum)
+            return
+        self.came = KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum)
+        # (kept: a solve started after a swallowed one raises it again)
+        raise expire(self.came)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,8 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.error(f"unrecognized arguments: {' '.join(extra)}")
     _positional_back(command, args)
     _one_standard_input(command, args)
-    global _ending
-    _ending = None
+    ending = _Ending()
     # (a signal the process inherits ignored, as nohup ignores SIGHUP, stays ignored; Ctrl-C
     # is taken over whatever else is ignored: left to start-up's handler, which only notes
     # it, a Ctrl-C with SIGTERM and SIGHUP both ignored stopped a solve that was asked again)
@@ -80,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                ] if main_thread else []
     if main_thread and is_python_handler(signal.getsignal(signal.SIGINT)):
         handled.append(signal.SIGINT)
-    previous = {signum: signal.signal(signum, _terminate) for signum in handled}
+    previous = {signum: signal.signal(signum, ending) for signum in handled}
     try:
         if interrupted_at_start():  # (a Ctrl-C noted inside an import, before the handler above)
             raise KeyboardInterrupt
@@ -133,21 +136,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG}: error: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
             _drop_stdout()
             return 2
-        return _signalled(exc, args)
+        return _signalled(exc, args, ending.came)
     except Exception as exc:
-        return _signalled(exc, args)
+        return _signalled(exc, args, ending.came)
     finally:
         for signum, handler in previous.items():
             # (the process's own command line ends by a signal: a second one is let go, to
             # its exit status; the interpreter's shutdown would reset a handler, not this)
-            signal.signal(signum, signal.SIG_IGN if _ending is not None and argv is None else handler)
+            signal.signal(signum, signal.SIG_IGN if ending.came is not None and argv is None else handler)
 
 
-def _signalled(exc: Exception, args: argparse.Namespace) -> int:
-    """After a signal that stops the command, the status and line of that signal, whatever
-    error a library made of its exception (numpy, interrupted while it is imported, raises
-    ``ImportError``); else ``exc`` goes on."""
-    came = _ending
+def _signalled(exc: Exception, args: argparse.Namespace, came: KeyboardInterrupt | None) -> int:
+    """After a signal that stopped the command (``came``: what it raised), the status and
+    line of that signal, whatever error a library made of its exception (numpy,
+    interrupted while it is imported, raises ``ImportError``); else ``exc`` goes on."""
     if isinstance(came, _Terminated):
         print(f"{PROG}: terminated by {signal.Signals(came.signum).name}{_resume_hint(args)}", file=sys.stderr)
         return 128 + came.signum
@@ -157,7 +159,7 @@ def _signalled(exc: Exception, args: argparse.Namespace) -> int:
     raise exc
 
 
-_OUTPUT_ERRNOS = {errno.EFBIG, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT}
+_OUTPUT_ERRNOS = frozenset({errno.EFBIG, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT})
 """What a print to a cut standard output raises (a size limit, a full disk, a closed
 descriptor): an error of the output, not a traceback."""
 

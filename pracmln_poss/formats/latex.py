@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = ["to_latex"]
 
 from collections.abc import Callable, Iterator
+from types import MappingProxyType
 
 from ..logic.formula import And, Atom, Equals, Fold, Formula, Iff, Implies, Not, Or, PredAtom, Truth
 from ..logic.syntax import compound
@@ -17,8 +18,8 @@ from ..possibilistic.protocol import Theory
 from ..weights import INF, format_weight
 from .sections import by_level
 
-_SPECIAL = {"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}",
-            "\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_SPECIAL = MappingProxyType({"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}",
+            "\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"})
 """Every character LaTeX gives a meaning to, as text (a constant like ``A\\input/x`` must
 stay a name)."""
 

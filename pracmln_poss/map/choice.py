@@ -5,7 +5,8 @@ from __future__ import annotations
 
 __all__ = ["BACKENDS", "CNF_BACKENDS", "DEFAULT_BACKEND", "backend_name", "SOFT_PER_WEIGHT", "choose_backend", "make_backend", "open_engine"]
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from ..errors import UnknownNameError, closest
 from ..model.ground_mln import GroundMLN
@@ -53,14 +54,14 @@ def _wcsp(mln: GroundMLN, instance: MaxSatInstance | None) -> Backend:
     return WCSPBackend(mln)
 
 
-_ON_WEIGHTED_CNF: dict[str, Callable[[GroundMLN, MaxSatInstance], Backend]] = {
+_ON_WEIGHTED_CNF: Mapping[str, Callable[[GroundMLN, MaxSatInstance], Backend]] = MappingProxyType({
     "oll": _oll, "rc2": _rc2, "toulbar2": _toulbar2, "cpsat": _cpsat,
-}
+})
 """The backends that solve the model's weighted CNF (built once, shared with ``auto``'s choice)."""
 
-_ON_FORMULAS: dict[str, Callable[[GroundMLN, MaxSatInstance | None], Backend]] = {
+_ON_FORMULAS: Mapping[str, Callable[[GroundMLN, MaxSatInstance | None], Backend]] = MappingProxyType({
     "bruteforce": _bruteforce, "wcsp": _wcsp,
-}
+})
 """The backends that read the ground formulas themselves."""
 
 BACKENDS = (DEFAULT_BACKEND, *_ON_WEIGHTED_CNF, *_ON_FORMULAS)

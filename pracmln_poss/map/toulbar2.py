@@ -34,6 +34,7 @@ from __future__ import annotations
 __all__ = ["Toulbar2Backend", "Chains", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED"]
 
 import ctypes
+import functools
 import math
 import os
 import tempfile
@@ -483,26 +484,17 @@ class Toulbar2Backend(Backend):
         return lines
 
 
+@functools.cache  # (the library's address: looked up once)
 def _stop_handler() -> int | None:
     """The address of toulbar2's own time-out handler, the C function its time limit
     calls (it makes the search stop at its next choice point; pytoulbar2 installs it for
     Ctrl-C too when given a time limit); None when the library does not export it."""
-    global _HANDLER
-    if _HANDLER is None:
-        from pytoulbar2 import pytb2
+    from pytoulbar2 import pytb2
 
-        try:
-            _HANDLER = ctypes.cast(ctypes.CDLL(pytb2.__file__)._Z7timeOuti, ctypes.c_void_p).value or 0
-        except (OSError, AttributeError):  # pragma: no cover - another toulbar2 build
-            _HANDLER = 0
-    return _HANDLER or None
-
-
-_HANDLER: int | None = None
-
-_sink_open = False
-"""Whether toulbar2 (whose options are global to the process) writes its solutions to
-the null device (:func:`_solutions_written_to`)."""
+    try:
+        return ctypes.cast(ctypes.CDLL(pytb2.__file__)._Z7timeOuti, ctypes.c_void_p).value or None
+    except (OSError, AttributeError):  # pragma: no cover - another toulbar2 build
+        return None
 
 
 class _SolutionFile(Protocol):
@@ -521,10 +513,10 @@ def _solutions_written_to(option: _SolutionFile, path: str) -> Iterator[None]:
     heap is corrupted at the next solution found), and ``writeSolution`` opens a file
     without closing the last one.  So: the null device's file, if open, is closed, ours
     opened; after the block, ours is closed (its lines flushed) and the null device's
-    opened again, for every later search of any toulbar2 network of the process."""
-    global _sink_open
-    if _sink_open:
-        option.closeSolution()
+    opened again, for every later search of any toulbar2 network of the process (so
+    there is always one to close: :func:`_null_sink` opens it at the process's first)."""
+    _null_sink()
+    option.closeSolution()
     option.writeSolution("1")  # (the format: value indices)
     option.writeSolution(path)
     try:
@@ -532,7 +524,15 @@ def _solutions_written_to(option: _SolutionFile, path: str) -> Iterator[None]:
     finally:
         option.closeSolution()
         option.writeSolution(os.devnull)
-        _sink_open = True
+
+
+@functools.cache  # (once per process: toulbar2's options are the process's)
+def _null_sink() -> None:
+    """Open toulbar2's solution file on the null device, at the process's first search
+    that lists solutions."""
+    from pytoulbar2 import pytb2
+
+    pytb2.option.writeSolution(os.devnull)
 
 
 Link = tuple[int, int, list[list[int]]]

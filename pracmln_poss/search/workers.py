@@ -25,10 +25,10 @@ __all__ = ["ChunkRunner", "Context", "Phase", "Part", "Keep", "Shipped", "local_
 import atexit
 import gc
 import hashlib
-import itertools
 import multiprocessing
 import os
 import pickle
+import secrets
 import signal
 import threading
 import time
@@ -183,7 +183,6 @@ _WORKER: list[_Worker] = []  # (this process's, once it has worked on a chunk)
 _INHERITED: dict[str, Context] = {}
 """Contexts a local pool's forked workers find in their copy of this process's memory
 (token -> context): they need not be pickled and sent with every chunk."""
-_TOKENS = itertools.count()
 
 
 def _close_worker_engine() -> None:
@@ -202,9 +201,13 @@ def _worker(context: Shipped) -> _Worker:
     """This process's worker state for ``context``, its engine opened (once per context)."""
     if _WORKER and _WORKER[0].token == context[0]:
         return _WORKER[0]
+    # (frozen only in a worker process of its own: an executor of threads runs chunks in
+    # the caller's process, whose freeze is not ours to change)
+    child = multiprocessing.parent_process() is not None
     if _WORKER:
         _close_worker_engine()
-        gc.unfreeze()  # (the previous context's objects can go)
+        if child:
+            gc.unfreeze()  # (the previous context's objects can go)
     else:  # (the first context this process works on: its engine is closed at exit)
         atexit.register(_close_worker_engine)
     found = _INHERITED[context[0]] if context[1] is None else pickle.loads(_pickled(context[1]))
@@ -213,7 +216,8 @@ def _worker(context: Shipped) -> _Worker:
     _WORKER.append(_Worker(context[0], found, equipped(open_engine(found.mln, found.backend), found)))
     # the collector's passes need not walk what every chunk reads (and, in a forked
     # worker, would write to the parent's pages they share)
-    gc.freeze()
+    if child:
+        gc.freeze()
     return _WORKER[0]
 
 
@@ -257,7 +261,7 @@ class ChunkRunner(Generic[C]):
         self.shipped_context: Shipped | None = None
         if isinstance(executor, _LocalPool) and executor.forks and not executor.started:
             # its workers are forked at the first chunk, with the context in their memory
-            token = f"inherited:{os.getpid()}:{next(_TOKENS)}"
+            token = f"inherited:{os.getpid()}:{secrets.token_hex(8)}"
             _INHERITED[token] = context
             executor.inherited.append(token)
             self.shipped_context = (token, None)
@@ -412,17 +416,18 @@ class _LocalPool(ProcessPoolExecutor):
             return super().submit(fn, *args, **kwargs)
         # the first submission starts the processes (forks them, where that is how they
         # start): this process's objects frozen meanwhile, the children's collectors
-        # leave them alone instead of copying the pages they share with us; unfrozen
-        # after unless something was frozen before (the command line's, which it gives
-        # back as it ends: collector.Freezer)
+        # leave them alone instead of copying the pages they share with us, and unfrozen
+        # after.  Where something was frozen before (the command line's freeze,
+        # collector.Freezer, or a host program's own) nothing is added: gc.unfreeze()
+        # cannot give back only our part, and a host's freeze count must stay its own
         self.started = True
-        frozen = gc.get_freeze_count()
+        if gc.get_freeze_count():
+            return super().submit(fn, *args, **kwargs)
         gc.freeze()
         try:
             return super().submit(fn, *args, **kwargs)
         finally:
-            if not frozen:
-                gc.unfreeze()
+            gc.unfreeze()
 
 
 def _threads() -> int:

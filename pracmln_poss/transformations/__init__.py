@@ -13,6 +13,7 @@ __all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "e
            "LiftedOptions", "MethodOptions", "Runtime"]
 
 import importlib
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (read by mypy and Sphinx; imported on first use, below)
@@ -33,13 +34,13 @@ if TYPE_CHECKING:  # (read by mypy and Sphinx; imported on first use, below)
     from .options import MethodOptions, Runtime
     from .selective import SelectiveOptions, evidence_family
 
-_HOMES = {
+_HOMES = MappingProxyType({
     "Focus": "..search.focus", "MAX_EVIDENCE_SETS": ".conversion", "MAX_LIFTED_EVIDENCE_SETS": ".conversion",
     "METHODS": ".conversion", "Conversion": ".conversion", "convert": ".conversion",
     "count_evidence_sets": ".conversion", "default_method": ".conversion", "transform": ".conversion",
     "DefaultsOptions": ".defaults", "ExhaustiveOptions": ".exhaustive", "LiftedOptions": ".lifted",
     "MethodOptions": ".options", "Runtime": ".options", "SelectiveOptions": ".selective", "evidence_family": ".selective",
-}
+})
 """Where each name of :data:`__all__` is defined."""
 
 
