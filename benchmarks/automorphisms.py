@@ -36,7 +36,10 @@ from pracmln_poss import load_first_order  # noqa: E402
 from pracmln_poss.logic.formula import Atom, children  # noqa: E402
 from pracmln_poss.model.ground_mln import GroundMLN  # noqa: E402
 from pracmln_poss.model.grounding import ground  # noqa: E402
-from pracmln_poss.search.symmetry import Symmetry, candidates, canonical, find_symmetry, set_order  # noqa: E402
+from pracmln_poss.search.canonical import canonical  # noqa: E402
+from pracmln_poss.search.interchangeability import find_symmetry  # noqa: E402
+from pracmln_poss.search.representatives import candidates, set_order  # noqa: E402
+from pracmln_poss.search.symmetry import Symmetry  # noqa: E402
 
 PAPER = ROOT / "examples" / "paper"
 

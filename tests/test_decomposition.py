@@ -17,7 +17,7 @@ from pracmln_poss.map.decomposition import decompose
 from pracmln_poss.map.interchangeable import Interchangeable
 from pracmln_poss.model.first_order import FirstOrderMLN
 from pracmln_poss.model.grounding import ground
-from pracmln_poss.search.symmetry import find_symmetry
+from pracmln_poss.search.interchangeability import find_symmetry
 from pracmln_poss.transformations import transform
 from pracmln_poss.weights import INF
 

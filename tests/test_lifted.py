@@ -9,9 +9,11 @@ from pracmln_poss.logic.syntax import parse_formula
 from pracmln_poss.map import open_engine
 from pracmln_poss.model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
 from pracmln_poss.model.grounding import ground
+from pracmln_poss.search.canonical import canonical
 from pracmln_poss.search.evidence import literal_sets
+from pracmln_poss.search.interchangeability import find_symmetry
+from pracmln_poss.search.representatives import representatives
 from pracmln_poss.search.rules import RuleSearch, _all_optima
-from pracmln_poss.search.symmetry import canonical, find_symmetry, representatives
 from pracmln_poss.search.workers import ChunkRunner
 from pracmln_poss.transformations import LiftedOptions
 from pracmln_poss.weights import INF, Resolution
@@ -544,7 +546,7 @@ def test_the_count_of_examined_sets_is_exact_or_a_bound_and_covers_the_classes(m
     """``examined`` with a limit answers the exact count when it is at most the limit, a
     count past the limit that the exact one reaches, or a bound above the exact one;
     the exact count is at least the number of classes (the search's representatives)."""
-    from pracmln_poss.search.symmetry import examined
+    from pracmln_poss.search.representatives import examined
 
     sym = find_symmetry(ground(m), m.domain_map, m.named, m.swap_invariant)
     exact, is_exact = examined(sym, k)

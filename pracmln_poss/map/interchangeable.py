@@ -1,7 +1,7 @@
 """Interchangeable constants as a MAP search sees them: lex-leader chains of key variables.
 
 When every permutation of a class of constants maps the ground model onto itself (the
-paper's interchangeable constants, :func:`~pracmln_poss.search.symmetry.find_symmetry`),
+paper's interchangeable constants, :func:`~pracmln_poss.search.interchangeability.find_symmetry`),
 and a search's evidence names none of some members ``c_1 < ... < c_m`` of the class, a
 permutation of those members maps every world satisfying the evidence onto one that
 satisfies it too, at the same cost.  Give each member a *key*: the atoms of one

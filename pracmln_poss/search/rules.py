@@ -48,12 +48,14 @@ from ..map.interchangeable import Interchangeable
 from ..model.ground_mln import GroundMLN
 from ..stopping import INTERRUPTS, interrupted
 from ..weights import INF, Level
+from .canonical import canonical_map, canonical_parts
 from .checkpoint import Begun, Checkpoint, Packed, RuleChunk, pack_optimum, search_key, unpack_optimum, unpack_world
 from .evidence import EvidenceSet
 from .focus import Focus
 from .progress import Reporter
+from .representatives import extensions, set_order
 from .rule import BlockingRule, DefaultRule
-from .symmetry import Memo, Symmetry, canonical_map, canonical_parts, extensions, set_order, used_constants
+from .symmetry import Memo, Symmetry, used_constants
 from .workers import ChunkRunner, Keep, Part, Phase, chunked, in_parts
 
 
@@ -208,7 +210,7 @@ def default_rules(
 ) -> Generator[DefaultRule | BlockingRule, None, None]:
     """The rules of ``search`` for ``sets`` (every evidence set of at most ``search.options.k``
     literals, smallest first; with ``search.symmetry``, one per renaming class, each its
-    class's representative: ``None`` finds them, :func:`~.symmetry.representatives`, size
+    class's representative: ``None`` finds them, :func:`~.representatives.representatives`, size
     by size with the optima).
 
     Free atoms are those not fixed by hard units; the sets must be over free atoms.
@@ -368,7 +370,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
     packed (:func:`~.checkpoint.pack_optimum`: a few bytes a set, not a tuple per atom).
 
     With ``sets`` None, the sets are the representatives of the renaming classes
-    (:func:`~.symmetry.representatives`: those of size ``s + 1`` are the canonical
+    (:func:`~.representatives.representatives`: those of size ``s + 1`` are the canonical
     images of the one-literal extensions of those of size ``s``): each chunk of size
     ``s`` returns its sets' extensions with their optima, so that one pass over the
     chunks of a size does both.

@@ -33,9 +33,10 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe
 from ..search.focus import Focus
 from ..search.progress import LATER_RULES, Reporter
+from ..search.representatives import examined
 from ..search.rule import BlockingRule, Schema
 from ..search.rules import RuleSearch, default_rules
-from ..search.symmetry import Symmetry, examined, rename, renamings
+from ..search.symmetry import Symmetry, rename, renamings
 from ..search.workers import equipped, executor_for
 from .formulas import clause_against, conjunction_of, hard_part
 from .options import (
@@ -135,7 +136,7 @@ def ground_schemas(mln: GroundMLN, symmetry: Symmetry, schemas: list[Schema]) ->
 def check_size(mln: GroundMLN, symmetry: Symmetry, k: int, focus: Focus = Focus(),
                limit: int = MAX_LIFTED_EVIDENCE_SETS) -> None:
     """Refuse a search that would examine more than ``limit`` evidence sets
-    (:func:`~pracmln_poss.search.symmetry.examined`: one per renaming class and the
+    (:func:`~pracmln_poss.search.representatives.examined`: one per renaming class and the
     repeats met growing them, not the sets before symmetry).
 
     :raises ModelError: saying how many (or a bound on it, when that is enough to tell).
@@ -165,7 +166,7 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
         :data:`~.options.MAX_LIFTED_EVIDENCE_SETS` evidence sets.
     :raises ModelError: above that limit, saying how many, unless ``force``.
     """
-    from ..search.symmetry import find_symmetry
+    from ..search.interchangeability import find_symmetry
     from .variabilize import lift
 
     if not isinstance(model, FirstOrderMLN):

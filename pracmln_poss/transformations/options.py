@@ -48,7 +48,7 @@ MAX_EVIDENCE_SETS = 10_000_000
 MAX_LIFTED_EVIDENCE_SETS = 10_000_000
 """The same for Transformation 4, counting the sets its search examines: one per renaming
 class of interchangeable constants and the repeats it meets growing them
-(:func:`~pracmln_poss.search.symmetry.examined`; CORA over 4 papers and 4 persons has 16
+(:func:`~pracmln_poss.search.representatives.examined`; CORA over 4 papers and 4 persons has 16
 million sets of at most 4 literals, and the search examines 380,169 of them, in 339,308
 classes)."""
 
