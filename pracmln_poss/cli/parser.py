@@ -79,7 +79,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_map(sub)
+    _add_convert(sub)
+    _add_explain(sub)
+    _add_verify(sub)
+    _add_show(sub)
+    _add_report(sub)
+    _add_query(sub)
+    return parser
 
+
+def _add_map(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``map`` command's parser."""
     m = sub.add_parser("map", help="exact MAP inference: a MAP world and the literals true in all MAP worlds")
     m.add_argument("model", metavar="MODEL", nargs="?", help=_MODEL_HELP)  # (required: see _positional_back)
     _model_options(m)
@@ -104,10 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "proven optimal (and nothing said of all MAP worlds)")
     m.set_defaults(run=run_map)
 
+
+def _add_convert(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``convert`` command's parser."""
     c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
     c.later = _convert_arguments
     c.set_defaults(run=run_convert)
 
+
+def _add_explain(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``explain`` command's parser."""
     x = sub.add_parser("explain", help="why a query follows from a theory under evidence, or why not")
     _theory_query_options(x)
     x.add_argument("--mln", metavar="MODEL", help="when not entailed, show a MAP world of this MLN instead")
@@ -116,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--json", action="store_true", help="print JSON")
     x.set_defaults(run=run_explain)
 
+
+def _add_verify(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``verify`` command's parser."""
     v = sub.add_parser("verify", help="certify a theory against exact MAP inference of its MLN")
     v.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     v.add_argument("--mln", metavar="MODEL", required=True, help="the MLN the theory claims to capture")
@@ -131,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     shown_v.add_argument("--quiet", action="store_true", help="no progress report")
     v.set_defaults(run=run_verify)
 
+
+def _add_show(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``show`` command's parser."""
     w = sub.add_parser("show", help="the theory per level as if-then rules, with warnings")
     w.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     w.add_argument("--mln", metavar="MODEL", help="flag rules that overturn the literal reading of its formulas")
@@ -141,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "do that their parts do not, the flagged rules, the rules per level band")
     w.set_defaults(run=run_show)
 
+
+def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``report`` command's parser."""
     r = sub.add_parser("report", help="the theory as one HTML page: its digest, then every rule, browsable")
     r.add_argument("theory", metavar="THEORY", help="a theory file (text or JSON format)")
     r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: stdout)")
@@ -149,13 +175,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--query-preds", metavar="P,...", help="mark rules concluding about other predicates")
     r.set_defaults(run=run_report)
 
+
+def _add_query(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``query`` command's parser."""
     q = sub.add_parser("query", help="possibilistic inference: is a formula entailed by a theory under evidence")
     _theory_query_options(q)
     q.add_argument("--json", action="store_true", help="print JSON: entailed, consistency_level, drowned")
     q.add_argument("--force", action="store_true",
                    help="ground a lifted theory even above 10,000,000 groundings")
     q.set_defaults(run=run_query)
-    return parser
 
 
 def _focus_arguments(p: argparse.ArgumentParser) -> None:

@@ -67,37 +67,14 @@ class _Ending:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (``argv``: the words after the program's name; None: the
     process's own); returns the exit status."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    command = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
-    if extra:  # (the command's own parser knows its options: it names the closest)
-        command.error(f"unrecognized arguments: {' '.join(extra)}")
-    _positional_back(command, args)
-    _one_standard_input(command, args)
+    args = _parsed(argv)
     ending = _Ending()
-    # (a signal the process inherits ignored, as nohup ignores SIGHUP, stays ignored; Ctrl-C
-    # is taken over whatever else is ignored: left to start-up's handler, which only notes
-    # it, a Ctrl-C with SIGTERM and SIGHUP both ignored stopped a solve that was asked again)
-    main_thread = threading.current_thread() is threading.main_thread()
-    handled = [signum for signum in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(signum) is not signal.SIG_IGN
-               ] if main_thread else []
-    if main_thread and is_python_handler(signal.getsignal(signal.SIGINT)):
-        handled.append(signal.SIGINT)
-    previous = {signum: signal.signal(signum, ending) for signum in handled}
+    previous = {signum: signal.signal(signum, ending) for signum in _handled()}
     try:
         if interrupted_at_start():  # (a Ctrl-C noted inside an import, before the handler above)
             raise KeyboardInterrupt
         with warnings.catch_warnings(), Freezer(give_back=not is_command_line()) as args.freezer:
-            shown = warnings.showwarning
-
-            def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-                     file: TextIO | None = None, line: str | None = None) -> None:
-                if issubclass(category, PossWarning):  # ours: one line, as errors are
-                    print(f"{PROG}: warning: {message}", file=sys.stderr)
-                else:
-                    shown(message, category, filename, lineno, file, line)
-
-            warnings.showwarning = show
+            _warnings_in_one_line()
             if sys.stdout is None and not (args.run is run_convert and args.output is not None):
                 raise OutputError("standard output is closed; give -o FILE or redirect it",
                                   SourcePosition("<stdout>"))
@@ -144,6 +121,47 @@ def main(argv: Sequence[str] | None = None) -> int:
             # (the process's own command line ends by a signal: a second one is let go, to
             # its exit status; the interpreter's shutdown would reset a handler, not this)
             signal.signal(signum, signal.SIG_IGN if ending.came is not None and argv is None else handler)
+
+
+def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command's arguments (its parser says what is wrong with them, and exits)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    command = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
+    if extra:  # (the command's own parser knows its options: it names the closest)
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    _positional_back(command, args)
+    _one_standard_input(command, args)
+    return args
+
+
+def _handled() -> list[signal.Signals]:
+    """The signals the command handles: SIGTERM and SIGHUP unless the process inherits
+    them ignored (as nohup ignores SIGHUP), and Ctrl-C unless a program of its own
+    handles it; none outside the main thread."""
+    # (Ctrl-C is taken over whatever else is ignored: left to start-up's handler, which only
+    # notes it, a Ctrl-C with SIGTERM and SIGHUP both ignored stopped a solve that was asked again)
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    handled = [signum for signum in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(signum) is not signal.SIG_IGN]
+    if is_python_handler(signal.getsignal(signal.SIGINT)):
+        handled.append(signal.SIGINT)
+    return handled
+
+
+def _warnings_in_one_line() -> None:
+    """Our warnings shown in one line, as errors are (inside ``warnings.catch_warnings()``,
+    which puts the process's way back)."""
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        if issubclass(category, PossWarning):
+            print(f"{PROG}: warning: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
 
 
 def _signalled(exc: Exception, args: argparse.Namespace, came: KeyboardInterrupt | None) -> int:
