@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pracmln_poss.atoms import map_leaves
-from pracmln_poss.logic.formula import Atom, Formula, Or, atoms_of, compile_ground
+from pracmln_poss.logic.formula import Atom, Formula, Not, Or, atoms_of, compile_ground
 from pracmln_poss.map import backbone, flips, open_engine
+from pracmln_poss.map.choice import CNF_BACKENDS
 from pracmln_poss.map.flips import SingleFlips
 from pracmln_poss.map.world import World
 from pracmln_poss.model.ground_mln import GroundMLN, WeightedFormula
@@ -114,6 +115,27 @@ def test_the_engine_is_exact_with_the_test_on_every_question(backend, data, monk
 def _shifted(offset: int) -> Callable[[Formula], Formula]:
     """A formula's atoms moved up by ``offset`` (a component placed in a larger model)."""
     return lambda f: map_leaves(f, lambda a: Atom(a.index + offset))
+
+
+@pytest.mark.parametrize("backend", CNF_BACKENDS)
+def test_the_worlds_the_flip_test_reads_keep_the_atoms_hard_units_fix(backend, monkeypatch):
+    """Atoms a hard unit fixes leave the solver's instance, so a SAT model of the
+    optimal worlds says nothing of them: the worlds the flip test reads put them back.
+    Here ``held`` holds in every MAP world (``fixed => held`` at weight 2, ``fixed``
+    hard); read with ``fixed`` false, as the solver leaves it, a flip of ``held`` would
+    look free in the second world the backbone's calls find (``xa``/``xb``: one of two,
+    flipped together), and ``held`` would go.  Free atoms make the first test pay, so
+    the second one runs."""
+    monkeypatch.setattr(flips, "SMALL", 0)
+    names = ("fixed", "held", "xa", "xb", "free1", "free2", "free3")
+    fixed, held, xa, xb = (Atom(i) for i in range(1, 5))
+    mln = GroundMLN.create(names, (
+        WeightedFormula(fixed, INF), WeightedFormula(Or((Not(fixed), held)), 2),
+        WeightedFormula(Or((xa, xb)), 1), WeightedFormula(Or((Not(xa), Not(xb))), 1)))
+    expected = MapReference(mln).consequences([])
+    assert expected == {1, 2}
+    with open_engine(mln, backend) as engine:
+        assert engine.consequences([]) == expected
 
 
 @st.composite
