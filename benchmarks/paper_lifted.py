@@ -21,7 +21,7 @@ from pracmln_poss.formats.lifted_text import read_lifted_text
 from pracmln_poss.possibilistic.filtering import filter_redundant
 from pracmln_poss.possibilistic.inference import possibilistic_inference
 from pracmln_poss.possibilistic.lifted_theory import LiftedTheory
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 from pracmln_poss.weights import INF, format_weight
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def per_level(theory: LiftedTheory) -> str:
 
 def convert(name: str, k: int, filtering: str) -> tuple[LiftedTheory, LiftedTheory, float]:
     start = time.perf_counter()
-    theory = transform(load_model(PAPER / f"{name}.mln").model, "lifted", k=k)
+    theory = transform_mln(load_model(PAPER / f"{name}.mln").model, "lifted", k=k)
     filtered = filter_redundant(theory, filtering).theory
     return theory, filtered, time.perf_counter() - start
 

@@ -43,7 +43,7 @@ import sys
 from distributed import Client, LocalCluster
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.formats import dumps
-from pracmln_poss.transformations import convert
+from pracmln_poss.transformations import convert_mln
 
 def main():
     args = sys.argv[1:]
@@ -52,7 +52,7 @@ def main():
             Client(cluster) as client:
         options = ast.literal_eval(args[args.index("--python") + 1])
         model = load_model(args[0], **options.pop("load", {})).model
-        done = convert(model, executor=client.get_executor(), **options)
+        done = convert_mln(model, executor=client.get_executor(), **options)
     with open(out, "w") as f:
         f.write(dumps(done.theory))
 

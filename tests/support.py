@@ -71,13 +71,13 @@ def smokers():
 
 
 def converted(model: object, options: Mapping[str, object], **more: object) -> str:
-    """The text of ``transform(model, **options, **more)`` (``method`` among the options)."""
+    """The text of ``transform_mln(model, **options, **more)`` (``method`` among the options)."""
     from pracmln_poss.formats import dumps
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     given = dict(options)
     method = given.pop("method", None)
-    return dumps(transform(model, method, **given, **more))  # type: ignore[arg-type]
+    return dumps(transform_mln(model, method, **given, **more))  # type: ignore[arg-type]
 
 
 def smokers_project(tmp_path: Path, conf: Mapping[str, object] | bool | None = None,

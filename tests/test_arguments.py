@@ -13,7 +13,7 @@ from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.errors import ArgumentError, ArgumentTypeError, PossError, ResolutionWarning, UnknownNameError
 from pracmln_poss.formats import dumps
 from pracmln_poss.formats.family import read_family
-from pracmln_poss.transformations import convert, transform
+from pracmln_poss.transformations import convert_mln, transform_mln
 
 from .support import PAPER, run_cli
 
@@ -45,7 +45,7 @@ def smokers():
 def test_transform_checks_its_arguments_at_the_door(options, error, words):
     with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")
                        .replace("]", r"\]")):
-        transform(smokers(), **{"k": 1, **options})
+        transform_mln(smokers(), **{"k": 1, **options})
 
 
 def test_a_backend_name_is_checked_in_one_place_with_the_same_words_at_every_door():
@@ -54,7 +54,7 @@ def test_a_backend_name_is_checked_in_one_place_with_the_same_words_at_every_doo
     from pracmln_poss import map_inference, open_engine
 
     said = set()
-    for call in (lambda: transform(smokers(), k=1, backend="OLL"), lambda: open_engine(smokers(), "OLL"),
+    for call in (lambda: transform_mln(smokers(), k=1, backend="OLL"), lambda: open_engine(smokers(), "OLL"),
                  lambda: map_inference(smokers(), backend="OLL")):
         with pytest.raises(UnknownNameError, match="unknown MAP backend 'OLL' for backend; did you mean oll") as e:
             call()
@@ -64,19 +64,19 @@ def test_a_backend_name_is_checked_in_one_place_with_the_same_words_at_every_doo
 
 def test_errors_are_the_builtins_they_mean():
     with pytest.raises(TypeError):
-        transform(smokers(), k="2")
+        transform_mln(smokers(), k="2")
     with pytest.raises(ValueError):
-        transform(smokers(), k=-1)
+        transform_mln(smokers(), k=-1)
     with pytest.raises(PossError):
-        transform(smokers(), k="2")
+        transform_mln(smokers(), k="2")
 
 
 def test_a_file_name_where_a_model_is_expected_says_how_to_load_it():
     with pytest.raises(ArgumentTypeError, match=r"mln takes a FirstOrderMLN or a GroundMLN, not str \(load a file "
                                                 r"with pracmln_poss.load_first_order\(path\)\)"):
-        transform(str(SMOKERS), k=1)
+        transform_mln(str(SMOKERS), k=1)
     with pytest.raises(ArgumentTypeError, match="mln takes a FirstOrderMLN or a GroundMLN, not int"):
-        convert(3, k=1)
+        convert_mln(3, k=1)
 
 
 @pytest.mark.parametrize("options, error, words", [

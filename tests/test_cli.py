@@ -407,7 +407,7 @@ def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_pa
     class's (``transform`` raises for the same option), not one the CLI keeps."""
     from pracmln_poss.errors import UnknownNameError
     from pracmln_poss.model.ground_mln import GroundMLN
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
     from pracmln_poss.transformations.conversion import has_option
 
     out = tmp_path / "o.theory"
@@ -419,19 +419,19 @@ def test_a_flag_the_method_lacks_is_an_error_not_dropped(pracmln, capsys, tmp_pa
             "--no-checkpoint": "checkpoint"}[flag]
     assert not has_option(method, name)
     with pytest.raises(UnknownNameError, match=f"the {method} transformation has no option '{name}'"):
-        transform(GroundMLN.from_pairs([("a", 1)]), method,
+        transform_mln(GroundMLN.from_pairs([("a", 1)]), method,
                   **{name: {"long_blocking": True, "family": "all", "checkpoint": "c"}.get(name, 2)})
 
 
 def test_family_is_the_selective_transformation_s_own_in_python():
     from pracmln_poss.errors import UnknownNameError
     from pracmln_poss.model.ground_mln import GroundMLN
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
     with pytest.raises(UnknownNameError, match="defaults transformation has no option 'family'"):
-        transform(mln, "defaults", k=1, family="positive")
-    origins = {family: {pf.origin for pf in transform(mln, "selective", k=1, family=family).formulas}
+        transform_mln(mln, "defaults", k=1, family="positive")
+    origins = {family: {pf.origin for pf in transform_mln(mln, "selective", k=1, family=family).formulas}
                for family in ("positive", "all")}
     assert {"{a}", "{b}"} <= origins["positive"] and not any("!" in o for o in origins["positive"])
     assert {"{!a}", "{!b}"} <= origins["all"]

@@ -18,7 +18,7 @@ from pracmln_poss.map.interchangeable import Interchangeable
 from pracmln_poss.model.first_order import FirstOrderMLN
 from pracmln_poss.model.grounding import ground
 from pracmln_poss.search.interchangeability import find_symmetry
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 from pracmln_poss.weights import INF
 
 from .reference import MapReference, assert_same_cuts
@@ -137,8 +137,8 @@ def test_lifted_scene_on_toulbar2_is_transformation_3(way, m, k, focused, monkey
     g = ground(m)
     assume(MapReference(g).consistent)
     focus = {"evidence_preds": ["col", "scn"], "query_preds": ["obj"]} if focused else {}
-    lifted = transform(m, "lifted", k=k, long_blocking=True, backend="toulbar2", **focus).ground()
-    assert_same_cuts(lifted, transform(g, "defaults", k=k, backend="bruteforce", **focus))
+    lifted = transform_mln(m, "lifted", k=k, long_blocking=True, backend="toulbar2", **focus).ground()
+    assert_same_cuts(lifted, transform_mln(g, "defaults", k=k, backend="bruteforce", **focus))
 
 
 def test_a_scene_has_a_core_of_objects_and_a_leaf_per_cluster():

@@ -14,8 +14,10 @@ import pracmln_poss
 MODULES = ["pracmln_poss"] + sorted(m.name for m in pkgutil.walk_packages(pracmln_poss.__path__, "pracmln_poss.")
                                     if not m.name.endswith("__main__"))
 FRONT_DOORS = {
-    "transform": "pracmln_poss.transformations.conversion",
-    "convert": "pracmln_poss.transformations.conversion",
+    "transform": "pracmln_poss.bridge.query",
+    "convert": "pracmln_poss.bridge.query",
+    "transform_mln": "pracmln_poss.transformations.conversion",
+    "convert_mln": "pracmln_poss.transformations.conversion",
     "open_engine": "pracmln_poss.map.choice",
     "load_theory": "pracmln_poss.formats.codec",
     "Reasoner.query": "pracmln_poss.possibilistic.reasoner",

@@ -184,9 +184,9 @@ def test_names_outside_the_atoms_are_errors_not_new_atoms():
 
 def test_a_lifted_theory_without_its_type_line_is_an_error(pracmln):
     from pracmln_poss.bridge.loader import load_model
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
-    theory = transform(load_model(PAPER / "smokers.mln").model, "lifted", k=2)
+    theory = transform_mln(load_model(PAPER / "smokers.mln").model, "lifted", k=2)
     text = dumps(theory, "text")
     assert "#type person p = " in text
     damaged = "".join(l for l in text.splitlines(keepends=True) if not l.startswith("#type"))

@@ -55,19 +55,17 @@ def _code_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
 def _functions() -> dict[str, int]:
     found: dict[str, int] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(), str(path))
-        where = path.relative_to(PACKAGE).as_posix()
-
-        def visit(node: ast.AST, prefix: str) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.ClassDef):
-                    visit(child, f"{prefix}{child.name}.")
-                elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    found[f"{where}:{prefix}{child.name}"] = _code_lines(child)
-                    visit(child, f"{prefix}{child.name}.")
-
-        visit(tree, "")
+        _visit(ast.parse(path.read_text(), str(path)), f"{path.relative_to(PACKAGE).as_posix()}:", found)
     return found
+
+
+def _visit(node: ast.AST, prefix: str, found: dict[str, int]) -> None:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.ClassDef):
+            _visit(child, f"{prefix}{child.name}.", found)
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found[f"{prefix}{child.name}"] = _code_lines(child)
+            _visit(child, f"{prefix}{child.name}.", found)
 
 
 def test_no_function_is_longer_than_the_limit_but_the_named_ones():

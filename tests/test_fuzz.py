@@ -175,7 +175,7 @@ def _checkpoint_seed() -> tuple[bytes, bytes]:
 
     from pracmln_poss.bridge.loader import load_model
     from pracmln_poss.search.progress import Reporter
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B", "C"]}).model
     with tempfile.TemporaryDirectory() as tmp:
@@ -187,7 +187,7 @@ def _checkpoint_seed() -> tuple[bytes, bytes]:
 
         interval, Reporter.INTERVAL = Reporter.INTERVAL, 0.0
         try:
-            transform(model, k=2, checkpoint=path, progress=interrupt)
+            transform_mln(model, k=2, checkpoint=path, progress=interrupt)
         except KeyboardInterrupt:
             pass
         finally:

@@ -20,7 +20,7 @@ from pracmln_poss.logic.formula import evaluate, negate
 from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.model.grounding import ground as ground_model
 from pracmln_poss.possibilistic import PossibilisticTheory, possibilistic_inference
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 from pracmln_poss.weights import INF
 
 from .reference import MapReference, models_of
@@ -80,7 +80,7 @@ BIRDS = [("bird(T) => flies(T)", 10), ("antarctic(T) => !flies(T)", 1), ("heavy(
 
 def test_bird_heavy_nothing_follows_about_flying_and_why():
     mln = GroundMLN.from_pairs(BIRDS)
-    theory = transform(mln, "defaults", k=3)
+    theory = transform_mln(mln, "defaults", k=3)
     for query in ("flies(T)", "!flies(T)"):
         why = explain(theory, ["bird(T)", "heavy(T)"], query)
         assert not why.entailed
@@ -99,7 +99,7 @@ def test_verify_accepts_what_our_transformations_produce(mln, k, filtering):
     assume(MapReference(mln).consistent)
     from pracmln_poss.possibilistic.filtering import filter_redundant
 
-    theory = filter_redundant(transform(mln, "defaults", k=k), filtering).theory
+    theory = filter_redundant(transform_mln(mln, "defaults", k=k), filtering).theory
     result = verify(theory, mln, k)
     assert result.ok, result.counterexample
     assert result.mode == "exhaustive" and result.counterexample is None
@@ -120,7 +120,7 @@ def test_verify_rejects_damaged_theories_with_a_correct_counterexample():
 
     mln = GroundMLN.from_pairs(BIRDS)
     # after aggressive filtering no rule is redundant, so every damage must show
-    theory = filter_redundant(transform(mln, "defaults", k=2), "aggressive").theory
+    theory = filter_redundant(transform_mln(mln, "defaults", k=2), "aggressive").theory
     assert verify(theory, mln, 2).ok
     versions = list(damaged_versions(theory))
     assert len(versions) == 11
@@ -136,7 +136,7 @@ def test_verify_rejects_damaged_theories_with_a_correct_counterexample():
 
 def test_verify_samples_with_a_seed():
     mln = GroundMLN.from_pairs(BIRDS)
-    theory = transform(mln, "defaults", k=2)
+    theory = transform_mln(mln, "defaults", k=2)
     a = verify(theory, mln, 2, sample=50, seed=3)
     b = verify(theory, mln, 2, sample=50, seed=3)
     assert a.ok and a.mode == "sample" and a.seed == 3 and a.pairs_checked <= 50
@@ -147,7 +147,7 @@ def test_show_flags_the_antarctic_bird_that_flies(pracmln):
     from pracmln_poss import load_ground
 
     mln = load_ground(str(ANTARCTIC))
-    theory = transform(mln, "defaults", k=1)
+    theory = transform_mln(mln, "defaults", k=1)
     flags = overturned_readings(theory, mln)
     assert flags
     assert any("5 antarcticBird(Tweety) => !flies(Tweety)" in f.message and "concludes flies(Tweety)" in f.message
@@ -317,10 +317,10 @@ def test_theories_and_explanations_print_as_text_and_render_in_notebooks():
     from pracmln_poss.formats import dumps
     from pracmln_poss.insight.explain import explain
     from pracmln_poss.insight.show import Flag, show_html
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model
-    lifted = transform(model, k=1)
+    lifted = transform_mln(model, k=1)
     theory = lifted.ground()
     for t in (lifted, theory):
         assert str(t) == dumps(t)
@@ -456,7 +456,7 @@ def test_what_a_digest_says_the_theory_entails(mln, k):
     from pracmln_poss.insight.digest import digest_text
 
     assume(MapReference(mln).consistent)
-    theory = transform(mln, "defaults", k=k)
+    theory = transform_mln(mln, "defaults", k=k)
     text = digest_text(theory)
     assert text.splitlines()[0].startswith(f"{len(theory):,} rules in {len(theory.levels()):,} levels")
     with possibilistic_inference(theory) as ask:
@@ -532,7 +532,7 @@ def test_every_explanation_of_a_lifted_theory_is_checked(data):
     the query, the countermodel a model of the cut and the evidence where it fails."""
     m = data.draw(first_order_mlns())
     assume(MapReference(ground_model(m)).consistent)
-    lifted = transform(m, "lifted", k=data.draw(st.integers(1, 2)), long_blocking=data.draw(st.booleans()))
+    lifted = transform_mln(m, "lifted", k=data.draw(st.integers(1, 2)), long_blocking=data.draw(st.booleans()))
     grounded = lifted.ground()
     n = grounded.n_atoms
     evidence = data.draw(literal_sets(n))

@@ -138,7 +138,7 @@ def test_short_blocking_rules_keep_proposition_2(case):
 from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pracmln_poss.transformations import transform  # noqa: E402
+from pracmln_poss.transformations import transform_mln  # noqa: E402
 
 from .support import examples  # noqa: E402
 
@@ -189,7 +189,7 @@ def _interactions_up_to_renaming(m, k):
     def up_to_renaming(origin):
         return min(tuple(sorted(renamed(literal, to) for literal in origin)) for to in renamings)
 
-    lifted = digest_of(transform(m, "lifted", k=k))
+    lifted = digest_of(transform_mln(m, "lifted", k=k))
     assert lifted.uncompared == 0
     reference = digest_of(defaults(g, DefaultsOptions(k=k)))
     return ({up_to_renaming(origin) for origin, _ in lifted.interactions},
@@ -226,7 +226,7 @@ def test_a_constant_in_two_domains_and_named_in_formulas():
     m = model([("at", ["obj", "loc"]), ("near", ["loc", "loc"])], {"obj": ["A", "B"], "loc": ["A", "C"]},
               [("!at(x, y) v !near(y, z) v at(x, z)", 1), ("at(x, y)", -0.5), ("near(A, C)", 2)])
     for k in (1, 2):
-        assert_same_cuts(transform(m, "lifted", k=k).ground(), defaults(ground(m), DefaultsOptions(k=k)))
+        assert_same_cuts(transform_mln(m, "lifted", k=k).ground(), defaults(ground(m), DefaultsOptions(k=k)))
 
 
 @settings(max_examples=examples(25), deadline=None)
@@ -237,9 +237,9 @@ def test_random_first_order_mlns_grounded_lifted_equals_transformation_3(m, k):
 
     assume(MapReference(g).consistent)
     # the whole pipeline: search, variabilize (hard rules first-order), ground back
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
-    lifted = transform(m, "lifted", k=k, long_blocking=True).ground()
+    lifted = transform_mln(m, "lifted", k=k, long_blocking=True).ground()
     reference = defaults(g, DefaultsOptions(k=k))
     assert_same_cuts(lifted, reference)
 
@@ -264,13 +264,13 @@ def test_lifted_text_round_trip_with_a_split_domain_and_first_order_hard_rules()
     from pracmln_poss.formats import dumps, loads
     from pracmln_poss.formats.json_format import read_json
     from pracmln_poss.formats.lifted_text import read_lifted_text
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     m = model(
         preds=[("r", ["p", "q"]), ("t", ["q"])], domains={"p": ["A", "B"], "q": ["X", "Y", "Z"]},
         formulas=[("r(a, x) => t(x)", 1), ("t(X)", -2), ("!t(x) v !t(y) v x = y", None)],
     )
-    lt = transform(m, "lifted", k=2)
+    lt = transform_mln(m, "lifted", k=2)
     assert dict(lt.types) == {"p": ("A", "B"), "q": ("X", "Y", "Z"), "q1": ("Y", "Z")}
     assert lt.prefixes() == {"p": "p", "q": "q_", "q1": "q1_"}
     text = dumps(lt)
@@ -355,13 +355,13 @@ def test_lifted_json_and_latex(pracmln, capsys, tmp_path):
 
 def test_lifted_needs_the_first_order_model():
     from pracmln_poss.errors import ModelError
-    from pracmln_poss.transformations import default_method, transform
+    from pracmln_poss.transformations import default_method, transform_mln
 
     m = model(**SMOKERS)
     assert default_method(m) == "lifted" and default_method(ground(m)) == "defaults"
     with pytest.raises(ModelError, match="first-order model"):
-        transform(ground(m), "lifted")
-    lt = transform(m, k=1)
+        transform_mln(ground(m), "lifted")
+    lt = transform_mln(m, k=1)
     assert lt.types == (("p", ("A", "B", "C")),)
     assert [lt.format(pf.formula) for pf in lt.formulas if pf.steps == INF] == ["!f(p1,p2) v f(p2,p1)", "!f(p1,p1)"]
     assert_same_cuts(lt.ground(), defaults(ground(m), DefaultsOptions(k=1)))
@@ -412,13 +412,13 @@ def test_focused_lifted_grounds_to_focused_transformation_3(m, k, data):
     from .reference import MapReference
 
     assume(MapReference(g).consistent)
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     preds = [p.name for p in m.predicates]
     evidence = data.draw(st.none() | st.lists(st.sampled_from(preds), min_size=1, unique=True))
     query = data.draw(st.none() | st.lists(st.sampled_from(preds), min_size=1, unique=True))
-    lifted = transform(m, "lifted", k=k, long_blocking=True, evidence_preds=evidence, query_preds=query).ground()
-    reference = transform(g, "defaults", k=k, evidence_preds=evidence, query_preds=query)
+    lifted = transform_mln(m, "lifted", k=k, long_blocking=True, evidence_preds=evidence, query_preds=query).ground()
+    reference = transform_mln(g, "defaults", k=k, evidence_preds=evidence, query_preds=query)
     assert_same_cuts(lifted, reference)
 
 
@@ -628,13 +628,13 @@ def test_a_rule_is_grounded_in_one_walk_as_in_three(m, k):
     their groundings kept across rules) is, formula for formula, the grounding made in
     three walks; and the theory grounds to those, in rule order, repeats left out."""
     from pracmln_poss.formats.lifted_text import read_lifted_text, write_lifted_text
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     g = ground(m)
     from .reference import MapReference
 
     assume(MapReference(g).consistent)
-    lt = read_lifted_text(write_lifted_text(transform(m, "lifted", k=k)))
+    lt = read_lifted_text(write_lifted_text(transform_mln(m, "lifted", k=k)))
     expected, seen = [], set()
     for pf in lt.formulas:
         assert lt.groundings(pf) == _grounded_in_three_walks(lt, pf)
@@ -669,7 +669,7 @@ def test_a_lifted_theory_answers_on_its_clauses_as_its_grounding_does(m, k, data
     from .reference import MapReference
 
     assume(MapReference(g).consistent)
-    lifted = transform(m, "lifted", k=k, long_blocking=data.draw(st.booleans()))
+    lifted = transform_mln(m, "lifted", k=k, long_blocking=data.draw(st.booleans()))
     fast, general = (ClauseGrounder(dict(lifted.types), lifted.atom_numbers) for _ in range(2))
     general._implication = lambda f, variables: None
     for pf, variables in zip(lifted.formulas, lifted.rule_variables):
@@ -699,7 +699,7 @@ def test_a_lifted_theory_s_reasoner_keeps_the_limit_of_groundings(monkeypatch):
     from pracmln_poss.possibilistic import lifted_theory
     from pracmln_poss.possibilistic.reasoner import Reasoner
 
-    lifted = transform(model(**SMOKERS), "lifted", k=1)
+    lifted = transform_mln(model(**SMOKERS), "lifted", k=1)
     monkeypatch.setattr(lifted_theory, "MAX_GROUNDINGS", lifted.grounding_size() - 1)
     with pytest.raises(ModelError, match="force"):
         Reasoner(lifted)

@@ -60,11 +60,11 @@ def test_a_formula_counted_in_another_resolution_is_refused_by_the_theory():
 
 def test_lifted_theories_take_levels_in_weight_units_too():
     from pracmln_poss.bridge.loader import load_model
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     from .support import PAPER
 
-    lifted = transform(load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model, k=1)
+    lifted = transform_mln(load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model, k=1)
     finite = [level for level in lifted.levels() if level != INF]
     assert finite and all(isinstance(level, float) for level in finite)
     for level in finite:

@@ -48,7 +48,7 @@ def test_only_a_conversion_imports_the_rule_search():
         ("from pracmln_poss.cli import build_parser; build_parser().parse_args(['convert', 'm.mln', '-k', '2'])", True),
         ("from pracmln_poss.cli import build_parser; build_parser().format_help()", False),
         ("import pracmln_poss; pracmln_poss.METHODS", True),
-        ("from pracmln_poss.transformations import *; DefaultsOptions, Runtime, transform", True),
+        ("from pracmln_poss.transformations import *; DefaultsOptions, Runtime, transform_mln", True),
     ]:
         out = run_python(f"{code}\n{check}")
         assert out.returncode == 0, out.stderr

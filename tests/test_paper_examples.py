@@ -8,7 +8,7 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.map import open_engine
 from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.possibilistic import PossibilisticTheory, Reasoner
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 
 
 def equivalent(f, g, n):
@@ -50,7 +50,7 @@ EXAMPLE3 = [("a => x", 5), ("a => y", 5), ("a ^ b => !y", 10)]
 
 def test_example_3_exhaustive():
     mln = GroundMLN.from_pairs(EXAMPLE3)
-    theory = transform(mln, "exhaustive")
+    theory = transform_mln(mln, "exhaustive")
     assert_same_theory(theory, [
         ("a => x", 5), ("a => y", 5),
         ("a ^ b => !y", 10), ("a => x v y", 10),
@@ -68,7 +68,7 @@ EXAMPLE4 = [("u(T)", 3), ("a(T)", 2), ("(a(T) v b(T)) ^ (u(T) v v(T)) => !x(T)",
 def test_example_4_selective_with_the_corrected_levels():
     mln = GroundMLN.from_pairs(EXAMPLE4)
     x = mln.atom("x(T)")
-    theory = transform(mln, "selective", family=[(x,)])
+    theory = transform_mln(mln, "selective", family=[(x,)])
     assert_same_theory(theory, EXAMPLE4 + [
         ("a(T) v u(T) v !x(T)", 6), ("b(T) v u(T) v !x(T)", 6),
         ("a(T) v v(T) v !x(T)", 5), ("b(T) v v(T) v !x(T)", 5),
@@ -88,7 +88,7 @@ EXAMPLE5_LISTING = [
 def test_example_5_defaults_as_listed():
     mln = GroundMLN.from_pairs(EXAMPLE5)
     # the listing keeps (a v !b, l0), which the omission rule drops (the rule for {} entails it)
-    theory = transform(mln, "defaults", k=1, omit_redundant_blocking=False)
+    theory = transform_mln(mln, "defaults", k=1, omit_redundant_blocking=False)
     assert_same_theory(theory, EXAMPLE5_LISTING)
     with Reasoner(theory) as r:
         assert not r.entails(["!b"], "a")  # Psi blocks what Theta alone would derive
@@ -96,7 +96,7 @@ def test_example_5_defaults_as_listed():
 
 def test_example_5_defaults_with_the_omission_rule_keeps_the_cuts():
     mln = GroundMLN.from_pairs(EXAMPLE5)
-    theory = transform(mln, "defaults", k=1)
+    theory = transform_mln(mln, "defaults", k=1)
     assert_same_theory(theory, [("a ^ b", 0), ("!a => b", 1), ("b", 1)])
 
 
@@ -104,7 +104,7 @@ def test_design_regression_selective_uses_less_or_equal():
     # docs/corrections.md item 2: M = {1: g, 1: !e}, E = {e}: MAP entails g
     mln = GroundMLN.from_pairs([("g", 1), ("!e", 1)])
     e = mln.atom("e")
-    theory = transform(mln, "selective", family=[(e,)])
+    theory = transform_mln(mln, "selective", family=[(e,)])
     with open_engine(mln) as m:
         assert m.entails(["e"], "g")
     with Reasoner(theory) as r:

@@ -14,7 +14,7 @@ from pracmln_poss.logic.formula import evaluate
 from pracmln_poss.possibilistic.filtering import filter_redundant
 from pracmln_poss.possibilistic.inference import possibilistic_inference
 from pracmln_poss.possibilistic.lifted_theory import LiftedTheory
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 from pracmln_poss.weights import INF
 
 from .reference import assert_same_cuts, assert_same_cuts_sat, models_of
@@ -24,7 +24,7 @@ from .support import LISTINGS, PAPER
 def lifted_theory(pracmln_module, name: str, k: int) -> LiftedTheory:
     from pracmln_poss.bridge.loader import load_model
 
-    return transform(load_model(PAPER / f"{name}.mln").model, "lifted", k=k)
+    return transform_mln(load_model(PAPER / f"{name}.mln").model, "lifted", k=k)
 
 
 def test_bird_k3_is_equivalent_to_the_paper_listing(pracmln):

@@ -15,7 +15,7 @@ import pytest
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.errors import OutputError, SourcePosition
 from pracmln_poss.search.workers import chunked
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 
 from .support import PAPER, ROOT, converted, default_signals, required, run_python, smokers
 
@@ -90,7 +90,7 @@ import sys
 from pracmln_poss.bridge.loader import load_model
 from pracmln_poss.formats import dumps
 from pracmln_poss.search import workers
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 
 seen = []
 original = workers.ChunkRunner.__init__
@@ -101,8 +101,8 @@ def init(self, *args, **kwargs):
 
 workers.ChunkRunner.__init__ = init
 m = load_model(sys.argv[1], domains={"person": ["A", "B", "C"]}).model
-two = dumps(transform(m, k=3, jobs=2))
-assert two == dumps(transform(m, k=3)), "not the bytes of one process"
+two = dumps(transform_mln(m, k=3, jobs=2))
+assert two == dumps(transform_mln(m, k=3)), "not the bytes of one process"
 assert len(seen) == 2 and seen[0][1] is None and seen[1] is None, seen
 print("inherited", seen[0][0])
 """
@@ -118,7 +118,7 @@ def test_forked_workers_inherit_the_context(pracmln):
 
 def test_jobs_must_not_be_negative(pracmln):
     with pytest.raises(ValueError, match="jobs must be at least 0"):
-        transform(smokers(), k=1, jobs=-1)
+        transform_mln(smokers(), k=1, jobs=-1)
 
 
 def test_chunks_cover_the_items_in_order_and_shrink():
@@ -197,14 +197,14 @@ def test_a_checkpoint_of_another_conversion_is_not_used(pracmln, tmp_path, every
 def test_the_checkpoint_outlives_the_search_until_the_theory_is_safe(pracmln, tmp_path, monkeypatch):
     """A stop while the finished search's theory is filtered keeps the checkpoint, and
     the next conversion takes the search from it; a completed ``transform`` or
-    ``convert`` removes it, ``convert(keep_checkpoint=True)`` leaves it to the caller."""
+    ``convert`` removes it, ``convert_mln(keep_checkpoint=True)`` leaves it to the caller."""
     from pracmln_poss.search import checkpoint as saving
-    from pracmln_poss.transformations import conversion, convert
+    from pracmln_poss.transformations import conversion, convert_mln
 
     monkeypatch.setattr(saving, "SAVE_INTERVAL", 0.0)  # (written at the end however short the search)
     m = smokers()
     place = tmp_path / "out.checkpoint"
-    expected = convert(m, "lifted", k=2, filter="conservative")
+    expected = convert_mln(m, "lifted", k=2, filter="conservative")
 
     def stopped(theory, mode):
         raise KeyboardInterrupt
@@ -212,18 +212,18 @@ def test_the_checkpoint_outlives_the_search_until_the_theory_is_safe(pracmln, tm
     with monkeypatch.context() as patch:
         patch.setattr(conversion, "filter_redundant", stopped)
         with pytest.raises(KeyboardInterrupt):
-            convert(m, "lifted", k=2, filter="conservative", checkpoint=place)
+            convert_mln(m, "lifted", k=2, filter="conservative", checkpoint=place)
     assert saving.is_checkpoint(place)
     notes = []
-    done = convert(m, "lifted", k=2, filter="conservative", checkpoint=place, keep_checkpoint=True,
+    done = convert_mln(m, "lifted", k=2, filter="conservative", checkpoint=place, keep_checkpoint=True,
                    progress=lambda info: info.note and notes.append(info.note))
     assert done == expected
     assert notes and "resuming from" in notes[0] and "chunk(s) of rules done" in notes[0], notes
     assert saving.is_checkpoint(place)  # (kept: the caller said it removes it)
-    assert transform(m, "lifted", k=2, checkpoint=place) == transform(m, "lifted", k=2)
+    assert transform_mln(m, "lifted", k=2, checkpoint=place) == transform_mln(m, "lifted", k=2)
     assert not place.exists()  # (the theory returned: removed)
     with pytest.raises(Exception, match="keep_checkpoint takes True or False"):
-        convert(m, "lifted", k=1, keep_checkpoint="no")
+        convert_mln(m, "lifted", k=1, keep_checkpoint="no")
 
 
 def test_a_refused_final_write_keeps_the_search_for_the_next_run(pracmln, tmp_path, monkeypatch, capsys):

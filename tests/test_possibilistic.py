@@ -194,11 +194,11 @@ def test_levels_cross_the_api_in_weight_units_and_ints_stay_inside():
 
 def test_lifted_theories_answer_queries_like_ground_ones():
     from pracmln_poss.bridge.loader import load_model
-    from pracmln_poss.transformations import transform
+    from pracmln_poss.transformations import transform_mln
 
     from .support import PAPER
 
-    lifted = transform(load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model, k=1)
+    lifted = transform_mln(load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model, k=1)
     ground = lifted.ground()
     with possibilistic_inference(lifted) as first_order, possibilistic_inference(ground) as grounded:
         for evidence, query in ((["s(A)"], "c(A)"), (["s(A)", "f(A,B)"], "s(B)"), ([], "!c(B)")):

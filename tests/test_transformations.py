@@ -14,7 +14,7 @@ from pracmln_poss.model.ground_mln import GroundMLN
 from pracmln_poss.possibilistic import Reasoner
 from pracmln_poss.possibilistic.filtering import filter_redundant
 from pracmln_poss.search.evidence import literal_sets
-from pracmln_poss.transformations import transform
+from pracmln_poss.transformations import transform_mln
 from pracmln_poss.weights import INF
 
 from .reference import MapReference
@@ -41,7 +41,7 @@ small_mlns = ground_mlns(max_atoms=4, max_formulas=5)
 def test_exhaustive_is_exact(mln, filtering, data):
     ref = MapReference(mln)
     assume(ref.consistent)
-    theory = filter_redundant(transform(mln, "exhaustive"), filtering).theory
+    theory = filter_redundant(transform_mln(mln, "exhaustive"), filtering).theory
     costs = dict(ref.worlds)
     with Reasoner(theory) as r:
         best = ref.optimum_cost()
@@ -80,7 +80,7 @@ def test_selective_is_exact_on_its_family(mln, family_kind, k, filtering, data):
     ref = MapReference(mln)
     assume(ref.consistent)
     family = list(literal_sets(mln.n_atoms, k, positive_only=family_kind == "positive"))
-    theory = filter_redundant(transform(mln, "selective", family=family), filtering).theory
+    theory = filter_redundant(transform_mln(mln, "selective", family=family), filtering).theory
     with Reasoner(theory) as r:
         for evidence in family:
             if ref.penalty(list(evidence)) == INF:
@@ -99,7 +99,7 @@ BACKENDS = st.sampled_from(["auto", "toulbar2"])  # RC2 (clause sessions), toulb
 def test_defaults_satisfies_proposition_2(k, mln, filtering, backend):
     ref = MapReference(mln)
     assume(ref.consistent)
-    theory = filter_redundant(transform(mln, "defaults", k=k, backend=backend), filtering).theory
+    theory = filter_redundant(transform_mln(mln, "defaults", k=k, backend=backend), filtering).theory
     with Reasoner(theory) as r:
         for evidence in literal_sets(mln.n_atoms, k):
             if ref.penalty(list(evidence)) == INF:
@@ -115,17 +115,17 @@ def test_defaults_satisfies_proposition_2(k, mln, filtering, backend):
 
 def test_unknown_method():
     with pytest.raises(UnknownNameError, match="defaults"):
-        transform(GroundMLN.from_pairs([("a", 1)]), "magic")
+        transform_mln(GroundMLN.from_pairs([("a", 1)]), "magic")
 
 
 def test_exhaustive_refuses_large_models_unless_forced():
     mln = GroundMLN.from_pairs([(f"a{i}", 1) for i in range(17)])
     with pytest.raises(ModelError, match="2\\*\\*17"):
-        transform(mln, "exhaustive")
+        transform_mln(mln, "exhaustive")
     small = GroundMLN.from_pairs([(f"a{i}", 1) for i in range(3)])
     with pytest.raises(ModelError):
-        transform(small, "exhaustive", max_formulas=2)
-    assert len(transform(small, "exhaustive", max_formulas=2, force=True)) == 7
+        transform_mln(small, "exhaustive", max_formulas=2)
+    assert len(transform_mln(small, "exhaustive", max_formulas=2, force=True)) == 7
 
 
 def _focus_questions(mln, evidence_atoms, query_atoms, k):
@@ -159,7 +159,7 @@ def test_focused_defaults_answer_exactly_the_focused_questions(k, data, filterin
     assume(ref.consistent)
     evidence_preds, query_preds = data.draw(_foci(mln.n_atoms))
     theory = filter_redundant(
-        transform(mln, "defaults", k=k, evidence_preds=evidence_preds, query_preds=query_preds, backend=backend),
+        transform_mln(mln, "defaults", k=k, evidence_preds=evidence_preds, query_preds=query_preds, backend=backend),
         filtering,
     ).theory
     ev = [mln.atom(p) for p in evidence_preds] if evidence_preds else list(range(1, mln.n_atoms + 1))
@@ -184,13 +184,13 @@ def _head_literals(pf):
 def test_focus_names_unknown_predicates():
     mln = GroundMLN.from_pairs([("a => b", 1)])
     with pytest.raises(UnknownNameError, match="unknown query predicate 'c'.*a, b"):
-        transform(mln, "defaults", query_preds=["c"])
+        transform_mln(mln, "defaults", query_preds=["c"])
 
 
 def test_focus_shrinks_the_theory_to_the_query():
     mln = GroundMLN.from_pairs([("a => b", 2), ("b => c", 1), ("c => d", 1), ("a", 1)])
-    full = transform(mln, "defaults", k=2)
-    focused = transform(mln, "defaults", k=2, evidence_preds=["a"], query_preds=["d"])
+    full = transform_mln(mln, "defaults", k=2)
+    focused = transform_mln(mln, "defaults", k=2, evidence_preds=["a"], query_preds=["d"])
     assert len(focused) < len(full)
     with Reasoner(focused) as r:
         assert r.entails([], "d") and r.entails(["!a"], "d") is False
@@ -199,17 +199,17 @@ def test_focus_shrinks_the_theory_to_the_query():
 def test_convert_is_transform_then_filtering():
     """The one pipeline of the CLI and the plugin, for a ground and a lifted theory."""
     from pracmln_poss.bridge.loader import load_model
-    from pracmln_poss.transformations import convert
+    from pracmln_poss.transformations import convert_mln
 
     from .support import PAPER
 
     model = load_model(PAPER / "smokers.mln", domains={"person": ["A", "B"]}).model
-    done = convert(model, k=2, filter="conservative")
-    lifted = transform(model, k=2)
+    done = convert_mln(model, k=2, filter="conservative")
+    lifted = transform_mln(model, k=2)
     assert done.theory == filter_redundant(lifted, "conservative").theory
     assert done.removed == len(lifted.formulas) - len(done.theory.formulas) > 0
-    ground = convert(model, "defaults", k=1, filter="aggressive")
-    result = filter_redundant(transform(model, "defaults", k=1), "aggressive")
+    ground = convert_mln(model, "defaults", k=1, filter="aggressive")
+    result = filter_redundant(transform_mln(model, "defaults", k=1), "aggressive")
     assert (ground.theory, ground.removed) == (result.theory, len(result.removed))
 
 
@@ -222,16 +222,16 @@ def test_an_option_the_method_does_not_have_is_named():
 
     mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
     with pytest.raises(UnknownNameError, match="defaults transformation has no option 'long_blocking'.*prune_heads"):
-        transform(mln, "defaults", k=1, long_blocking=True)
+        transform_mln(mln, "defaults", k=1, long_blocking=True)
     assert method_options("defaults", {"prune_heads": False}) == DefaultsOptions(prune_heads=False)
     # the option reaches the search: without pruning, the head of {b} repeats c, which {} concludes
     free = GroundMLN.from_pairs([("c", 1), ("b => d", 2)])
-    pruned, unpruned = (transform(free, "defaults", k=1, prune_heads=p, backend="bruteforce") for p in (True, False))
+    pruned, unpruned = (transform_mln(free, "defaults", k=1, prune_heads=p, backend="bruteforce") for p in (True, False))
     assert sum(len(str(f.formula)) for f in unpruned.formulas) > sum(len(str(f.formula)) for f in pruned.formulas)
 
 
 def test_the_options_object_is_the_method():
-    """``transform(m, DefaultsOptions(k=2))`` is ``transform(m, "defaults", k=2)``; options
+    """``transform_mln(m, DefaultsOptions(k=2))`` is ``transform_mln(m, "defaults", k=2)``; options
     and runtime each go one way, and a runtime field the method does not use is an error."""
     from pracmln_poss.errors import ArgumentError, ArgumentTypeError, UnknownNameError
     from pracmln_poss.search.rules import RuleStats
@@ -248,18 +248,18 @@ def test_the_options_object_is_the_method():
     for options, keywords in ((DefaultsOptions(k=2, prune_heads=False), {"k": 2, "prune_heads": False}),
                               (SelectiveOptions(k=1, family="positive"), {"k": 1, "family": "positive"}),
                               (ExhaustiveOptions(backend="bruteforce"), {"backend": "bruteforce"})):
-        assert transform(mln, options) == transform(mln, options.method, **keywords)
+        assert transform_mln(mln, options) == transform_mln(mln, options.method, **keywords)
     stats = RuleStats()
-    transform(mln, DefaultsOptions(k=2), runtime=Runtime(stats=stats))
+    transform_mln(mln, DefaultsOptions(k=2), runtime=Runtime(stats=stats))
     assert stats.evidence_sets == 1 + 6 + 12
     with pytest.raises(ArgumentError, match="options given both in DefaultsOptions and as keywords .k."):
-        transform(mln, DefaultsOptions(k=2), k=3)
+        transform_mln(mln, DefaultsOptions(k=2), k=3)
     with pytest.raises(ArgumentTypeError, match="runtime takes a Runtime"):
-        transform(mln, DefaultsOptions(k=2), runtime=Runtime(), jobs=2)
+        transform_mln(mln, DefaultsOptions(k=2), runtime=Runtime(), jobs=2)
     with pytest.raises(UnknownNameError, match="the exhaustive transformation has no option 'jobs'"):
-        transform(mln, ExhaustiveOptions(), runtime=Runtime(jobs=2))
+        transform_mln(mln, ExhaustiveOptions(), runtime=Runtime(jobs=2))
     with pytest.raises(UnknownNameError, match="the selective transformation has no option 'stats'"):
-        transform(mln, "selective", stats=RuleStats())
+        transform_mln(mln, "selective", stats=RuleStats())
 
 
 def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, every_report):

@@ -45,7 +45,7 @@ def to_possibilistic(
     :param domains: domains replacing those of the model (``{"person": ["A", "B"]}``).
     :param domain_sizes: domains replaced by that many fresh constants (``{"cluster": 1}``).
     :param resolution: the unit of the exact integer weights (default ``1e-6``).
-    :param options: passed to :func:`pracmln_poss.transformations.conversion.transform`: ``k=2``,
+    :param options: passed to :func:`pracmln_poss.transformations.conversion.transform_mln`: ``k=2``,
         ``evidence_preds=[...]`` and ``query_preds=[...]`` (a focused conversion:
         evidence over the first predicates, conclusions about the second),
         ``family=[...]``, ``long_blocking=True``, ``backend="cpsat"``, ``progress=...``.

@@ -223,11 +223,21 @@ def _split(options: dict[str, object]) -> dict[str, object]:
 
 def transform(model: object, method: str | MethodOptions | None = None, *, db: object = None,
               **options: object) -> Theory:
-    """:func:`pracmln_poss.transformations.conversion.transform` on any model: also a
+    """:func:`pracmln_poss.transformations.conversion.transform_mln` on any model: also a
     file or project name or pracmln's ``MLN`` (with ``db``: a ``.db`` name, pracmln's
     ``Database`` or the list of one), loaded as ``convert`` loads it (the world open);
     loading options (:class:`~.request.Loading`) go to the loader, the others to the
-    method (``method``: its name, or its options object, ``DefaultsOptions(k=2)``)."""
+    method (``method``: its name, or its options object, ``DefaultsOptions(k=2)``).
+
+    >>> from pracmln_poss import DefaultsOptions, GroundMLN, possibilistic_inference, transform
+    >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
+    >>> theory = transform(mln, DefaultsOptions(k=1))
+    >>> transform(mln, "defaults", k=1) == theory
+    True
+    >>> with possibilistic_inference(theory) as ask:
+    ...     ask.entails(["bird"], "flies"), ask.entails(["penguin"], "!flies")
+    (True, True)
+    """
     from ..transformations import conversion
 
     loading = _split(options)
@@ -236,8 +246,16 @@ def transform(model: object, method: str | MethodOptions | None = None, *, db: o
 
 def convert(model: object, method: str | MethodOptions | None = None, *, db: object = None, filter: str = "none",
             **options: object) -> Conversion:
-    """:func:`pracmln_poss.transformations.conversion.convert` on any model, as :func:`transform`."""
+    """:func:`pracmln_poss.transformations.conversion.convert_mln` on any model, as :func:`transform`:
+    the theory, then its redundant rules filtered (``filter``).
+
+    >>> from pracmln_poss import GroundMLN, convert
+    >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
+    >>> done = convert(mln, "defaults", k=1, filter="aggressive")
+    >>> len(done.theory), done.removed
+    (3, 2)
+    """
     from ..transformations import conversion
 
     loading = _split(options)
-    return conversion.convert(_conversion_model(model, db, loading), method, filter=filter, **options)
+    return conversion.convert_mln(_conversion_model(model, db, loading), method, filter=filter, **options)

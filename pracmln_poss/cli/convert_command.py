@@ -54,7 +54,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from ..formats import dumps
     from ..formats.family import read_family
     from ..model.grounding import ground as ground_model
-    from ..transformations import convert, default_method
+    from ..transformations import convert_mln, default_method
     from ..transformations.conversion import has_option
 
     destination = _check_output(args, ())  # (before the work: the files named on the command line)
@@ -86,7 +86,7 @@ def run_convert(args: argparse.Namespace) -> int:
         options["checkpoint"] = _checkpoint_path(args.output)
     # the checkpoint is kept until the theory is written: a stop while it is filtered or
     # written, or a refused write, loses none of the search
-    done = convert(loaded.model, method, grounded=gmln, filter=args.filter, keep_checkpoint=True, **options)
+    done = convert_mln(loaded.model, method, grounded=gmln, filter=args.filter, keep_checkpoint=True, **options)
     _report_filtering(show, args.filter, done.removed)
     status = _emit(dumps(done.theory, args.format, made_by), destination)
     if "checkpoint" in options:

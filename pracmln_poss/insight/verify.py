@@ -220,7 +220,7 @@ def verify(
     when ``sample`` is at least their number; otherwise exactly ``sample`` distinct pairs
     with a possible ``E`` (seeded), or all of them if there are fewer.
 
-    :raises ArgumentError: for ``k < 0`` or ``sample < 1`` (as :func:`~pracmln_poss.transformations.conversion.transform` for ``k``).
+    :raises ArgumentError: for ``k < 0`` or ``sample < 1`` (as :func:`~pracmln_poss.transformations.conversion.transform_mln` for ``k``).
     """
     arguments.integer("k", k, 0)
     if sample is not None:

@@ -21,7 +21,7 @@ def representatives(
     over ``atoms`` (None: all).
 
     Sets grow one literal at a time from the representatives one size smaller
-    (:func:`extensions`), and :func:`canonical` removes repeats.
+    (:func:`extensions`), and :func:`~.canonical.canonical` removes repeats.
     """
     allowed = None if atoms is None else set(atoms)
     level: list[EvidenceSet] = [()]

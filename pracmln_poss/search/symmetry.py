@@ -86,7 +86,7 @@ class Symmetry:
         uses each (:meth:`uses` and its sign), each use replaced by its rank among all
         uses (ints compare faster than the tuples, in the same order): a constant's
         fingerprint is the sorted list of these, and an entry of the ``p``-th part of
-        :func:`canonical_parts` is ``p * 2**32 + rank``."""
+        :func:`~.canonical.canonical_parts` is ``p * 2**32 + rank``."""
         # a renaming keeps uses, so the atoms of one frame have them all
         ranks = {use: i for i, use in enumerate(sorted({(sign, use) for a in self.frame_atoms({})
                                                         for _, use in self.uses(a) for sign in (False, True)}))}

@@ -2,13 +2,13 @@
 
 ``exhaustive`` (Transformation 1), ``selective`` (2), ``defaults`` (3) and ``lifted``
 (4: first-order, returns a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory`); see each module.
-:func:`~.conversion.transform` is the common entry point; :func:`~.conversion.default_method` picks ``lifted``
+:func:`~.conversion.transform_mln` is the common entry point; :func:`~.conversion.default_method` picks ``lifted``
 for first-order models and ``defaults`` for propositional ones.
 """
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "transform", "convert", "Conversion", "default_method", "evidence_family", "Focus", "count_evidence_sets",
+__all__ = ["METHODS", "transform_mln", "convert_mln", "Conversion", "default_method", "evidence_family", "Focus", "count_evidence_sets",
            "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS", "ExhaustiveOptions", "SelectiveOptions", "DefaultsOptions",
            "LiftedOptions", "MethodOptions", "Runtime"]
 
@@ -23,10 +23,10 @@ if TYPE_CHECKING:  # (read by mypy and Sphinx; imported on first use, below)
         MAX_LIFTED_EVIDENCE_SETS,
         METHODS,
         Conversion,
-        convert,
+        convert_mln,
         count_evidence_sets,
         default_method,
-        transform,
+        transform_mln,
     )
     from .defaults import DefaultsOptions
     from .exhaustive import ExhaustiveOptions
@@ -36,8 +36,8 @@ if TYPE_CHECKING:  # (read by mypy and Sphinx; imported on first use, below)
 
 _HOMES = MappingProxyType({
     "Focus": "..search.focus", "MAX_EVIDENCE_SETS": ".conversion", "MAX_LIFTED_EVIDENCE_SETS": ".conversion",
-    "METHODS": ".conversion", "Conversion": ".conversion", "convert": ".conversion",
-    "count_evidence_sets": ".conversion", "default_method": ".conversion", "transform": ".conversion",
+    "METHODS": ".conversion", "Conversion": ".conversion", "convert_mln": ".conversion",
+    "count_evidence_sets": ".conversion", "default_method": ".conversion", "transform_mln": ".conversion",
     "DefaultsOptions": ".defaults", "ExhaustiveOptions": ".exhaustive", "LiftedOptions": ".lifted",
     "MethodOptions": ".options", "Runtime": ".options", "SelectiveOptions": ".selective", "evidence_family": ".selective",
 })

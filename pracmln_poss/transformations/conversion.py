@@ -1,9 +1,9 @@
-"""The front doors of the transformations: :func:`transform` by method name, with its
-checks and bounds, and :func:`convert` (transform, then filter redundant rules)."""
+"""The front doors of the transformations: :func:`transform_mln` by method name, with its
+checks and bounds, and :func:`convert_mln` (transform, then filter redundant rules)."""
 
 from __future__ import annotations
 
-__all__ = ["METHODS", "has_option", "method_options", "method_flags", "transform", "transform_given", "convert", "Conversion",
+__all__ = ["METHODS", "has_option", "method_options", "method_flags", "transform_mln", "transform_given", "convert_mln", "Conversion",
            "default_method", "count_evidence_sets", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SETS"]
 
 import os
@@ -84,7 +84,7 @@ def default_method(model: FirstOrderMLN | GroundMLN) -> str:
     return "defaults"
 
 
-def transform(
+def transform_mln(
     mln: FirstOrderMLN | GroundMLN,
     method: str | MethodOptions | None = None,
     *,
@@ -121,13 +121,13 @@ def transform(
     :raises ArgumentError: for options given both as an object and as keywords.
     :raises ModelError: above a size limit, saying how large, unless ``force``.
 
-    >>> from pracmln_poss import GroundMLN, possibilistic_inference, transform
-    >>> from pracmln_poss.transformations import DefaultsOptions
+    >>> from pracmln_poss import GroundMLN, possibilistic_inference
+    >>> from pracmln_poss.transformations import DefaultsOptions, transform_mln
     >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
-    >>> theory = transform(mln, DefaultsOptions(k=1))
+    >>> theory = transform_mln(mln, DefaultsOptions(k=1))
     >>> [f"{theory.level_name(pf.level)}: {theory.format(pf.formula)}" for pf in theory.formulas if pf.level == 2]
     ['lambda_2: penguin => (bird ^ !flies)']
-    >>> transform(mln, "defaults", k=1) == theory
+    >>> transform_mln(mln, "defaults", k=1) == theory
     True
     >>> with possibilistic_inference(theory) as ask:
     ...     ask.entails(["bird"], "flies"), ask.entails(["penguin"], "!flies")
@@ -138,10 +138,10 @@ def transform(
 
 
 def transform_given(mln: object, method: object, given: Mapping[str, object]) -> PossibilisticTheory | LiftedTheory:
-    """:func:`transform` with its keyword arguments as a mapping (what a front door that
+    """:func:`transform_mln` with its keyword arguments as a mapping (what a front door that
     takes keywords of its own hands on), each checked here.
 
-    :raises PossError: as :func:`transform` does, and ``ArgumentTypeError`` for a
+    :raises PossError: as :func:`transform_mln` does, and ``ArgumentTypeError`` for a
         keyword argument of the wrong kind.
     """
     theory, runtime = _transformed(mln, method, given)
@@ -220,7 +220,7 @@ class Conversion:
     removed: int
 
 
-def convert(
+def convert_mln(
     mln: FirstOrderMLN | GroundMLN,
     method: str | MethodOptions | None = None,
     *,
@@ -228,18 +228,19 @@ def convert(
     keep_checkpoint: object = False,
     **options: object,
 ) -> Conversion:
-    """:func:`transform`, then redundancy filtering (``none``, ``conservative`` or
+    """:func:`transform_mln`, then redundancy filtering (``none``, ``conservative`` or
     ``aggressive``; first-order rules for a lifted theory): the one pipeline behind
     ``pracmln-poss convert`` and ``MLN.to_possibilistic``.
 
     :param keep_checkpoint: leave the checkpoint (a runtime option) when done, for the
         caller to remove once the theory is safe (the command line: once it is written);
         by default it is removed once the theory is filtered.
-    :param options: those of :func:`transform`.
+    :param options: those of :func:`transform_mln`.
 
-    >>> from pracmln_poss import GroundMLN, convert
+    >>> from pracmln_poss import GroundMLN
+    >>> from pracmln_poss.transformations import convert_mln
     >>> mln = GroundMLN.from_pairs([("bird => flies", 2), ("penguin => !flies", 5), ("penguin => bird", "inf")])
-    >>> done = convert(mln, "defaults", k=1, filter="aggressive")
+    >>> done = convert_mln(mln, "defaults", k=1, filter="aggressive")
     >>> len(done.theory), done.removed
     (3, 2)
     """

@@ -157,7 +157,7 @@ def _stats(name: str, value: object) -> None:
 
 @dataclass(frozen=True)
 class Request:
-    """One conversion as :func:`~.conversion.transform` hands it to a method: the model
+    """One conversion as :func:`~.conversion.transform_mln` hands it to a method: the model
     (first-order when the caller gave one), its grounding, the focus."""
 
     model: FirstOrderMLN | GroundMLN
@@ -177,7 +177,7 @@ class Runtime(_Checked):
         (a Dask cluster's ``Client.get_executor()``).
     :ivar checkpoint: a file keeping a rule search's finished work: an interrupted conversion
         given the same file resumes from it; removed once the theory is made (by
-        :func:`~.conversion.convert`: once it is filtered; by the command line: once it is written).
+        :func:`~.conversion.convert_mln`: once it is filtered; by the command line: once it is written).
     """
 
     progress: Progress = option(None, check=_progress)
@@ -196,7 +196,7 @@ class Runtime(_Checked):
 
 
 RUNTIME_NAMES = tuple(f.name for f in fields(Runtime))
-"""The keyword arguments of :func:`~.conversion.transform` that go to its :class:`Runtime`."""
+"""The keyword arguments of :func:`~.conversion.transform_mln` that go to its :class:`Runtime`."""
 
 
 @dataclass(frozen=True)
