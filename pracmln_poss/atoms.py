@@ -1,4 +1,5 @@
-"""Names at the edges: the mixin that maps atom names to ints and formula text to trees.
+"""Names at the edges: the mixin that maps atom names to ints and formula text to trees
+(:class:`NamedAtoms`), and evidence as a caller gives it (``Evidence``).
 
 Ground MLNs and possibilistic theories both hold ``atoms``, a tuple of names where
 atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookups.
@@ -6,29 +7,26 @@ atom ``i`` (an int from 1) is ``atoms[i - 1]``; this mixin gives them the lookup
 
 from __future__ import annotations
 
-__all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "intern_atoms", "map_leaves", "number_formulas", "check_atom_range",
-           "evidence_items", "is_pracmln_database", "pracmln_database", "database_literals", "PracmlnDatabase"]
+__all__ = ["predicate_of", "split_atom", "NamedAtoms", "Evidence", "EvidenceItem", "evidence_items"]
 
 import difflib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Protocol, TypeGuard
 
-from .errors import ArgumentTypeError, FormulaSyntaxError, ModelError, UnknownNameError, UnsupportedInputError
+from .errors import ArgumentTypeError, FormulaSyntaxError, UnknownNameError
 from .logic.formula import (
     Atom,
     Equals,
-    Exists,
     Formula,
     PredAtom,
-    Rebuild,
     Truth,
     Valuation,
-    atoms_of,
     is_literal,
     literal_of,
 )
+from .logic.leaves import ground_leaf_name, map_leaves
 from .logic.syntax import atom_name, compact_atom, format_formula, parse_formula, parse_literal, split_atom
+from .pracmln_database import database_literals, pracmln_database
 
 EvidenceItem = int | str | Formula
 """One piece of evidence: a DIMACS literal (``3``, ``-3``), literal or formula text
@@ -39,8 +37,6 @@ Evidence = Iterable[EvidenceItem]
 def predicate_of(atom: str) -> str:
     """The predicate name of a ground atom name (``f(A,B)`` -> ``f``)."""
     return atom.partition("(")[0]
-
-
 
 
 def evidence_items(items: object) -> Evidence:
@@ -60,42 +56,6 @@ def evidence_items(items: object) -> Evidence:
         raise ArgumentTypeError(f"evidence takes a list of literals or formulas (e.g. ['bird(Tweety)']), not "
                                 f"{type(items).__name__} {shown}{hint}")
     return items
-
-
-class PracmlnDatabase(Protocol):
-    """What we read of pracmln's ``Database``: its atoms' truth values (1, 0, None for
-    unknown, or a soft value) and its domains."""
-
-    @property
-    def evidence(self) -> Mapping[str, float | None]: ...
-
-    @property
-    def domains(self) -> Mapping[str, Sequence[str]]: ...
-
-
-def is_pracmln_database(x: object) -> TypeGuard[PracmlnDatabase]:
-    """Whether ``x`` is pracmln's ``Database``, told by its shape (pracmln is not imported)."""
-    return type(x).__name__ == "Database" and hasattr(x, "evidence") and hasattr(x, "domains")
-
-
-def pracmln_database(items: object) -> PracmlnDatabase | None:
-    """pracmln's ``Database`` given as evidence or a database (itself or the list of one
-    that ``Database.load`` returns), else None."""
-    if isinstance(items, (list, tuple)) and len(items) == 1 and is_pracmln_database(items[0]):
-        return items[0]
-    return items if is_pracmln_database(items) else None
-
-
-def database_literals(database: PracmlnDatabase) -> tuple[str, ...]:
-    """A pracmln database's atoms as literals (``!a`` for false); unknown atoms left out."""
-    out = []
-    for atom, truth in database.evidence.items():
-        if truth is None:
-            continue
-        if truth not in (0, 1):
-            raise UnsupportedInputError(f"soft evidence {atom} = {truth} is not supported by MAP inference")
-        out.append(atom if truth == 1 else f"!{atom}")
-    return tuple(out)
 
 
 class NamedAtoms:
@@ -215,74 +175,7 @@ class NamedAtoms:
             if isinstance(a, Atom):
                 self.literal(a.index)
                 return a
-            key = _ground_leaf_name(a)
+            key = ground_leaf_name(a)
             return Truth(key) if isinstance(key, bool) else Atom(self.atom(key))
 
         return map_leaves(tree, leaf)
-
-
-def map_leaves(f: Formula, leaf: Callable[[Atom | PredAtom | Equals], Formula]) -> Formula:
-    """``f`` with every atom-like leaf replaced by ``leaf(node)``.
-
-    :raises ModelError: for an ``EXIST`` (a ground formula has none).
-    """
-    return _MapLeaves(leaf)(f)
-
-
-class _MapLeaves(Rebuild):
-    def __init__(self, leaf: Callable[[Atom | PredAtom | Equals], Formula]) -> None:
-        self.leaf = leaf
-
-    def atom(self, f: Atom) -> Formula:
-        return self.leaf(f)
-
-    def pred_atom(self, f: PredAtom) -> Formula:
-        return self.leaf(f)
-
-    def equals(self, f: Equals) -> Formula:
-        return self.leaf(f)
-
-    def exists(self, f: Exists, body: Formula) -> Formula:
-        raise ModelError("EXIST is not allowed in a ground formula")
-
-
-def _ground_leaf_name(a: PredAtom | Equals) -> str | bool:
-    if isinstance(a, Equals):
-        return a.left.name == a.right.name
-    return atom_name(a.pred, tuple(t.name for t in a.args))
-
-
-def intern_atoms(f: Formula, names: dict[str, int]) -> Formula:
-    """A ground tree over ``names``, numbering new atom names as they appear (updates ``names``)."""
-
-    def leaf(a: Atom | PredAtom | Equals) -> Formula:
-        if isinstance(a, Atom):
-            return a
-        key = _ground_leaf_name(a)
-        if isinstance(key, bool):
-            return Truth(key)
-        return Atom(names.setdefault(key, len(names) + 1))
-
-    return map_leaves(f, leaf)
-
-
-def number_formulas(
-    items: Iterable[str | Formula], atoms: Sequence[str] = (), grammar: str = "StandardGrammar"
-) -> tuple[tuple[str, ...], list[Formula]]:
-    """Ground formulas (text or trees) over int atoms, numbered in order of first
-    appearance after those in ``atoms``; returns the atom names and the trees."""
-    names: dict[str, int] = {}
-    for name in atoms:
-        names.setdefault(name, len(names) + 1)
-    trees = [
-        intern_atoms(parse_formula(item, grammar, ground=True) if isinstance(item, str) else item, names)
-        for item in items
-    ]
-    return tuple(names), trees
-
-
-def check_atom_range(f: Formula, n_atoms: int) -> None:
-    """:raises ModelError: when ``f`` uses an atom int outside ``1..n_atoms``."""
-    bad = [a for a in atoms_of(f) if not 1 <= a <= n_atoms]
-    if bad:
-        raise ModelError(f"formula uses unknown atom index {bad[0]}")

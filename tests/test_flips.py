@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pracmln_poss.atoms import map_leaves
 from pracmln_poss.logic.formula import Atom, Formula, Not, Or, atoms_of, compile_ground
+from pracmln_poss.logic.leaves import map_leaves
 from pracmln_poss.map import backbone, flips, open_engine
 from pracmln_poss.map.choice import CNF_BACKENDS
 from pracmln_poss.map.flips import SingleFlips

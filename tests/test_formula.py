@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pracmln_poss.atoms import map_leaves
 from pracmln_poss.errors import ModelError
 from pracmln_poss.logic.formula import (
     BOTTOM,
@@ -33,6 +32,7 @@ from pracmln_poss.logic.formula import (
     shape,
     substitute_atoms,
 )
+from pracmln_poss.logic.leaves import map_leaves
 
 from .support import examples
 

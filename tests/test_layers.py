@@ -19,7 +19,7 @@ PACKAGE = ROOT / "pracmln_poss"
 # makes the third-party pracmln importable: it uses nothing of ours but errors)
 LAYERS = [
     {"errors", "version", "startup", "collector", "closable"},
-    {"logic", "weights", "compat", "stopping"},
+    {"logic", "weights", "compat", "stopping", "pracmln_database"},
     {"sources", "atoms", "arguments"},
     {"model"},
     {"map"},

@@ -604,8 +604,8 @@ def test_lifted_rules_over_frames_are_those_over_every_atom_and_verify(m, k):
 def _grounded_in_three_walks(lt, pf):
     """A rule's groundings as the one-walk grounding replaced them: its variables bound,
     then its atoms numbered, then the result simplified (substitute_atoms)."""
-    from pracmln_poss.atoms import intern_atoms
     from pracmln_poss.logic.formula import Constant, Truth, Variable, map_terms, substitute_atoms, variables_of
+    from pracmln_poss.logic.leaves import intern_atoms
 
     names = {n: i for i, n in enumerate(lt.atoms, 1)}
     types = dict(lt.types)

@@ -59,7 +59,7 @@ def test_printed_formulas_read_back_under_both_grammars(f):
 
 
 def _named(f):
-    from pracmln_poss.atoms import map_leaves
+    from pracmln_poss.logic.leaves import map_leaves
     return map_leaves(f, lambda a: A(f"p{a.index}"))
 
 

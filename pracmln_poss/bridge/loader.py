@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import atoms
-from ..atoms import PracmlnDatabase
+from .. import pracmln_database as pracmln_db
 from ..compat import import_pracmln
 from ..errors import (
     ArgumentTypeError,
@@ -58,6 +57,7 @@ from ..logic.formula import (
 from ..logic.syntax import GRAMMARS, compact_atom, split_atom, strip_comments
 from ..model.closed_world import close_as_asked
 from ..model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
+from ..pracmln_database import PracmlnDatabase
 from ..weights import INF, Resolution
 from .database import DatabaseParts, read_database
 from .mln_file import ParsedFormula, ParsedModel, read_mln
@@ -567,7 +567,7 @@ def _database_parts(db: PracmlnDatabase) -> tuple[list[tuple[str, tuple[str, ...
     import_pracmln()
     where = SourcePosition("<pracmln Database>")
     evidence = []
-    for literal in atoms.database_literals(db):
+    for literal in pracmln_db.database_literals(db):
         pred, args = split_atom(compact_atom(literal.removeprefix("!")))
         evidence.append(EvidenceLiteral(pred, args, not literal.startswith("!")))
     return [(d, tuple(cs), where) for d, cs in db.domains.items()], evidence

@@ -21,7 +21,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..atoms import is_pracmln_database
 from ..errors import ArgumentError, ArgumentTypeError
 from ..logic.syntax import atom_name
 from ..map import DEFAULT_BACKEND, MapEngine, open_engine
@@ -31,6 +30,7 @@ from ..model.first_order import EvidenceLiteral, FirstOrderMLN
 from ..model.ground_mln import GroundMLN
 from ..model.grounding import ground
 from ..possibilistic.protocol import Theory
+from ..pracmln_database import is_pracmln_database
 from .database import DatabaseParts, SeveralDatabasesError
 from .project import ProjectSettings, Sources
 from .request import LOADING_NAMES, Loading, LoadRequest

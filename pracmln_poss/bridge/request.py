@@ -10,10 +10,11 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
-from .. import arguments, atoms
-from ..atoms import PracmlnDatabase
+from .. import arguments
+from .. import pracmln_database as pracmln_db
 from ..errors import ArgumentError, ArgumentTypeError, ModelError, UnknownNameError, closest
 from ..logic.syntax import GRAMMARS
+from ..pracmln_database import PracmlnDatabase
 from ..weights import Resolution
 from .database import DatabaseParts
 from .project import Sources
@@ -147,13 +148,13 @@ class LoadRequest:
 
 
 def one_pracmln_database(db: object) -> PracmlnDatabase | None:
-    """:func:`pracmln_poss.atoms.pracmln_database`, and a list that is not one database
+    """:func:`pracmln_poss.pracmln_database.pracmln_database`, and a list that is not one database
     refused rather than read as a file name.
 
     :raises ArgumentError: for a list of more or fewer than one database.
     """
-    database = atoms.pracmln_database(db)
+    database = pracmln_db.pracmln_database(db)
     if database is None and isinstance(db, (list, tuple)):
         raise ArgumentError(f"db takes one database; the list given holds {len(db)} "
-                            f"{'databases (pass one of them)' if all(map(atoms.is_pracmln_database, db)) else 'items'}")
+                            f"{'databases (pass one of them)' if all(map(pracmln_db.is_pracmln_database, db)) else 'items'}")
     return database

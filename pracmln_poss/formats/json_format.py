@@ -34,8 +34,8 @@ __all__ = ["to_json", "from_json", "read_json", "FORMAT_NAME", "FORMAT_VERSION"]
 import json
 from decimal import Decimal
 
-from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, SourcePosition, UnknownNameError, WeightError
+from ..logic.leaves import intern_atoms
 from ..logic.syntax import compact_atom, parse_formula
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.protocol import Theory

@@ -26,8 +26,8 @@ from __future__ import annotations
 __all__ = ["write_text", "read_text"]
 
 
-from ..atoms import intern_atoms
 from ..errors import FormulaSyntaxError, PossError, UnknownNameError, WeightError
+from ..logic.leaves import intern_atoms
 from ..logic.syntax import parse_formula, split_names
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..sources import numbered_lines

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..atoms import map_leaves, predicate_of
+from ..atoms import predicate_of
 from ..errors import InconsistentEvidenceError
 from ..logic.formula import (
     And,
@@ -37,6 +37,7 @@ from ..logic.formula import (
     is_literal,
     literal_of,
 )
+from ..logic.leaves import map_leaves
 from ..logic.syntax import format_formula
 from ..model.ground_mln import GroundMLN
 from ..possibilistic.protocol import Theory

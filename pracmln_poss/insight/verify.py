@@ -74,8 +74,8 @@ def _with_atoms(theory: PossibilisticTheory, names: tuple[str, ...]) -> Possibil
     """The theory over the MLN's atom numbering (the same atoms, or an error naming the difference)."""
     check_same_atoms(theory.atoms, names)
     index = {n: i for i, n in enumerate(names, 1)}
-    from ..atoms import map_leaves
     from ..logic.formula import Atom
+    from ..logic.leaves import map_leaves
 
     renumber = lambda a: Atom(index[theory.name(a.index)])  # noqa: E731
     return theory.__class__(

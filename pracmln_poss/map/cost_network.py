@@ -31,9 +31,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..atoms import map_leaves
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Atom, Formula, Not, Or, Truth, atoms_of, compile_ground, substitute_atoms
+from ..logic.leaves import map_leaves
 from ..model.ground_mln import GroundMLN
 from .instance import fixed_atoms
 from .world import World

@@ -12,9 +12,10 @@ __all__ = ["WeightedFormula", "GroundMLN"]
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..atoms import NamedAtoms, check_atom_range, number_formulas
+from ..atoms import NamedAtoms
 from ..errors import ModelError, WeightError
 from ..logic.formula import Formula, negate
+from ..logic.leaves import check_atom_range, number_formulas
 from ..logic.syntax import format_formula
 from ..weights import INF, Resolution, format_weight, parse_weight
 

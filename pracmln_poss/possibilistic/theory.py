@@ -25,9 +25,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from ..atoms import NamedAtoms, check_atom_range, number_formulas
+from ..atoms import NamedAtoms
 from ..errors import ArgumentError, ArgumentTypeError, PossWarning, WeightError
 from ..logic.formula import Formula, Implies, NodeMemo, evaluate
+from ..logic.leaves import check_atom_range, number_formulas
 from ..weights import INF, Level, Resolution, format_weight, parse_weight
 
 

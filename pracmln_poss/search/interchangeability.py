@@ -9,8 +9,8 @@ __all__ = ["find_symmetry"]
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from ..atoms import map_leaves
 from ..logic.formula import Atom, Formula, atoms_of
+from ..logic.leaves import map_leaves
 from ..model.ground_mln import GroundMLN, WeightedFormula
 from .symmetry import Symmetry
 

@@ -13,7 +13,7 @@ __all__ = ["variabilize", "lift", "LiftMemo"]
 import itertools
 from collections.abc import Iterable
 
-from ..atoms import map_leaves, split_atom
+from ..atoms import split_atom
 from ..logic.formula import (
     And,
     Atom,
@@ -31,6 +31,7 @@ from ..logic.formula import (
     variables_of,
     walk,
 )
+from ..logic.leaves import map_leaves
 from ..model.first_order import FirstOrderMLN, FormulaTemplate
 from ..model.ground_mln import GroundMLN
 from ..model.grounding import infer_variable_domains, template_source
