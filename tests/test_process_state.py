@@ -5,6 +5,7 @@ PySAT's own SIGINT check."""
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import signal
 import threading
@@ -18,12 +19,23 @@ from .support import ANTARCTIC, PAPER
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
 
 
+def _kernel_actions() -> dict[int, object]:
+    """The kernel's action per signal (glibc's struct sigaction: the handler, the kernel's
+    mask and the flags; the handler alone for the default and ignore): faulthandler's
+    registrations show here, Python's handler table does not see them."""
+    from pracmln_poss import stopping
+
+    libc = stopping._libc()
+    raw = {int(s): stopping._action(libc, int(s)).raw for s in SIGNALS} if libc is not None else {}
+    return {s: a[:8] if int.from_bytes(a[:8], "little") < 2 else (a[:16], a[136:140]) for s, a in raw.items()}
+
+
 def _state() -> dict[str, object]:
     from pysat._utils import MainThread
 
     wakeup = signal.set_wakeup_fd(-1)
     signal.set_wakeup_fd(wakeup)
-    return {"handlers": {s: signal.getsignal(s) for s in SIGNALS}, "wakeup": wakeup,
+    return {"handlers": {s: signal.getsignal(s) for s in SIGNALS}, "kernel": _kernel_actions(), "wakeup": wakeup,
             "timer": signal.getitimer(signal.ITIMER_REAL), "frozen": gc.get_freeze_count(),
             "collecting": gc.isenabled(), "pysat check": MainThread.__dict__["check"],
             "threads": {t.name for t in threading.enumerate()}}
@@ -34,6 +46,7 @@ def _state() -> dict[str, object]:
     ["convert", str(PAPER / "smokers.mln"), "-k", "2", "-j", "2", "--quiet", "--no-checkpoint"],
     ["map", str(PAPER / "smokers.mln"), "--time-limit", "60", "--backend", "rc2", "-e", "s(Alice)"],
     ["map", str(ANTARCTIC), "--backend", "toulbar2", "-e", "antarcticBird(Tweety)"],
+    ["map", str(PAPER / "cora.mln"), "--backend", "toulbar2"],  # (toulbar2's own searches: faulthandler's handlers)
 ])
 def test_a_command_run_in_process_leaves_the_process_as_it_found_it(argv, tmp_path, capsys):
     if argv[0] == "convert":
@@ -47,6 +60,15 @@ def test_a_command_run_in_process_leaves_the_process_as_it_found_it(argv, tmp_pa
     threads_after = after.pop("threads")
     assert after == {k: v for k, v in before.items() if k != "threads"}
     assert not {t for t in threads_after - before["threads"] if t.startswith("pracmln-poss")}
+    # faulthandler's own table is not the kernel's: a registration of ours left in it
+    # shows only as a program's own registration that installs nothing
+    with open(tmp_path / "stack", "wb") as stack:
+        faulthandler.register(signal.SIGHUP, file=stack, chain=False)
+        try:
+            assert _kernel_actions()[signal.SIGHUP] != before["kernel"][signal.SIGHUP]
+        finally:
+            faulthandler.unregister(signal.SIGHUP)
+    assert _kernel_actions() == before["kernel"]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
