@@ -31,8 +31,6 @@ LONG = {
     "search/workers.py:ChunkRunner.map":
         "the runner's loop: submissions, results in order, breakage and stops; to be "
         "split into submitting and collecting (#42)",
-    "cli/map_command.py:_map_one":
-        "one database's answer in both formats; to be split into the answer and its printing (#42)",
     "bridge/mln_file.py:read_mln":
         "the model reader's line loop with pracmln's syntax cases; to be split per case (#42)",
     "map/wcsp.py:WCSPBackend.optimum":

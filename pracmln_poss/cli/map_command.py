@@ -18,6 +18,7 @@ from .common import UsageError, _focus_options, _query, _source
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from ..bridge.query import Query
+    from ..map.inference import MapAnswer
     from ..map.world import Optimum
     from ..model.ground_mln import GroundMLN
 
@@ -69,16 +70,11 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
         where = {"database": of[0], "line": db.start.line}
     with deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
         query = _query(args, db, sources)
-        model, source = query.model, _source(args, query, where)
+        source = _source(args, query, where)
         if query.closed_preds and (of is None or of[0] == 1):  # (said once)
             print(f"{PROG}: note: the closed world ({', '.join(query.closed_preds)}) applies to map; a theory from "
                   "convert leaves the world open and answers as map --no-cw does", file=sys.stderr)
-        wanted = _focus_options(args, query.settings).get("query_preds")
-        if wanted is not None:
-            unknown = sorted(set(wanted) - set(model.predicate_map))
-            if unknown:
-                raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
-                                 f"({closest(unknown[0], model.predicate_map, 'its predicates')})")
+        wanted = _wanted(args, query)
         given = [split_atom(compact_atom(e).lstrip("!")) for e in args.evidence]  # (the closed world leaves them open)
         with query.inference(args.backend, args.force, given) as inference:
             gmln = inference.mln
@@ -100,11 +96,7 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
         return 0
     shown_set = set(shown)
     steps = gmln.resolution.to_int(penalty) if penalty != INF else INF
-    # what the penalty counts, said where a database or a closed world could be in it or not
-    held = " and ".join(part for part, present in (("the database", query.model.evidence),
-                                                   ("the closed world", query.closed_preds)) if present)
-    counted = ("" if not held else f"{held} included" if args.database_penalty
-               else f"given {held}; --database-penalty counts {'them' if ' and ' in held else 'it'} too")
+    counted = _counted(args, query)
     if args.json:
         out: dict[str, object] = {**where, "penalty": weight_number(steps, gmln.resolution)}
         if counted:
@@ -117,15 +109,42 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
     said = "; ".join(filter(None, [source, f"given {shown_evidence}" if source and shown_evidence else shown_evidence]))
     print(f"evidence: {said or 'none'}")
     print(f"penalty of the evidence: {format_weight(steps, gmln.resolution)}{f' ({counted})' if counted else ''}")
-    width = max([len(name) for name in shown] + [4])
     if wanted is not None:
         print(f"atoms of {', '.join(wanted)} ({len(shown)} of {gmln.n_atoms}; --query-preds all for every atom)")
+    _print_table(answer, shown)
+    return 0
+
+
+def _wanted(args: argparse.Namespace, query: Query) -> list[str] | None:
+    """The predicates ``--query-preds`` (or the project) asks about (None: all), each
+    checked against the model's."""
+    wanted = _focus_options(args, query.settings).get("query_preds")
+    if wanted is not None:
+        predicates = query.model.predicate_map
+        unknown = sorted(set(wanted) - set(predicates))
+        if unknown:
+            raise UsageError(f"--query-preds: no predicate {', '.join(unknown)} in the model "
+                             f"({closest(unknown[0], predicates, 'its predicates')})")
+    return wanted
+
+
+def _counted(args: argparse.Namespace, query: Query) -> str:
+    """What the penalty counts, said where a database or a closed world could be in it
+    or not ("": neither is there)."""
+    held = " and ".join(part for part, present in (("the database", query.model.evidence),
+                                                   ("the closed world", query.closed_preds)) if present)
+    return ("" if not held else f"{held} included" if args.database_penalty
+            else f"given {held}; --database-penalty counts {'them' if ' and ' in held else 'it'} too")
+
+
+def _print_table(answer: MapAnswer, shown: list[str]) -> None:
+    """A line per atom shown: its value in the MAP world, and in how many MAP worlds it is true."""
+    width = max([len(name) for name in shown] + [4])
     print(f"{'atom':<{width}}  MAP    true in MAP worlds")
     for name in shown:
         value = answer.entailed.get(name)
         status = "some" if value is None else "all" if value else "none"
         print(f"{name:<{width}}  {'true' if answer.world[name] else 'false':<5}  {status}")
-    return 0
 
 
 def _print_anytime(args: argparse.Namespace, gmln: GroundMLN, found: Optimum, shown: list[str],
