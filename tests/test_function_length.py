@@ -35,8 +35,6 @@ LONG = {
         "the model reader's line loop with pracmln's syntax cases; to be split per case (#42)",
     "map/wcsp.py:WCSPBackend.optimum":
         "one toulbar2 run with its files, time limit and stops; to be split (#42)",
-    "insight/digest.py:digest_of":
-        "the digest's sections computed in one pass; to be split per section (#42)",
 }
 """Functions over the limit, each with why (``file:Class.function``)."""
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 __all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals", "digest_of", "Digest"]
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -306,6 +306,33 @@ class Digest:
 
 def digest_of(theory: Theory) -> Digest:
     """The digest of ``theory``, as data (see the module)."""
+    groups, blocking, certain, other = _by_origin(theory)
+    sizes = tuple((n, sum(len({id(pf) for pf, _ in g.rules}) for o, g in groups.items() if len(o) == n))
+                  for n in sorted({len(o) for o in groups}))
+    key = _Keys(theory)
+    defaults = groups.get((), _Group()).keys(key, erase=True)
+
+    def default(pf: PossibilisticFormula, lit: Formula) -> bool:
+        return key(pf, lit, erase=True) in defaults
+
+    changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]] = {}
+    shown: list[tuple[tuple[str, ...], Concluded]] = []
+    for origin, group in groups.items():
+        if len(origin) != 1:
+            continue
+        changed = {k: v for k, v in group.keys(key).items() if not default(*v)}
+        changes[origin[0]] = changed
+        if changed:
+            shown.append((origin, tuple(changed.values())))
+    pairs, uncompared = _interactions(theory, groups, key, default, changes)
+    return Digest(sizes=sizes, blocking=blocking, certain=certain, other=other, defaults=tuple(defaults.values()),
+                  singles=sum(1 for o in groups if len(o) == 1), changes=tuple(shown),
+                  pairs=sum(1 for o in groups if len(o) == 2), uncompared=uncompared, interactions=tuple(pairs))
+
+
+def _by_origin(theory: Theory) -> tuple[dict[tuple[str, ...], _Group], int, int, int]:
+    """The default rules by the evidence they are for (its literals), and how many rules
+    are blocking, certain, or neither default nor blocking."""
     groups: dict[tuple[str, ...], _Group] = {}
     origins: dict[str | None, tuple[str, ...] | None] = {}
     blocking = certain = other = 0
@@ -325,23 +352,15 @@ def digest_of(theory: Theory) -> Digest:
             continue
         group = groups.setdefault(origin, _Group())
         group.rules.extend((pf, lit) for lit in concluded)
-    sizes = tuple((n, sum(len({id(pf) for pf, _ in g.rules}) for o, g in groups.items() if len(o) == n))
-                  for n in sorted({len(o) for o in groups}))
-    key = _Keys(theory)
-    defaults = groups.get((), _Group()).keys(key, erase=True)
+    return groups, blocking, certain, other
 
-    def default(pf: PossibilisticFormula, lit: Formula) -> bool:
-        return key(pf, lit, erase=True) in defaults
 
-    changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]] = {}
-    shown: list[tuple[tuple[str, ...], Concluded]] = []
-    for origin, group in groups.items():
-        if len(origin) != 1:
-            continue
-        changed = {k: v for k, v in group.keys(key).items() if not default(*v)}
-        changes[origin[0]] = changed
-        if changed:
-            shown.append((origin, tuple(changed.values())))
+def _interactions(theory: Theory, groups: dict[tuple[str, ...], _Group], key: _Keys,
+                  default: Callable[[PossibilisticFormula, Formula], bool],
+                  changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]]
+                  ) -> tuple[list[tuple[tuple[str, ...], Concluded]], int]:
+    """What pairs of observations conclude that neither does alone (nor the defaults),
+    and how many pairs could not be compared with their parts."""
     pairs: list[tuple[tuple[str, ...], Concluded]] = []
     uncompared = 0
     bound = _Bound({origin[0]: groups[origin] for origin in groups if len(origin) == 1}, changes) \
@@ -366,9 +385,7 @@ def digest_of(theory: Theory) -> Digest:
                     if (positive, atom) not in expected and ((not positive, atom) in expected or not default(pf, lit)))
         if new:
             pairs.append((origin, new))
-    return Digest(sizes=sizes, blocking=blocking, certain=certain, other=other, defaults=tuple(defaults.values()),
-                  singles=sum(1 for o in groups if len(o) == 1), changes=tuple(shown),
-                  pairs=sum(1 for o in groups if len(o) == 2), uncompared=uncompared, interactions=tuple(pairs))
+    return pairs, uncompared
 
 
 def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
