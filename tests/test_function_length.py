@@ -26,8 +26,6 @@ LONG = {
         "sharing the engine's state; to be split by shortcut (#42)",
     "bridge/loader.py:_assemble":
         "the loader's assembly of model, databases and options; to be split per part (#42)",
-    "formats/json_format.py:read_json":
-        "one reader with a check per field of the format; to be split per section (#42)",
     "search/workers.py:ChunkRunner.map":
         "the runner's loop: submissions, results in order, breakage and stops; to be "
         "split into submitting and collecting (#42)",

@@ -33,6 +33,7 @@ __all__ = ["to_json", "from_json", "read_json", "FORMAT_NAME", "FORMAT_VERSION"]
 
 import json
 from decimal import Decimal
+from typing import Any
 
 from ..errors import FormulaSyntaxError, PossError, SourcePosition, UnknownNameError, WeightError
 from ..logic.leaves import intern_atoms
@@ -92,33 +93,13 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
 
     :raises PossError: naming the file, and the JSON line or formula index at fault.
     """
-    try:
-        data = load_json(text, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        raise FormulaSyntaxError(f"invalid JSON: {exc.msg}", SourcePosition(source, exc.lineno)) from None
-    except (RecursionError, ValueError) as exc:  # nesting too deep; an int of too many digits
-        raise FormulaSyntaxError(f"invalid JSON: {str(exc).splitlines()[0][:100] or type(exc).__name__}",
-                                 SourcePosition(source)) from None
+    data = _document(text, source)
     where = SourcePosition(source)
-    if not isinstance(data, dict) or not isinstance(data.get("formulas"), list):
-        raise FormulaSyntaxError("expected a JSON object with a 'formulas' list", where)
-    if data.get("format", FORMAT_NAME) != FORMAT_NAME or data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
-        raise FormulaSyntaxError(
-            f"unsupported format {data.get('format')!r} version {data.get('version')!r} "
-            f"(expected {FORMAT_NAME!r} version {FORMAT_VERSION})",
-            where,
-        )
     try:
         resolution = Resolution(str(data.get("resolution", "1e-6")))
     except WeightError as exc:
         raise WeightError(exc.message, where) from None
-    names: dict[str, int] = {}
-    if not isinstance(data.get("atoms", []), list):
-        raise FormulaSyntaxError("'atoms' is not a list of atom names", where)
-    for name in data.get("atoms", []):
-        if not isinstance(name, str):
-            raise FormulaSyntaxError(f"atom names must be strings, got {name!r}", where)
-        names.setdefault(compact_atom(name), len(names) + 1)
+    names = _atom_names(data, where)
     lifted = "types" in data
     types, prefix_of = _types(data["types"], SourcePosition(source, None, "types")) if lifted else ((), {})
     formulas = []
@@ -147,6 +128,52 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
             raise UnknownNameError(f"{list(names)[before]} is not an atom of the theory (not in its 'atoms')", pos)
         origin = item.get("origin")
         formulas.append(PossibilisticFormula(formula, lvl, origin if isinstance(origin, str) else None, resolution))
+    _check_levels(data, formulas, resolution, source)
+    made_by = data.get("made_by")
+    if made_by is not None and not isinstance(made_by, str):
+        raise FormulaSyntaxError(f"'made_by' is not a text: {made_by!r}", SourcePosition(source, None, "made_by"))
+    if lifted:
+        return LiftedTheory(types, tuple(formulas), tuple(names), resolution, made_by)
+    return PossibilisticTheory(tuple(names), tuple(formulas), resolution, made_by)
+
+
+def _document(text: str, source: str | None) -> dict[str, Any]:
+    """The JSON object of a theory of our format and version."""
+    try:
+        data = load_json(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise FormulaSyntaxError(f"invalid JSON: {exc.msg}", SourcePosition(source, exc.lineno)) from None
+    except (RecursionError, ValueError) as exc:  # nesting too deep; an int of too many digits
+        raise FormulaSyntaxError(f"invalid JSON: {str(exc).splitlines()[0][:100] or type(exc).__name__}",
+                                 SourcePosition(source)) from None
+    where = SourcePosition(source)
+    if not isinstance(data, dict) or not isinstance(data.get("formulas"), list):
+        raise FormulaSyntaxError("expected a JSON object with a 'formulas' list", where)
+    if data.get("format", FORMAT_NAME) != FORMAT_NAME or data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        raise FormulaSyntaxError(
+            f"unsupported format {data.get('format')!r} version {data.get('version')!r} "
+            f"(expected {FORMAT_NAME!r} version {FORMAT_VERSION})",
+            where,
+        )
+    return data
+
+
+def _atom_names(data: dict[str, Any], where: SourcePosition) -> dict[str, int]:
+    """The theory's ``atoms`` (name -> int from 1, in order), when it lists them."""
+    names: dict[str, int] = {}
+    if not isinstance(data.get("atoms", []), list):
+        raise FormulaSyntaxError("'atoms' is not a list of atom names", where)
+    for name in data.get("atoms", []):
+        if not isinstance(name, str):
+            raise FormulaSyntaxError(f"atom names must be strings, got {name!r}", where)
+        names.setdefault(compact_atom(name), len(names) + 1)
+    return names
+
+
+def _check_levels(data: dict[str, Any], formulas: list[PossibilisticFormula], resolution: Resolution,
+                  source: str | None) -> None:
+    """The ``levels`` list, when there is one, is the formulas' levels (else the file was
+    cut short or edited)."""
     if "levels" in data:
         try:
             said = sorted({parse_level(v, resolution) for v in data["levels"]}) if isinstance(data["levels"], list) else None
@@ -157,12 +184,6 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
                 "the 'levels' list is not the levels of the formulas: the file is cut short or was edited",
                 SourcePosition(source, None, "levels"),
             )
-    made_by = data.get("made_by")
-    if made_by is not None and not isinstance(made_by, str):
-        raise FormulaSyntaxError(f"'made_by' is not a text: {made_by!r}", SourcePosition(source, None, "made_by"))
-    if lifted:
-        return LiftedTheory(types, tuple(formulas), tuple(names), resolution, made_by)
-    return PossibilisticTheory(tuple(names), tuple(formulas), resolution, made_by)
 
 
 def _types(items: object, where: SourcePosition) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], dict[str, str]]:
