@@ -24,8 +24,6 @@ LONG = {
     "search/rules.py:_all_optima":
         "one chunk's optima with its shortcuts (inherited worlds, parents, symmetry) "
         "sharing the engine's state; to be split by shortcut (#42)",
-    "bridge/loader.py:_assemble":
-        "the loader's assembly of model, databases and options; to be split per part (#42)",
     "search/workers.py:ChunkRunner.map":
         "the runner's loop: submissions, results in order, breakage and stops; to be "
         "split into submitting and collecting (#42)",

@@ -391,37 +391,7 @@ def _assemble(
     the constants its evidence uses, then the caller's replacements) and its weights
     evaluated exactly."""
     res = loading.resolution
-    by_name = {p.name: p for p in parsed.predicates}
-    merged: dict[str, list[str]] = {d: list(cs) for d, cs in parsed.domains.items()}
-    known = sorted(set(merged) | {d for p in parsed.predicates for d in p.domains})
-
-    def check_domain(dom: str, what: str, pos: SourcePosition | None = None) -> None:
-        if dom not in known:
-            raise ModelError(f"{what} {dom!r} is not a domain of the model; its domains: {', '.join(known)}", pos)
-
-    # constants in order of first appearance, each once (a dict per domain: linear)
-    members: dict[str, dict[str, None]] = {d: dict.fromkeys(cs) for d, cs in merged.items()}
-    for dom, consts, pos in extra_domains:
-        check_domain(dom, "the database declares domain", pos)
-        members.setdefault(dom, {}).update(dict.fromkeys(consts))
-    for ev in evidence:
-        p = by_name.get(ev.pred)
-        if p is None:
-            raise ModelError(f"evidence on undeclared predicate {ev.pred!r}", ev.position)
-        if len(p.domains) != len(ev.args):
-            raise ModelError(f"{ev.pred} takes {len(p.domains)} argument(s), given {len(ev.args)}", ev.position)
-        for domain_name, c in zip(p.domains, ev.args):
-            members.setdefault(domain_name, {})[c] = None
-    merged = {d: list(cs) for d, cs in members.items()}
-    for dom, given in (loading.domains or {}).items():
-        check_domain(dom, "domain")
-        for c in given:
-            if not _CONSTANT.match(c):
-                raise ModelError(f"{c!r} is not a valid constant (letters, digits and _-'.:;$~/ only) for domain {dom}")
-        merged[dom] = list(dict.fromkeys(given))
-    for dom, size in (loading.domain_sizes or {}).items():
-        check_domain(dom, "domain")
-        merged[dom] = fresh_constants(dom, size, merged)
+    merged = _merged_domains(parsed, loading, extra_domains, evidence)
 
     templates: list[FormulaTemplate] = []
     weights: dict[str, int | float] = {}  # learned models repeat weight expressions
@@ -455,6 +425,45 @@ def _assemble(
         resolution=res,
         source=source,
     )
+
+
+def _merged_domains(parsed: ParsedModel, loading: Loading,
+                    extra_domains: Sequence[tuple[str, tuple[str, ...], SourcePosition]],
+                    evidence: Sequence[EvidenceLiteral]) -> dict[str, list[str]]:
+    """The domains merged: the model's, then those of the database, then the constants
+    its evidence uses, then the caller's replacements (``loading``)."""
+    by_name = {p.name: p for p in parsed.predicates}
+    merged: dict[str, list[str]] = {d: list(cs) for d, cs in parsed.domains.items()}
+    known = sorted(set(merged) | {d for p in parsed.predicates for d in p.domains})
+
+    def check_domain(dom: str, what: str, pos: SourcePosition | None = None) -> None:
+        if dom not in known:
+            raise ModelError(f"{what} {dom!r} is not a domain of the model; its domains: {', '.join(known)}", pos)
+
+    # constants in order of first appearance, each once (a dict per domain: linear)
+    members: dict[str, dict[str, None]] = {d: dict.fromkeys(cs) for d, cs in merged.items()}
+    for dom, consts, pos in extra_domains:
+        check_domain(dom, "the database declares domain", pos)
+        members.setdefault(dom, {}).update(dict.fromkeys(consts))
+    for ev in evidence:
+        p = by_name.get(ev.pred)
+        if p is None:
+            raise ModelError(f"evidence on undeclared predicate {ev.pred!r}", ev.position)
+        if len(p.domains) != len(ev.args):
+            raise ModelError(f"{ev.pred} takes {len(p.domains)} argument(s), given {len(ev.args)}", ev.position)
+        for domain_name, c in zip(p.domains, ev.args):
+            members.setdefault(domain_name, {})[c] = None
+    merged = {d: list(cs) for d, cs in members.items()}
+    for dom, given in (loading.domains or {}).items():
+        check_domain(dom, "domain")
+        for c in given:
+            if not _CONSTANT.match(c):
+                raise ModelError(f"{c!r} is not a valid constant (letters, digits and _-'.:;$~/ only) for domain {dom}")
+        merged[dom] = list(dict.fromkeys(given))
+    for dom, size in (loading.domain_sizes or {}).items():
+        check_domain(dom, "domain")
+        merged[dom] = fresh_constants(dom, size, merged)
+    return merged
 
 
 def _warn_variables_read_as_constants(parsed: ParsedModel, evidence: Sequence[EvidenceLiteral],
