@@ -29,8 +29,6 @@ LONG = {
         "split into submitting and collecting (#42)",
     "bridge/mln_file.py:read_mln":
         "the model reader's line loop with pracmln's syntax cases; to be split per case (#42)",
-    "map/wcsp.py:WCSPBackend.optimum":
-        "one toulbar2 run with its files, time limit and stops; to be split (#42)",
 }
 """Functions over the limit, each with why (``file:Class.function``)."""
 

@@ -22,7 +22,7 @@ import signal
 import subprocess
 import tempfile
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, redirect_stderr, redirect_stdout, suppress
 from typing import Any
 
@@ -63,32 +63,10 @@ class WCSPBackend(Backend):
         return format_formula(f, self._name)
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
-        pracmln = import_pracmln()
+        from pracmln.mln.errors import NoConstraintsError
         from pracmln.mln.inference.wcspinfer import WCSPInference
 
-        mln = pracmln.MLN(logic="FirstOrderLogic", grammar="StandardGrammar")
-        mln.update_domain({"obj": [_CONST]})
-        step = float(self.mln.resolution.step)
-        weighted: list[tuple[Formula, float]] = []
-        for wf in self.mln.soft:
-            g = _for_pracmln(wf.formula)
-            if g is not None:
-                weighted.append((g, wf.weight * step))
-        for f in [wf.formula for wf in self.mln.hard] + list(extra):
-            g = _for_pracmln(f)
-            weighted.append((g if g is not None else f, INF))
-        # pracmln drops predicates no formula uses, and then fails on them
-        used = set().union(*(atoms_of(f) for f, _ in weighted)) if weighted else set()
-        for a in sorted(used):
-            mln.predicate(pracmln.mln.mlnpreds.Predicate(f"a{a}", ["obj"]))
-        for f, weight in weighted:
-            mln.formula(self._text(f), weight=weight)
-        db = pracmln.Database(mln)
-        for u in units:
-            if abs(u) in used:
-                db[self._name(abs(u))] = 1.0 if u > 0 else 0.0
-        from pracmln.mln.errors import NoConstraintsError
-
+        mln, db = self._pracmln_model(units, extra)
         quiet = io.StringIO()
         result: dict[str, float] = {}
         try:
@@ -111,6 +89,45 @@ class WCSPBackend(Backend):
             if "unsatisfiable" in text or "violated" in text or "contradict" in text:
                 return None
             raise BackendError(f"pracmln's WCSPInference failed: {exc}") from exc
+        world = self._world(result, units)
+        cost = world_cost(self.mln, world)
+        if cost == INF or not all(evaluate(f, world) for f in extra):
+            # pracmln lets evidence override hard formulas instead of failing
+            if not self._satisfiable(units, extra):
+                return None
+            raise BackendError("pracmln's WCSPInference returned a world that violates a hard constraint")
+        return Optimum(int(cost), world)
+
+    def _pracmln_model(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> tuple[Any, Any]:
+        """pracmln's MLN of the ground model with ``extra`` as hard formulas, each atom a
+        predicate over one constant, and its database of ``units``."""
+        pracmln = import_pracmln()
+        mln = pracmln.MLN(logic="FirstOrderLogic", grammar="StandardGrammar")
+        mln.update_domain({"obj": [_CONST]})
+        step = float(self.mln.resolution.step)
+        weighted: list[tuple[Formula, float]] = []
+        for wf in self.mln.soft:
+            g = _for_pracmln(wf.formula)
+            if g is not None:
+                weighted.append((g, wf.weight * step))
+        for f in [wf.formula for wf in self.mln.hard] + list(extra):
+            g = _for_pracmln(f)
+            weighted.append((g if g is not None else f, INF))
+        # pracmln drops predicates no formula uses, and then fails on them
+        used = set().union(*(atoms_of(f) for f, _ in weighted)) if weighted else set()
+        for a in sorted(used):
+            mln.predicate(pracmln.mln.mlnpreds.Predicate(f"a{a}", ["obj"]))
+        for f, weight in weighted:
+            mln.formula(self._text(f), weight=weight)
+        db = pracmln.Database(mln)
+        for u in units:
+            if abs(u) in used:
+                db[self._name(abs(u))] = 1.0 if u > 0 else 0.0
+        return mln, db
+
+    def _world(self, result: Mapping[str, float], units: tuple[int, ...]) -> World:
+        """The world pracmln's results give (the atoms it leaves out: as the model fixes
+        them, else false), ``units`` as given."""
         values = [False] * (self.mln.n_atoms + 1)
         for a in range(1, self.mln.n_atoms + 1):
             key = self._name(a)
@@ -120,14 +137,7 @@ class WCSPBackend(Backend):
                 values[a] = self.fixed[a]
         for u in units:
             values[abs(u)] = u > 0
-        world = World(tuple(values))
-        cost = world_cost(self.mln, world)
-        if cost == INF or not all(evaluate(f, world) for f in extra):
-            # pracmln lets evidence override hard formulas instead of failing
-            if not self._satisfiable(units, extra):
-                return None
-            raise BackendError("pracmln's WCSPInference returned a world that violates a hard constraint")
-        return Optimum(int(cost), world)
+        return World(tuple(values))
 
     def _satisfiable(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> bool:
         pool = VarPool(self.mln.n_atoms)
