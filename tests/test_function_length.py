@@ -27,8 +27,6 @@ LONG = {
     "search/workers.py:ChunkRunner.map":
         "the runner's loop: submissions, results in order, breakage and stops; to be "
         "split into submitting and collecting (#42)",
-    "bridge/mln_file.py:read_mln":
-        "the model reader's line loop with pracmln's syntax cases; to be split per case (#42)",
 }
 """Functions over the limit, each with why (``file:Class.function``)."""
 

@@ -126,16 +126,8 @@ def read_mln(raw: str, name: str, grammar: str,
         else:
             m = _PREDICATE.match(line)
             if m:
-                predicate = _predicate(m, position)
-                if predicate is None:
+                if not _declared(m, position, declared, out):
                     return None
-                known = declared.setdefault(predicate.name, predicate)
-                if (known.domains, known.functional, known.soft_functional) != (
-                    predicate.domains, predicate.functional, predicate.soft_functional
-                ):
-                    return None  # contradictory declarations: pracmln words the error
-                for domain_name in predicate.domains:
-                    out.domains.setdefault(domain_name, [])
                 continue
             space = line.find(" ")
             if space < 0:
@@ -155,6 +147,23 @@ def read_mln(raw: str, name: str, grammar: str,
         out.formulas.append(ParsedFormula(formula, weight, text, position))
     out.predicates = [declared[n] for n in sorted(declared)]
     return out
+
+
+def _declared(m: re.Match[str], position: SourcePosition, declared: dict[str, Predicate], out: ParsedModel) -> bool:
+    """Declare the predicate of the line ``m`` matched (its domains added to the model's);
+    False when pracmln is to read it (a declaration this reader leaves to it, or one that
+    contradicts an earlier one: pracmln words the error)."""
+    predicate = _predicate(m, position)
+    if predicate is None:
+        return False
+    known = declared.setdefault(predicate.name, predicate)
+    if (known.domains, known.functional, known.soft_functional) != (
+        predicate.domains, predicate.functional, predicate.soft_functional
+    ):
+        return False
+    for domain_name in predicate.domains:
+        out.domains.setdefault(domain_name, [])
+    return True
 
 
 def _predicate(m: re.Match[str], position: SourcePosition) -> Predicate | None:
