@@ -24,9 +24,6 @@ LONG = {
     "search/rules.py:_all_optima":
         "one chunk's optima with its shortcuts (inherited worlds, parents, symmetry) "
         "sharing the engine's state; to be split by shortcut (#42)",
-    "search/workers.py:ChunkRunner.map":
-        "the runner's loop: submissions, results in order, breakage and stops; to be "
-        "split into submitting and collecting (#42)",
 }
 """Functions over the limit, each with why (``file:Class.function``)."""
 

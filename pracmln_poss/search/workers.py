@@ -298,37 +298,7 @@ class ChunkRunner(Generic[C]):
         the results of its parts so far (to be combined only if they are kept)."""
         done = done or {}
         if self.executor is None:
-            prepared: list[State] = []  # (made at the first chunk not done)
-            for i, chunk in enumerate(chunks):
-                if i in done:
-                    yield done[i]
-                    continue
-                if not prepared:
-                    prepared.append(phase.prepare(self.context, self.engine, shared))
-                if phase.split is None or phase.combine is None or (part is None and keep is None):
-                    yield phase.run(self.context, self.engine, prepared[0], chunk)
-                    continue
-                results: list[Result] = []
-                items = 0
-                pieces = phase.split(chunk)
-                if begun is not None and begun[0] == i:
-                    skip = 0  # (the parts ``begun`` covers: kept only if it ends where a part does)
-                    while skip < len(pieces) and items + len(pieces[skip]) <= begun[1]:
-                        items += len(pieces[skip])
-                        skip += 1
-                    if items == begun[1] and skip < len(pieces):
-                        results.append(begun[2])
-                        pieces = pieces[skip:]
-                    else:
-                        items = 0
-                for piece in pieces:
-                    if results and part is not None:  # (after the last part the chunk's own result is reported)
-                        part(items)
-                    results.append(phase.run(self.context, self.engine, prepared[0], piece))
-                    items += len(piece)
-                    if keep is not None and items < len(chunk):
-                        keep(i, items, list(results))
-                yield phase.combine(results)
+            yield from self._map_here(phase, shared, chunks, done, part, begun, keep)
             return
         if self.shipped_context is None:
             raise ValueError("a runner with an executor ships its context when made")
@@ -358,6 +328,47 @@ class ChunkRunner(Generic[C]):
             if not local:  # (a local pool is stopped whole)
                 for f in futures.values():
                     f.cancel()
+
+
+    def _map_here(self, phase: Phase[C, Shared, State, Chunk, Result], shared: Shared, chunks: Sequence[Chunk],
+                  done: dict[int, Result], part: Part | None, begun: tuple[int, int, Result] | None,
+                  keep: Keep[Result] | None) -> Iterator[Result]:
+        """:meth:`map` in this process, part by part where the phase has parts."""
+        prepared: list[State] = []  # (made at the first chunk not done)
+        for i, chunk in enumerate(chunks):
+            if i in done:
+                yield done[i]
+                continue
+            if not prepared:
+                prepared.append(phase.prepare(self.context, self.engine, shared))
+            if phase.split is None or phase.combine is None or (part is None and keep is None):
+                yield phase.run(self.context, self.engine, prepared[0], chunk)
+                continue
+            pieces = phase.split(chunk)
+            items, results, pieces = _resumed(pieces, begun if begun is not None and begun[0] == i else None)
+            for piece in pieces:
+                if results and part is not None:  # (after the last part the chunk's own result is reported)
+                    part(items)
+                results.append(phase.run(self.context, self.engine, prepared[0], piece))
+                items += len(piece)
+                if keep is not None and items < len(chunk):
+                    keep(i, items, list(results))
+            yield phase.combine(results)
+
+
+def _resumed(pieces: list[Chunk], begun: tuple[int, int, Result] | None) -> tuple[int, list[Result], list[Chunk]]:
+    """Of a chunk's ``pieces``, those ``begun`` (the chunk, how many of its first items
+    are done, and their result) leaves to run: its items done, its result, the pieces
+    left.  It is kept only if it ends where a part does; else all are run."""
+    if begun is None:
+        return 0, [], pieces
+    items = skip = 0
+    while skip < len(pieces) and items + len(pieces[skip]) <= begun[1]:
+        items += len(pieces[skip])
+        skip += 1
+    if items == begun[1] and skip < len(pieces):
+        return items, [begun[2]], pieces[skip:]
+    return 0, [], pieces
 
 
 def _worker_start(parent: int) -> None:
