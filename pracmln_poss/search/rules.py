@@ -75,6 +75,34 @@ class RuleStats:
         """The rules a theory of these gets: one per rule, or one per conclusion."""
         return (self.conclusions if per_conclusion else self.rules) + self.blocking_rules
 
+    def add(self, sets: int, result: RuleChunk) -> None:
+        """Count a chunk of ``sets`` evidence sets and what the search found for them."""
+        self.evidence_sets += sets
+        self.skipped_impossible += result.impossible
+        self.skipped_cautious += result.cautious
+        for rule in result.rules:
+            if isinstance(rule, BlockingRule):
+                self.blocking_rules += 1
+            else:
+                self.rules += 1
+                self.conclusions += len(rule.head)
+
+
+def _opened(saved: Checkpoint, report: Reporter | None) -> Checkpoint:
+    """The checkpoint, loaded when it belongs to this search; ``report`` notes whether it
+    resumes from it, and how far, or why not."""
+    if not saved.load() and saved.refused is not None and report is not None:
+        report.note(f"not resuming from {saved.path}: {saved.refused}; starting over (the file will be replaced)")
+    if saved.resumed and report is not None:
+        under_way = "".join(f", {len(chunks)} chunk(s) of size {size}" for size, chunks in saved.partial.items()
+                            if chunks)
+        taken = saved.begun if isinstance(saved.begun, Begun) else None
+        started = "" if taken is None else (f", and {taken.items} evidence set(s) of the chunk under way"
+                                            f" ({'optima' if taken.optima is not None else 'rules'})")
+        report.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima{under_way} and "
+                    f"{len(saved.rules)} chunk(s) of rules done{started}")
+    return saved
+
 
 def _by_abs(lits: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(lits, key=lambda l: (abs(l), l)))
@@ -228,34 +256,16 @@ def default_rules(
     runner = ChunkRunner(search, engine, executor)
     if report_optima is not None and report_optima.total is None and sets is not None:
         report_optima.total = len(sets)
-    saved = (Checkpoint(checkpoint, search.key(sets), engine.mln.n_atoms, k,
-                        max_level=sum(int(wf.weight) for wf in engine.mln.soft)) if checkpoint is not None else None)
-    if saved is not None and not saved.load() and saved.refused is not None and report_rules is not None:
-        report_rules.note(f"not resuming from {saved.path}: {saved.refused}; starting over (the file will be "
-                          "replaced)")
-    if saved is not None and saved.resumed and report_rules is not None:
-        under_way = "".join(f", {len(chunks)} chunk(s) of size {size}" for size, chunks in saved.partial.items()
-                            if chunks)
-        taken = saved.begun if isinstance(saved.begun, Begun) else None
-        started = "" if taken is None else (f", and {taken.items} evidence set(s) of the chunk under way"
-                                            f" ({'optima' if taken.optima is not None else 'rules'})")
-        report_rules.note(f"resuming from {saved.path}: {len(saved.optima)} size(s) of optima{under_way} and "
-                          f"{len(saved.rules)} chunk(s) of rules done{started}")
+    saved = (_opened(Checkpoint(checkpoint, search.key(sets), engine.mln.n_atoms, k,
+                                max_level=sum(int(wf.weight) for wf in engine.mln.soft)), report_rules)
+             if checkpoint is not None else None)
     if report_rules is not None and report_optima is not None:
         report_rules.follows(report_optima)  # (the rules go over the same sets in the same order)
     try:
         sets, optima = _all_optima(search, runner, sets, report_optima, saved)
         if report_rules is not None and report_rules.total is None:
             report_rules.total = len(sets)
-        empty = optima.get(())
-        base = empty[0] if empty is not None else 0
-        penalty = {e: INF if o is None else o[0] - base for e, o in optima.items()}
-        tables = _Tables(
-            penalty,
-            {e: unpack_world(o) for e, o in optima.items() if o is not None and len(e) < k},
-            tuple(sorted({p for p in penalty.values() if p != INF})),
-            base,
-        )
+        tables = _Tables.of(optima, k)
         chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
         del optima  # (the chunks keep what the rules need)
         done = 0
@@ -267,17 +277,8 @@ def default_rules(
                              start, _keeper(saved, lambda i, items, parts: Begun(0, i, items, None, _combine_rules(parts))))
         replayed = set(saved.rules) if saved is not None else set()
         for i, (chunk, result) in enumerate(zip(chunks, results)):
-            rules, skipped_impossible, skipped_cautious = result.rules, result.impossible, result.cautious
             done += len(chunk)
-            stats.evidence_sets += len(chunk)
-            stats.skipped_impossible += skipped_impossible
-            stats.skipped_cautious += skipped_cautious
-            for rule in rules:
-                if isinstance(rule, BlockingRule):
-                    stats.blocking_rules += 1
-                else:
-                    stats.rules += 1
-                    stats.conclusions += len(rule.head)
+            stats.add(len(chunk), result)
             if saved is not None and i not in saved.rules:
                 saved.rules[i] = result
                 saved.begun = None
@@ -286,7 +287,7 @@ def default_rules(
                 report_rules.resumed(done)
             elif report_rules is not None:
                 report_rules(done, stats.written(search.one_per_class), len(chunk[-1][0]))
-            yield from rules
+            yield from result.rules
     except INTERRUPTS + (BrokenExecutor, GeneratorExit) as exc:
         # (an interrupt, a signal, a worker killed; or the caller closing this search early,
         # as it does when an interrupt reaches it between two rules)
@@ -575,6 +576,15 @@ class _Tables:
     worlds: dict[EvidenceSet, World]  # an optimal world of each possible representative below size k
     levels: tuple[Level, ...]  # the finite penalties, ascending
     base: int  # the optimum without evidence (a penalty is an optimum less this)
+
+    @classmethod
+    def of(cls, optima: dict[EvidenceSet, Packed | None], k: int) -> _Tables:
+        """The tables of the optima of every evidence set (None: impossible)."""
+        empty = optima.get(())
+        base = empty[0] if empty is not None else 0
+        penalty = {e: INF if o is None else o[0] - base for e, o in optima.items()}
+        return cls(penalty, {e: unpack_world(o) for e, o in optima.items() if o is not None and len(e) < k},
+                   tuple(sorted({p for p in penalty.values() if p != INF})), base)
 
 
 Canonical = tuple[EvidenceSet, dict[str, str]]
