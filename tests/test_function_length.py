@@ -18,9 +18,6 @@ LONG = {
     "possibilistic/filtering.py:keep_flags":
         "one pass over the levels whose SAT session, kept clauses and drowned set every "
         "step reads and writes; to be split into a class holding them (#42)",
-    "search/rules.py:_all_optima":
-        "one chunk's optima with its shortcuts (inherited worlds, parents, symmetry) "
-        "sharing the engine's state; to be split by shortcut (#42)",
 }
 """Functions over the limit, each with why (``file:Class.function``)."""
 

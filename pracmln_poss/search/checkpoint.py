@@ -403,6 +403,15 @@ class Checkpoint:
         rules = d.mapping(data["rules"], d.chunk, d.rules)
         return optima, partial, rules, d.begun(data["begun"])
 
+    def chunk_done(self, chunks: dict[int, _E], i: int, result: _E) -> None:
+        """Chunk ``i``'s ``result`` kept in ``chunks`` (one of this checkpoint's tables,
+        unless it holds it already: a chunk resumed from the file), the chunk under way
+        forgotten, and the file saved when a save is due."""
+        if i not in chunks:
+            chunks[i] = result
+            self.begun = None
+            self.save(force=False)
+
     def save(self, force: bool = True) -> None:
         """Write the file (atomically); with ``force=False`` only if the last write is
         older than the interval."""

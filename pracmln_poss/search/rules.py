@@ -279,10 +279,8 @@ def default_rules(
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             done += len(chunk)
             stats.add(len(chunk), result)
-            if saved is not None and i not in saved.rules:
-                saved.rules[i] = result
-                saved.begun = None
-                saved.save(force=False)
+            if saved is not None:
+                saved.chunk_done(saved.rules, i, result)
             if report_rules is not None and i in replayed:
                 report_rules.resumed(done)
             elif report_rules is not None:
@@ -378,9 +376,7 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
     """
     optima: dict[EvidenceSet, Packed | None] = {}
     grow = sets is None
-    groups: dict[int, list[EvidenceSet]] = {0: [()]} if sets is None else {}
-    for e in sets or ():
-        groups.setdefault(len(e), []).append(e)
+    groups: dict[int, list[EvidenceSet]] = {0: [()]} if sets is None else _by_size(sets)
     found: list[EvidenceSet] = []
     for size in range(search.options.k + 1) if grow else sorted(groups):
         if size not in groups:  # (growing, after a size taken from the checkpoint)
@@ -391,7 +387,6 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
             break
         found.extend(group)
         extend = grow and size < search.options.k
-        last = not extend if grow else size == max(groups)
         if report is not None and grow and not extend:
             report.total = len(found)
         if saved is not None and size in saved.optima:
@@ -400,23 +395,21 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
                 report.resumed(len(optima))
             continue
         previous = {e: optima[e] for e in groups.get(size - 1, ())}
-        empty = optima.get(())
-        base = None if empty is None else empty[0]  # (the optimum without evidence, once size 0 is done)
+        base = (optima.get(()) or (None,))[0]  # (the optimum without evidence, once size 0 is done)
         chunks = chunked(group)
         images: set[EvidenceSet] = set()
         # the optima of the chunks finished before an interrupt (their extensions are
         # found again: kept, they would make the checkpoint many times larger)
         partial = saved.partial.setdefault(size, {}) if saved is not None else {}
         replayed = set(partial)
-        begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
-        start = ((begun.chunk, begun.items, OptimaChunk(begun.optima, None))
-                 if begun is not None and begun.optima is not None and begun.size == size else None)
+        start = _begun_optima_at(saved, size)
         results = runner.map(_OPTIMA, (previous, base, extend), chunks,
                              {i: OptimaChunk(packed, None) for i, packed in partial.items()},
                              _part(report, lambda: len(optima), lambda: 0, start[1] if start is not None else None),
                              start, _keeper(saved, _begun_optima(size)))
         again: list[Sequence[EvidenceSet]] = []
-        sample = report is not None and report.progress is not None and last  # (told to no one: not taken)
+        sample = (report is not None and report.progress is not None  # (told to no one: not taken)
+                  and (not extend if grow else size == max(groups)))  # (the last size's first chunk)
         for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
             optima.update(zip(chunk, packed))
             if sample and report is not None and i not in replayed:
@@ -426,10 +419,8 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
                 again.append(chunk)
             else:
                 images.update(more)
-            if saved is not None and i not in partial:
-                partial[i] = packed
-                saved.begun = None
-                saved.save(force=False)
+            if saved is not None:
+                saved.chunk_done(partial, i, packed)
             if report is not None and i in replayed:
                 report.resumed(len(optima))
             elif report is not None:
@@ -437,16 +428,39 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
         if extend:
             groups[size + 1] = sorted(images | _extended(runner, again), key=set_order)
         if saved is not None:
-            if extend:  # (the last size stays in its chunks, each encoded once already: a
-                # resumed run finds its sets again from the size below)
-                saved.optima[size] = [(e, optima[e]) for e in group]
-                saved.partial.pop(size, None)
-            saved.save()
+            _size_saved(saved, size, [(e, optima[e]) for e in group] if extend else None)
     if report is not None:
         report(len(found), 0, final=True)
     if optima.get(()) is None:
         runner.engine.base()  # raises: the hard formulas are unsatisfiable
     return found, optima
+
+
+def _by_size(sets: Sequence[EvidenceSet]) -> dict[int, list[EvidenceSet]]:
+    """The sets by their size, each size in their order."""
+    groups: dict[int, list[EvidenceSet]] = {}
+    for e in sets:
+        groups.setdefault(len(e), []).append(e)
+    return groups
+
+
+def _begun_optima_at(saved: Checkpoint | None, size: int) -> tuple[int, int, OptimaChunk] | None:
+    """The chunk of ``size`` whose optima a checkpoint holds in part: its index, how many
+    of its sets are done, and their optima (None: none)."""
+    begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
+    if begun is None or begun.optima is None or begun.size != size:
+        return None
+    return begun.chunk, begun.items, OptimaChunk(begun.optima, None)
+
+
+def _size_saved(saved: Checkpoint, size: int, optima: list[tuple[EvidenceSet, Packed | None]] | None) -> None:
+    """A size's optima done, saved: a size below the last as its sets with their optima
+    (None: the last size, which stays in its chunks, each encoded once already: a resumed
+    run finds its sets again from the size below)."""
+    if optima is not None:
+        saved.optima[size] = optima
+        saved.partial.pop(size, None)
+    saved.save()
 
 
 SAMPLE_SHARE = 0.02
