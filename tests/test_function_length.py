@@ -14,12 +14,8 @@ PACKAGE = Path(pracmln_poss.__file__).parent
 
 LIMIT = 60
 
-LONG = {
-    "possibilistic/filtering.py:keep_flags":
-        "one pass over the levels whose SAT session, kept clauses and drowned set every "
-        "step reads and writes; to be split into a class holding them (#42)",
-}
-"""Functions over the limit, each with why (``file:Class.function``)."""
+LONG: dict[str, str] = {}
+"""Functions over the limit, each with why (``file:Class.function``): none now."""
 
 
 def _code_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:

@@ -297,88 +297,121 @@ def keep_flags(
         return kept
     order = sorted(range(len(contents)), key=lambda i: (levels[i], -lengths[i], i))
     bands = [list(band) for _, band in groupby(order, key=lambda i: levels[i])]
-    conservative = mode == "conservative"
-    # (conservative: gate[l] switches on the items kept above the level that are no longer
-    # than l; assuming it assumes every shorter gate too)
-    sizes = sorted(set(lengths))
-    enabled = _Switched()
-
-    def given(i: int) -> bool:
-        """Whether item ``i`` goes by what ``enabled`` holds, without the solver."""
-        test = tests[i]
-        return isinstance(test, list) and enabled.subsume(test, lengths[i] if conservative else None)
-
-    final: list[int] = []  # (the items kept by the levels done)
-    sat, pool, gate = _fresh(solver, n_atoms, sizes if conservative else [])
+    work = _Filtering(n_atoms, lengths, contents, tests, mode == "conservative", solver)
     try:
-        start, live = pool.top, 0
         for band in reversed(bands):
-            if pool.top - start > max(FRESH, 4 * live):
-                # (a question's cost grows with the solver's variables, most of them the
-                # switches of items decided long ago: start again with what is kept)
-                sat.delete()
-                sat, pool, gate = _fresh(solver, n_atoms, sizes if conservative else [])
-                for j in final:
-                    for clause in clauses_of(contents[j], pool):
-                        sat.add_clause([*clause, -gate[lengths[j]]] if conservative else clause)
-                start = pool.top
-            # (an item whose test the kept items give goes at once, its clauses never in the
-            # solver: it goes whenever asked, and out of the rest of the level's earlier
-            # items it changes no answer, what gives it being in their support too)
-            undecided = []
-            for i in band:
-                if given(i):
-                    kept[i] = False
-                else:
-                    undecided.append(i)
-            band = undecided
-            selector = {i: pool.new() for i in band}
-            # (after[p] switches on the items of the band from place p on: one assumption
-            # for the rest of the band, whatever its size)
-            after = [pool.new() for _ in band]
-            clauses = {i: clauses_of(contents[i], pool) for i in band}
-            batch: list[Clause] = []
-            for place, i in enumerate(band):
-                enabled.add(clauses[i], lengths[i])
-                batch.extend((*clause, -selector[i]) for clause in clauses[i])
-                batch.append((-after[place], selector[i]))
-                if place + 1 < len(band):
-                    batch.append((-after[place], after[place + 1]))
-            sat.append_formula(batch)
-            # (switches no question asks again, set false at the level's end: a switch neither
-            # assumed nor set only lets the solver add clauses, which changes no answer)
-            done: list[Clause] = []
-            for place, i in enumerate(band):
-                # the band is longest first: the items before i are no shorter, those after
-                # no longer; those before that it keeps are in for good already (below)
-                enabled.remove(clauses[i], lengths[i])
-                test = tests[i]
-                if given(i):
-                    kept[i] = False
-                else:
-                    if isinstance(test, list) and len(test) == 1:
-                        negation = [-lit for lit in test[0]]  # (a clause's negation: its literals, assumed false)
-                    else:
-                        guard = pool.new()
-                        sat.append_formula([(*clause, -guard) for clause in _negated(test, pool)])
-                        negation = [guard]
-                        done.append((-guard,))
-                    rest = [after[place + 1]] if place + 1 < len(band) else []
-                    if not stopping.sat(sat, [*rest, *negation, *([gate[lengths[i]]] if conservative else [])]):
-                        kept[i] = False
-                # (decided: what it keeps joins every later question, of this band and below)
-                if kept[i]:
-                    enabled.add(clauses[i], lengths[i])
-                    final.append(i)
-                    live += len(clauses[i])
-                if kept[i] and not conservative:
-                    sat.add_clause([selector[i]])
-                    continue
-                sat.add_clause([-selector[i]])
-                if kept[i]:
-                    sat.append_formula([(*clause, -gate[lengths[i]]) for clause in clauses[i]])
-            done.extend((-switch,) for switch in after)
-            sat.append_formula(done)
+            work.renewed_when_large()
+            work.decide(band, kept)
     finally:
-        sat.delete()
+        work.sat.delete()
     return kept
+
+
+class _Filtering:
+    """What :func:`keep_flags` works with, level by level from the highest: one SAT solver
+    holding the items kept (in conservative mode under a gate per length: ``gate[l]``
+    switches on the items kept above the level that are no longer than ``l``, and
+    assuming it assumes every shorter gate too), the clauses switched on by their
+    literals (:class:`_Switched`), and the items kept so far."""
+
+    def __init__(self, n_atoms: int, lengths: Sequence[int], contents: Sequence[Formula | list[Clause]],
+                 tests: Sequence[Formula | list[Clause]], conservative: bool, solver: str) -> None:
+        self.n_atoms, self.lengths, self.contents, self.tests = n_atoms, lengths, contents, tests
+        self.conservative, self.solver = conservative, solver
+        self.sizes = sorted(set(lengths)) if conservative else []
+        self.enabled = _Switched()
+        self.final: list[int] = []  # (the items kept by the levels done)
+        self.live = 0  # (their clauses)
+        self.sat, self.pool, self.gate = _fresh(solver, n_atoms, self.sizes)
+        self.start = self.pool.top
+
+    def given(self, i: int) -> bool:
+        """Whether item ``i`` goes by what is switched on, without the solver."""
+        test = self.tests[i]
+        return isinstance(test, list) and self.enabled.subsume(test, self.lengths[i] if self.conservative else None)
+
+    def renewed_when_large(self) -> None:
+        """A new solver with only what is kept, once the variables added since the last
+        pass :data:`FRESH` (a question's cost grows with the solver's variables, most of
+        them the switches of items decided long ago)."""
+        if self.pool.top - self.start <= max(FRESH, 4 * self.live):
+            return
+        self.sat.delete()
+        self.sat, self.pool, self.gate = _fresh(self.solver, self.n_atoms, self.sizes)
+        for j in self.final:
+            for clause in clauses_of(self.contents[j], self.pool):
+                self.sat.add_clause([*clause, -self.gate[self.lengths[j]]] if self.conservative else clause)
+        self.start = self.pool.top
+
+    def decide(self, band: list[int], kept: list[bool]) -> None:
+        """Decide the items of one level (longest first), setting ``kept``."""
+        # (an item whose test the kept items give goes at once, its clauses never in the
+        # solver: it goes whenever asked, and out of the rest of the level's earlier
+        # items it changes no answer, what gives it being in their support too)
+        undecided = []
+        for i in band:
+            if self.given(i):
+                kept[i] = False
+            else:
+                undecided.append(i)
+        band = undecided
+        selector, after, clauses = self._switched_on(band)
+        # (switches no question asks again, set false at the level's end: a switch neither
+        # assumed nor set only lets the solver add clauses, which changes no answer)
+        done: list[Clause] = []
+        for place, i in enumerate(band):
+            # the band is longest first: the items before i are no shorter, those after
+            # no longer; those before that it keeps are in for good already (below)
+            self.enabled.remove(clauses[i], self.lengths[i])
+            if self.given(i) or not self._needed(i, after[place + 1] if place + 1 < len(band) else None, done):
+                kept[i] = False
+            self._settle(i, kept[i], selector[i], clauses[i])
+        done.extend((-switch,) for switch in after)
+        self.sat.append_formula(done)
+
+    def _switched_on(self, band: list[int]) -> tuple[dict[int, int], list[int], dict[int, list[Clause]]]:
+        """The band's items in the solver, each under its selector, and the chain of
+        switches (``after[p]`` switches on the items of the band from place ``p`` on: one
+        assumption for the rest of the band, whatever its size); their clauses."""
+        pool = self.pool
+        selector = {i: pool.new() for i in band}
+        after = [pool.new() for _ in band]
+        clauses = {i: clauses_of(self.contents[i], pool) for i in band}
+        batch: list[Clause] = []
+        for place, i in enumerate(band):
+            self.enabled.add(clauses[i], self.lengths[i])
+            batch.extend((*clause, -selector[i]) for clause in clauses[i])
+            batch.append((-after[place], selector[i]))
+            if place + 1 < len(band):
+                batch.append((-after[place], after[place + 1]))
+        self.sat.append_formula(batch)
+        return selector, after, clauses
+
+    def _needed(self, i: int, rest: int | None, done: list[Clause]) -> bool:
+        """Whether item ``i``'s test fails to follow from the items kept above and the
+        rest of its band (switched on by ``rest``); a guard made for a test that is not
+        one clause joins ``done``, to be set false at the level's end."""
+        test = self.tests[i]
+        if isinstance(test, list) and len(test) == 1:
+            negation = [-lit for lit in test[0]]  # (a clause's negation: its literals, assumed false)
+        else:
+            guard = self.pool.new()
+            self.sat.append_formula([(*clause, -guard) for clause in _negated(test, self.pool)])
+            negation = [guard]
+            done.append((-guard,))
+        gate = [self.gate[self.lengths[i]]] if self.conservative else []
+        return stopping.sat(self.sat, [*([rest] if rest is not None else []), *negation, *gate])
+
+    def _settle(self, i: int, keep: bool, selector: int, clauses: list[Clause]) -> None:
+        """Item ``i`` decided: what it keeps joins every later question, of this band and
+        below (in conservative mode under its length's gate)."""
+        if keep:
+            self.enabled.add(clauses, self.lengths[i])
+            self.final.append(i)
+            self.live += len(clauses)
+        if keep and not self.conservative:
+            self.sat.add_clause([selector])
+            return
+        self.sat.add_clause([-selector])
+        if keep:
+            self.sat.append_formula([(*clause, -self.gate[self.lengths[i]]) for clause in clauses])
