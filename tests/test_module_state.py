@@ -36,8 +36,9 @@ EXCEPTIONS = {
         "a context variable: set for one stoppable block and reset as it ends (a signal's "
         "handler and the solvers find the block's guard through it)",
     "pracmln_poss.search.workers._WORKER":
-        "a worker process's own engine, kept between the chunks it is sent: the process "
-        "is the worker, and a pool's initializer can hand it nothing else",
+        "a worker's engine, kept between the chunks its thread runs (a pool's initializer "
+        "and its chunks can reach nothing else), one per thread: an engine is not to be "
+        "shared between threads, and Dask runs each chunk in a copy of the thread's context",
     "pracmln_poss.search.workers._INHERITED":
         "what a local pool's forked workers find in their copy of the parent's memory: "
         "fork copies module state and nothing else (entries are removed as the pool closes)",

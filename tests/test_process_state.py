@@ -144,3 +144,33 @@ def test_an_executor_of_threads_leaves_the_callers_freeze_alone(pracmln):
     with ThreadPoolExecutor(max_workers=2) as pool:
         assert converted(m, {"k": 2}, executor=pool) == converted(m, {"k": 2})
     assert gc.get_freeze_count() == 0
+
+
+def test_each_thread_of_an_executor_of_threads_has_an_engine_of_its_own(pracmln, monkeypatch):
+    """An engine (its SAT solvers, which run with the GIL released) is not to be shared
+    between threads: each thread that runs chunks opens its own, and keeps it for the
+    chunks that follow (a worker process's thread likewise)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pracmln_poss.search import workers
+
+    from .test_parallel import converted, smokers
+
+    used: list[tuple[int, int]] = []
+    real = workers._worker
+
+    def recorded(context):
+        worker = real(context)
+        used.append((threading.get_ident(), id(worker.engine)))
+        return worker
+
+    monkeypatch.setattr(workers, "_worker", recorded)
+    m = smokers()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert converted(m, {"k": 2}, executor=pool) == converted(m, {"k": 2})
+    engines: dict[int, set[int]] = {}
+    for thread, engine in used:
+        engines.setdefault(thread, set()).add(engine)
+    assert len(used) > len(engines)  # (a thread ran several chunks)
+    assert all(len(e) == 1 for e in engines.values())  # (one engine per thread and context)
+    assert len(set().union(*engines.values())) == len(engines)  # (no engine shared)

@@ -168,8 +168,8 @@ def _packed(value: object) -> tuple[str, bytes]:
 
 @dataclass
 class _Worker:
-    """What a worker process keeps between chunks: one context and its engine, and the
-    state of the phase whose shared data it last unpacked."""
+    """What a worker keeps between chunks: one context and its engine, and the state of
+    the phase whose shared data it last unpacked."""
 
     token: str
     context: Context
@@ -178,16 +178,16 @@ class _Worker:
     state: object = None
 
 
-_WORKER: list[_Worker] = []  # (this process's, once it has worked on a chunk)
+_WORKER = threading.local()
+"""This thread's worker (``.worker``), once it has worked on a chunk: a worker process's
+thread that runs the chunks keeps it from one to the next, and each thread of an
+executor of threads has its own (an engine, its SAT solvers included, is not to be
+shared between threads).  Per thread, not per context: Dask runs each chunk in a copy of
+its thread's context, where a worker set would be gone at the next."""
 
 _INHERITED: dict[str, Context] = {}
 """Contexts a local pool's forked workers find in their copy of this process's memory
 (token -> context): they need not be pickled and sent with every chunk."""
-
-
-def _close_worker_engine() -> None:
-    while _WORKER:
-        _WORKER.pop().engine.close()
 
 
 def _pickled(data: object) -> bytes:
@@ -198,27 +198,30 @@ def _pickled(data: object) -> bytes:
 
 
 def _worker(context: Shipped) -> _Worker:
-    """This process's worker state for ``context``, its engine opened (once per context)."""
-    if _WORKER and _WORKER[0].token == context[0]:
-        return _WORKER[0]
+    """This thread's worker state for ``context``, its engine opened (once per context);
+    the engine is closed when the worker moves to another context, or at exit."""
+    current: _Worker | None = getattr(_WORKER, "worker", None)
+    if current is not None and current.token == context[0]:
+        return current
     # (frozen only in a worker process of its own: an executor of threads runs chunks in
     # the caller's process, whose freeze is not ours to change)
     child = multiprocessing.parent_process() is not None
-    if _WORKER:
-        _close_worker_engine()
+    if current is not None:
+        atexit.unregister(current.engine.close)
+        current.engine.close()
         if child:
             gc.unfreeze()  # (the previous context's objects can go)
-    else:  # (the first context this process works on: its engine is closed at exit)
-        atexit.register(_close_worker_engine)
     found = _INHERITED[context[0]] if context[1] is None else pickle.loads(_pickled(context[1]))
     if not all(hasattr(found, name) for name in ("mln", "backend", "interchangeable")):
         raise TypeError(f"a worker got {type(found).__name__} for a search's context")
-    _WORKER.append(_Worker(context[0], found, equipped(open_engine(found.mln, found.backend), found)))
+    worker = _Worker(context[0], found, equipped(open_engine(found.mln, found.backend), found))
+    atexit.register(worker.engine.close)
+    _WORKER.worker = worker
     # the collector's passes need not walk what every chunk reads (and, in a forked
     # worker, would write to the parent's pages they share)
     if child:
         gc.freeze()
-    return _WORKER[0]
+    return worker
 
 
 def _task(phase: Phase[C, Shared, State, Chunk, Result], context: Shipped, shared: Shipped,
