@@ -98,6 +98,47 @@ def test_the_time_left_follows_a_pass_that_slows_down(monkeypatch):
     assert info.rate > 40 and abs(info.remaining - truth) < truth * 0.2  # the average would say under a quarter
 
 
+def test_the_time_left_holds_when_items_come_in_bursts(monkeypatch):
+    """Workers hand in a chunk at a time, tens of seconds apart, and the reports between
+    two chunks bring nothing: the rate is that of the chunks, not one that falls at every
+    report in between (meals on two workers said 5 min 35 s, then 11 min 59 s, then
+    30 min 15 s left, while 2 min remained)."""
+    from pracmln_poss.search import progress
+
+    clock = [1000.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    seen: list[ProgressInfo] = []
+    report = progress.Reporter(seen.append, "penalties of evidence classes", 4000, interval=0.5)
+    report(0, 0)
+    done = 0
+    for _ in range(10):  # 200 items every 10 s, a report every 0.5 s in between
+        for _tick in range(19):
+            clock[0] += 0.5
+            report(done, 0)
+        clock[0] += 0.5
+        done += 200
+        report(done, 0)
+    truths = [(4000 - info.done) / 20 for info in seen[-20:]]  # (20 items per second)
+    assert all(info.remaining is not None and info.remaining < 2 * truth for info, truth in zip(seen[-20:], truths))
+    # (a silence longer than the chunks take is a slowdown, and the rate falls)
+    clock[0] += 60
+    report(done, 0)
+    assert seen[-1].recent_rate is not None and seen[-1].recent_rate < 5
+
+
+def test_a_pass_trusts_its_own_rate_once_a_tenth_of_it_is_done():
+    """The time the pass before expected (a small sample of this one) is a floor for the
+    first tenth of the items only: past it the pass's own rate says how long the rest
+    takes (meals at k = 2: a sample expected 107 s of a rules pass that took 20 s)."""
+    from pracmln_poss.search.progress import OWN_RATE_AFTER
+
+    early = ProgressInfo("rules of evidence classes", 50, 1000, 2, 0, 1.0, recent_rate=50.0, expected=100.0)
+    later = ProgressInfo("rules of evidence classes", 500, 1000, 2, 0, 10.0, recent_rate=50.0, expected=100.0)
+    assert OWN_RATE_AFTER == 0.1
+    assert early.remaining == 99.0  # (the floor: 100 s expected, 1 s gone)
+    assert later.remaining == 10.0  # (500 left at 50 a second)
+
+
 def test_a_pass_without_a_total_yet_counts_so_far():
     import re
 

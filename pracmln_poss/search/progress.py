@@ -3,7 +3,7 @@ reports (:class:`ProgressInfo`), to whom (:data:`Progress`), and how often (:cla
 
 from __future__ import annotations
 
-__all__ = ["Progress", "ProgressInfo", "Reporter", "LATER_RULES", "SMOOTHING"]
+__all__ = ["Progress", "ProgressInfo", "Reporter", "LATER_RULES", "SMOOTHING", "OWN_RATE_AFTER"]
 
 import time
 from collections.abc import Callable
@@ -42,7 +42,8 @@ class ProgressInfo:
         grow, which the rate so far would average away."""
         rate = self.recent_rate or self.rate
         left = None if rate is None or self.total is None else max(self.total - self.done, 0) / rate
-        if self.expected is not None and self.expected > self.elapsed:
+        own = self.total is not None and self.done - self.resumed >= OWN_RATE_AFTER * self.total
+        if self.expected is not None and self.expected > self.elapsed and not own:
             # (a pass whose first items are its cheapest: the count alone would promise too little)
             return max(self.expected - self.elapsed, left or 0.0)
         return left
@@ -68,6 +69,14 @@ LATER_RULES = 1.0
 k = 4: 21 s against 22 s with one worker, ``benchmarks/time_left.py``); what the first
 pass's estimate of the whole run assumes until a sample of the rules is timed
 (:meth:`Reporter.expect_after`: the ratio runs from 0.002 to 3.5 by the model)."""
+
+
+OWN_RATE_AFTER = 0.1
+"""The share of a pass's items after which its own rate alone says how long the rest
+takes, rather than at least what the pass before it expected: a sample of a few sets
+misses by several times where their costs spread widely (meals at k = 2: 107 s expected
+of a rules pass that took 20 s, which said "about 2 min 42 s left" a second before its
+end)."""
 
 
 Progress = Callable[[ProgressInfo], None] | None
@@ -113,6 +122,7 @@ class Reporter:
         self._size: int | None = None
         self._items: _Average | None = None  # tqdm's moving averages, made at the first report
         self._seconds: _Average | None = None
+        self._since: float | None = None  # when the items done last grew
 
     def note(self, text: str) -> None:
         """Pass on a one-off message (always, not rate-limited)."""
@@ -172,20 +182,28 @@ class Reporter:
         self.earlier = earlier
 
     def _measure(self, done: int, now: float) -> float | None:
-        """The recent rate, with the items done since the last report."""
+        """The recent rate: a moving average of the items each growth of the count brings
+        and of the seconds since the one before.  Items may come in bursts (a worker's
+        chunk at a time, tens of seconds apart): a report between two bursts changes
+        nothing, and the rate falls only once the count has not grown for longer than
+        it usually takes to (then as the items of a burst over the time since the last)."""
         from tqdm.std import EMA
 
         if self._items is None or self._seconds is None:
             self._items, self._seconds = EMA(SMOOTHING), EMA(SMOOTHING)
         average_items, average_seconds = self._items, self._seconds
-        items, seconds = done - self._done, now - max(self._last, self._start or now)
+        start = self._start if self._start is not None else now
+        since = self._since if self._since is not None else max(self._last, start)
+        items, seconds = done - self._done, now - since
         if items > 0 and seconds > 0:
             average_items(items)
             average_seconds(seconds)
             self._done = done
-        elif seconds > 0 and average_seconds.calls:
-            average_items(0)  # (nothing done in a while: the rate falls)
-            average_seconds(seconds)
-        if average_seconds.calls and average_seconds() > 0:
-            return average_items() / average_seconds()
-        return None
+            self._since = now
+            seconds = 0.0
+        if not average_seconds.calls or average_seconds() <= 0:
+            return None
+        rate = average_items() / average_seconds()
+        if seconds > average_seconds():  # (nothing done for longer than usual: the rate falls)
+            return min(rate, average_items() / seconds)
+        return rate
