@@ -126,19 +126,6 @@ def test_the_time_left_holds_when_items_come_in_bursts(monkeypatch):
     assert seen[-1].recent_rate is not None and seen[-1].recent_rate < 5
 
 
-def test_a_pass_trusts_its_own_rate_once_a_tenth_of_it_is_done():
-    """The time the pass before expected (a small sample of this one) is a floor for the
-    first tenth of the items only: past it the pass's own rate says how long the rest
-    takes (meals at k = 2: a sample expected 107 s of a rules pass that took 20 s)."""
-    from pracmln_poss.search.progress import OWN_RATE_AFTER
-
-    early = ProgressInfo("rules of evidence classes", 50, 1000, 2, 0, 1.0, recent_rate=50.0, expected=100.0)
-    later = ProgressInfo("rules of evidence classes", 500, 1000, 2, 0, 10.0, recent_rate=50.0, expected=100.0)
-    assert OWN_RATE_AFTER == 0.1
-    assert early.remaining == 99.0  # (the floor: 100 s expected, 1 s gone)
-    assert later.remaining == 10.0  # (500 left at 50 a second)
-
-
 def test_a_pass_without_a_total_yet_counts_so_far():
     import re
 

@@ -3,7 +3,7 @@ reports (:class:`ProgressInfo`), to whom (:data:`Progress`), and how often (:cla
 
 from __future__ import annotations
 
-__all__ = ["Progress", "ProgressInfo", "Reporter", "LATER_RULES", "SMOOTHING", "OWN_RATE_AFTER"]
+__all__ = ["Progress", "ProgressInfo", "Reporter", "LATER_RULES", "SMOOTHING"]
 
 import time
 from collections.abc import Callable
@@ -42,8 +42,7 @@ class ProgressInfo:
         grow, which the rate so far would average away."""
         rate = self.recent_rate or self.rate
         left = None if rate is None or self.total is None else max(self.total - self.done, 0) / rate
-        own = self.total is not None and self.done - self.resumed >= OWN_RATE_AFTER * self.total
-        if self.expected is not None and self.expected > self.elapsed and not own:
+        if self.expected is not None and self.expected > self.elapsed:
             # (a pass whose first items are its cheapest: the count alone would promise too little)
             return max(self.expected - self.elapsed, left or 0.0)
         return left
@@ -69,14 +68,6 @@ LATER_RULES = 1.0
 k = 4: 21 s against 22 s with one worker, ``benchmarks/time_left.py``); what the first
 pass's estimate of the whole run assumes until a sample of the rules is timed
 (:meth:`Reporter.expect_after`: the ratio runs from 0.002 to 3.5 by the model)."""
-
-
-OWN_RATE_AFTER = 0.1
-"""The share of a pass's items after which its own rate alone says how long the rest
-takes, rather than at least what the pass before it expected: a sample of a few sets
-misses by several times where their costs spread widely (meals at k = 2: 107 s expected
-of a rules pass that took 20 s, which said "about 2 min 42 s left" a second before its
-end)."""
 
 
 Progress = Callable[[ProgressInfo], None] | None
