@@ -51,8 +51,8 @@ def _state() -> dict[str, object]:
 def test_a_command_run_in_process_leaves_the_process_as_it_found_it(argv, tmp_path, capsys):
     if argv[0] == "convert":
         argv = [*argv, "-o", str(tmp_path / "out.theory")]
-    # (from no freeze, whatever an earlier test in this process left: mypy's in-process
-    # run freezes objects of its own; a host's freeze is the next test's)
+    # (from no freeze, whatever an earlier test in this process left: CI's run met 375
+    # objects frozen before it; a host's freeze is the next test's)
     gc.unfreeze()
     before = _state()
     assert main(argv) == 0, capsys.readouterr().err
