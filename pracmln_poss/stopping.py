@@ -260,7 +260,7 @@ def solving(stop: Callable[[], None]) -> Iterator[Run]:
     run = Run(stop)
     guard = _GUARD.get()
     watcher = guard.watcher if guard is not None else None
-    if watcher is None or not watching():
+    if watcher is None or threading.current_thread() is not threading.main_thread():
         yield run
         return
     with watcher.lock:

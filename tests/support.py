@@ -192,3 +192,14 @@ def toulbar2_way(way: str, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(Toulbar2Backend, "HUB_DEGREE", hubs)
     if dense != DEFAULT:
         monkeypatch.setattr(Toulbar2Backend, "MAX_DENSE_CORE", dense)
+
+
+def kernel_actions() -> dict[int, object]:
+    """The kernel's action per signal that stops a solve (glibc's struct sigaction: the
+    handler, the kernel's mask and the flags; the handler alone for the default and
+    ignore): faulthandler's registrations show here, Python's handler table does not."""
+    from pracmln_poss import stopping
+
+    libc = stopping._libc()
+    raw = {int(s): stopping._action(libc, int(s)).raw for s in stopping.SIGNALS} if libc is not None else {}
+    return {s: a[:8] if int.from_bytes(a[:8], "little") < 2 else (a[:16], a[136:140]) for s, a in raw.items()}

@@ -14,20 +14,9 @@ import pytest
 
 from pracmln_poss.cli import main
 
-from .support import ANTARCTIC, PAPER
+from .support import ANTARCTIC, PAPER, kernel_actions
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
-
-
-def _kernel_actions() -> dict[int, object]:
-    """The kernel's action per signal (glibc's struct sigaction: the handler, the kernel's
-    mask and the flags; the handler alone for the default and ignore): faulthandler's
-    registrations show here, Python's handler table does not see them."""
-    from pracmln_poss import stopping
-
-    libc = stopping._libc()
-    raw = {int(s): stopping._action(libc, int(s)).raw for s in SIGNALS} if libc is not None else {}
-    return {s: a[:8] if int.from_bytes(a[:8], "little") < 2 else (a[:16], a[136:140]) for s, a in raw.items()}
 
 
 def _state() -> dict[str, object]:
@@ -35,7 +24,7 @@ def _state() -> dict[str, object]:
 
     wakeup = signal.set_wakeup_fd(-1)
     signal.set_wakeup_fd(wakeup)
-    return {"handlers": {s: signal.getsignal(s) for s in SIGNALS}, "kernel": _kernel_actions(), "wakeup": wakeup,
+    return {"handlers": {s: signal.getsignal(s) for s in SIGNALS}, "kernel": kernel_actions(), "wakeup": wakeup,
             "timer": signal.getitimer(signal.ITIMER_REAL), "frozen": gc.get_freeze_count(),
             "collecting": gc.isenabled(), "pysat check": MainThread.__dict__["check"],
             "threads": {t.name for t in threading.enumerate()}}
@@ -65,10 +54,10 @@ def test_a_command_run_in_process_leaves_the_process_as_it_found_it(argv, tmp_pa
     with open(tmp_path / "stack", "wb") as stack:
         faulthandler.register(signal.SIGHUP, file=stack, chain=False)
         try:
-            assert _kernel_actions()[signal.SIGHUP] != before["kernel"][signal.SIGHUP]
+            assert kernel_actions()[signal.SIGHUP] != before["kernel"][signal.SIGHUP]
         finally:
             faulthandler.unregister(signal.SIGHUP)
-    assert _kernel_actions() == before["kernel"]
+    assert kernel_actions() == before["kernel"]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -242,10 +242,7 @@ from pracmln_poss import stopping
 from pracmln_poss.map.toulbar2 import _stop_handler
 import pytoulbar2
 quiet = pytoulbar2.CFN(1, verbose=-1)
-libc = stopping._libc()
-def actions():  # (glibc's struct sigaction: the handler, the kernel's mask, the flags)
-    raw = {int(s): stopping._action(libc, int(s)).raw for s in stopping.SIGNALS}
-    return {s: a[:8] if int.from_bytes(a[:8], "little") < 2 else (a[:16], a[136:140]) for s, a in raw.items()}
+from tests.support import kernel_actions as actions
 before = actions()
 signal.signal(signal.SIGTERM, lambda number, frame: None)
 for _ in range(2):
