@@ -43,8 +43,10 @@ class Freezer:
     nothing frozen: ``gc.unfreeze()`` could not tell its objects from ours.
 
     :param give_back: unfreeze at the end (False for a process that ends with the block,
-        the command line's: the collection the interpreter makes as it exits would walk
-        them all again, 0.05 s of showing a small theory).
+        the command line's, which freezes everything there is as the block ends instead:
+        the collection the interpreter makes as it exits would walk every object the
+        command made, 0.05 s of showing a small theory, 1.2 s of a Ctrl-C 12 s into
+        CORA at ``k = 4``, most of its way out).
     """
 
     def __init__(self, give_back: bool = True) -> None:
@@ -57,9 +59,15 @@ class Freezer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._froze and self.give_back:
-            gc.unfreeze()
-            self._froze = False
+        if not self._owned:
+            return
+        if self.give_back:
+            if self._froze:
+                gc.unfreeze()
+                self._froze = False
+        else:
+            gc.freeze()
+            self._froze = True
 
     def keep(self, value: T) -> T:
         """``value``, and every object there is now, frozen until the block ends."""

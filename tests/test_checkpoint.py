@@ -320,3 +320,19 @@ def test_an_interrupt_between_two_rules_keeps_the_rules_done(tmp_path, monkeypat
     monkeypatch.undo()
     assert converted(smokers(), {"k": 3, "method": method}, checkpoint=path) == converted(smokers(), {"k": 3,
                                                                                                     "method": method})
+
+
+def test_no_checkpoint_touches_no_checkpoint_file(pracmln, tmp_path, every_report):
+    """``--no-checkpoint`` writes none, reads none and removes none: to standard output it
+    converts (it raised a TypeError asking for the checkpoint of no file), and with ``-o``
+    an earlier run's checkpoint beside the output is left for that run to resume from (it
+    was deleted)."""
+    from .support import run_cli
+
+    code, out, err = run_cli("convert", PAPER / "smokers.mln", "-k", "1", "--no-checkpoint", "--quiet")
+    assert (code, err) == (0, "") and out.startswith("// pracmln_poss")
+    earlier = _interrupted(tmp_path, every_report)
+    kept = earlier.read_bytes()
+    code, _, err = run_cli("convert", PAPER / "smokers.mln", "-k", "1", "--no-checkpoint", "--quiet",
+                           "-o", tmp_path / "out")
+    assert (code, err) == (0, "") and earlier.read_bytes() == kept

@@ -18,7 +18,7 @@ from pracmln_poss import stopping
 from pracmln_poss.map import open_engine
 from pracmln_poss.model.ground_mln import GroundMLN
 
-from .support import ROOT, default_signals, frustrated, run_cli
+from .support import PAPER, ROOT, default_signals, frustrated, run_cli
 
 BACKENDS = ["oll", "rc2", "toulbar2", "cpsat"]
 
@@ -783,3 +783,37 @@ def test_helper_threads_block_every_signal_so_the_main_thread_gets_them():
     thread.join()
     assert {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM} <= seen[0]
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+
+
+_WALKED_AT_EXIT = """
+import atexit, gc, sys
+# (registered first, so run last of the exit's functions: what the collection after them walks)
+atexit.register(lambda: print("walked", len(gc.get_objects()), "frozen", gc.get_freeze_count(), file=sys.stderr))
+sys.argv = ["pracmln-poss", *sys.argv[1:]]
+from pracmln_poss.__main__ import run
+sys.exit(run())
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv, status, stop", [
+    (["convert", str(PAPER / "cora.mln"), "-k", "4", "--quiet", "-o", "OUT"], 130, "SIGINT"),
+    (["convert", str(PAPER / "cora.mln"), "-k", "2", "--quiet", "-o", "OUT"], 0, None),
+    (["map", "HARD", "--time-limit", "1"], 3, None),
+])
+def test_the_command_line_leaves_its_exits_collection_nothing_to_walk(hard_model, tmp_path, argv, status, stop):
+    """The command line's own process, as a command ends (done, or stopped: Ctrl-C in the
+    search, a time limit), freezes what the command made: the collection the interpreter
+    makes as it exits walked all of it, 1.2 s of the way out of a Ctrl-C 12 s into CORA at
+    ``k = 4`` (``benchmarks/stop_time.py``), where a second is all the way out may take."""
+    places = {"HARD": str(hard_model), "OUT": str(tmp_path / "out.theory")}
+    run = subprocess.Popen([sys.executable, "-c", _WALKED_AT_EXIT, *[places.get(a, a) for a in argv]], cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
+    if stop is not None:
+        time.sleep(4.0)  # (well inside the search, which takes a minute)
+        run.send_signal(getattr(signal, stop))
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == status, err
+    words = err.split()
+    walked, frozen = int(words[words.index("walked") + 1]), int(words[words.index("frozen") + 1])
+    assert frozen > 20_000 and walked < frozen // 20, err

@@ -89,10 +89,10 @@ def run_convert(args: argparse.Namespace) -> int:
     done = convert_mln(loaded.model, method, grounded=gmln, filter=args.filter, keep_checkpoint=True, **options)
     _report_filtering(show, args.filter, done.removed)
     status = _emit(dumps(done.theory, args.format, made_by), destination)
-    if "checkpoint" in options:
+    if isinstance(options.get("checkpoint"), str):  # (--no-checkpoint gives None: no file of this run's)
         from ..search.checkpoint import discard
 
-        discard(_checkpoint_path(args.output))
+        discard(str(options["checkpoint"]))
     if display is not None:
         # (the search's "rules found" leave out the certain ones: the model's hard formulas, written as they are)
         certain = sum(1 for pf in done.theory.formulas if pf.steps == INF)
