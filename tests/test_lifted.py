@@ -221,6 +221,28 @@ def test_a_lifted_digest_carries_another_object_over_to_the_pair_s_other_literal
     assert _interactions_up_to_renaming(m, 2) == (set(), set())
 
 
+def test_a_lifted_digest_tells_a_default_from_what_only_looks_like_one():
+    """With no evidence ``f(x,x)`` holds for every ``x``; the pair ``{!f(A,A), !s(A)}``
+    concludes ``f(A,y)`` for the other object ``y``, which no default says and neither
+    literal alone does (Hypothesis found it: every variable read alike, ``f(A,y)`` passed
+    for the default ``f(x,x)``, and the pair for one that changes nothing)."""
+    m = model([("s", ["p"]), ("f", ["p", "p"])], {"p": ["A", "B"]},
+              [("s(a) v f(a, a) v f(a, b)", 1), ("!s(a)", 1)])
+    lifted, reference = _interactions_up_to_renaming(m, 2)
+    assert lifted == reference and ("!f(A,A)", "!s(A)") in lifted
+
+
+def test_a_pair_whose_literals_say_opposite_things_decides_for_itself():
+    """``!s(B)`` alone says ``!s(A)``, ``s(C)`` alone says ``s(A)``; the pair concludes
+    ``s(A)``, which is its own choice whichever order its literals are written in (the
+    later literal's change was taken as given: ``{s(B), !s(C)}`` interacted and
+    ``{!s(B), s(C)}``, the same pair up to renaming, did not; Hypothesis found it)."""
+    m = model([("s", ["p"]), ("t", ["q"])], {"p": ["A", "B", "C"], "q": ["X", "Y"]},
+              [("s(a) v !s(b) v s(A)", 1), ("t(x)", 1), ("s(a) v !s(b)", 1)])
+    lifted, reference = _interactions_up_to_renaming(m, 2)
+    assert lifted == reference == {("!s(B)", "s(C)")}
+
+
 def test_a_constant_in_two_domains_and_named_in_formulas():
     """Regression (a KeyError once): ``A`` is both an object and a location."""
     m = model([("at", ["obj", "loc"]), ("near", ["loc", "loc"])], {"obj": ["A", "B"], "loc": ["A", "C"]},

@@ -6,13 +6,16 @@ The transformations make each rule for an evidence set ``E`` (its origin, ``// f
 of the empty set are the model's defaults; a rule of one literal ``l`` that concludes
 something the defaults do not is what observing ``l`` changes; and a rule of a pair
 ``{l, m}`` that concludes something neither ``l``'s nor ``m``'s changes (applied to the
-defaults) give is an interaction.  The digest prints those rules, grouped by their
-evidence set, and counts the rest: every line is rules of the theory or a count of them.
+defaults) give is an interaction; where the changes of ``l`` and ``m`` contradict each
+other, what the pair concludes of it is its own.  The digest prints those rules, grouped
+by their evidence set, and counts the rest: every line is rules of the theory or a
+count of them.
 
 Conclusions of a lifted theory are compared up to the names of their variables: against
-the defaults, whose variables stand for any object, a variable is any object
+the defaults, whose variables stand for any objects of their types (apart where their
+``!=`` say so), a conclusion that is an instance of a default repeats it
 (``!object(c2,Fork)``, about another cluster than the one observed, repeats the default
-``!object(c1,Fork)``).  Between a pair and its literals, the variables a rule's premise
+``!object(c1,Fork)``; ``f(A,p2)`` does not repeat ``f(p1,p1)``).  Between a pair and its literals, the variables a rule's premise
 binds are named by the observed constants, the others stand for any object not
 observed (``_Bound``).  A lifted theory keeps one evidence set of each class up to
 renaming the interchangeable constants, so a pair's literal need not be its own class's
@@ -36,6 +39,7 @@ from ..logic.formula import (
     And,
     Atom,
     Constant,
+    Equals,
     Formula,
     Implies,
     Not,
@@ -83,27 +87,23 @@ class _Keys:
     def __init__(self, theory: Theory) -> None:
         self.theory = theory
         self._orders: dict[int, dict[str, str]] = {}
-        self._memo: dict[tuple[int, Formula, bool], Key] = {}
+        self._memo: dict[tuple[int, Formula], Key] = {}
 
-    def __call__(self, pf: PossibilisticFormula, literal: Formula, erase: bool = False) -> Key:
+    def __call__(self, pf: PossibilisticFormula, literal: Formula) -> Key:
         """A conclusion of rule ``pf`` up to the names of its variables: each named by its
-        first place in the rule, premise first (``_1`` the observed object, ``_2`` another),
-        or every one ``_`` (``erase``: any object, as a default with no evidence says)."""
-        memo = (0 if erase else id(pf), literal, erase)  # (erased, the rule does not matter)
+        first place in the rule, premise first (``_1`` the observed object, ``_2`` another)."""
+        memo = (id(pf) if self.theory.types else 0, literal)  # (ground, the rule does not matter)
         if memo in self._memo:
             return self._memo[memo]
         atom = literal.arg if isinstance(literal, Not) else literal
         if self.theory.types:
-            named: dict[str, str] = {}
-            if not erase:
-                order = self._orders.get(id(pf))
-                if order is None:
-                    order = {v.name: f"_{i}" for i, v in enumerate(dict.fromkeys(variables_of(pf.formula)), 1)}
-                    self._orders[id(pf)] = order
-                named = order
+            order = self._orders.get(id(pf))
+            if order is None:
+                order = {v.name: f"_{i}" for i, v in enumerate(dict.fromkeys(variables_of(pf.formula)), 1)}
+                self._orders[id(pf)] = order
 
             def rename(t: Term) -> Term:
-                return Variable("_" if erase else named[t.name], t.domain) if isinstance(t, Variable) else t
+                return Variable(order[t.name], t.domain) if isinstance(t, Variable) else t
 
             atom = map_terms(atom, rename)
         key = self._memo[memo] = (not isinstance(literal, Not), _text(self.theory, atom))
@@ -121,8 +121,8 @@ class _Group:
     def __init__(self) -> None:
         self.rules: list[tuple[PossibilisticFormula, Formula]] = []  # (rule, a literal it concludes)
 
-    def keys(self, key: _Keys, erase: bool = False) -> dict[Key, tuple[PossibilisticFormula, Formula]]:
-        return {key(pf, lit, erase): (pf, lit) for pf, lit in self.rules}
+    def keys(self, key: _Keys) -> dict[Key, tuple[PossibilisticFormula, Formula]]:
+        return {key(pf, lit): (pf, lit) for pf, lit in self.rules}
 
 
 class _Bound:
@@ -310,10 +310,9 @@ def digest_of(theory: Theory) -> Digest:
     sizes = tuple((n, sum(len({id(pf) for pf, _ in g.rules}) for o, g in groups.items() if len(o) == n))
                   for n in sorted({len(o) for o in groups}))
     key = _Keys(theory)
-    defaults = groups.get((), _Group()).keys(key, erase=True)
-
-    def default(pf: PossibilisticFormula, lit: Formula) -> bool:
-        return key(pf, lit, erase=True) in defaults
+    defaults = groups.get((), _Group()).keys(key) if not theory.types else {
+        _key(*_signed(lit)): (pf, lit) for pf, lit in groups.get((), _Group()).rules}
+    default = _Defaults(theory, groups.get((), _Group()), key)
 
     changes: dict[str, dict[Key, tuple[PossibilisticFormula, Formula]]] = {}
     shown: list[tuple[tuple[str, ...], Concluded]] = []
@@ -328,6 +327,65 @@ def digest_of(theory: Theory) -> Digest:
     return Digest(sizes=sizes, blocking=blocking, certain=certain, other=other, defaults=tuple(defaults.values()),
                   singles=sum(1 for o in groups if len(o) == 1), changes=tuple(shown),
                   pairs=sum(1 for o in groups if len(o) == 2), uncompared=uncompared, interactions=tuple(pairs))
+
+
+def _signed(literal: Formula) -> tuple[bool, PredAtom]:
+    """A lifted rule's literal as its sign and its atom."""
+    atom = literal.arg if isinstance(literal, Not) else literal
+    if not isinstance(atom, PredAtom):
+        raise TypeError(f"not a first-order literal: {literal!r}")
+    return not isinstance(literal, Not), atom
+
+
+class _Defaults:
+    """Whether a rule's conclusion is one the rules of no evidence (the defaults) give.
+
+    In a ground theory: the same literal.  In a lifted one: an instance of a default's
+    literal, whose variables are any objects of their types, pairwise distinct where its
+    ``!=`` say so; a conclusion's own variables are objects its premise does not name,
+    pairwise distinct (``f(p1,p1)`` gives ``f(A,A)`` but not ``f(A,p2)``: read with every
+    variable alike, it did, and the pair ``{!f(A,A), !s(A)}`` concluding ``f(A,p2)`` was
+    taken for a default).
+    """
+
+    def __init__(self, theory: Theory, group: _Group, key: _Keys) -> None:
+        self.key = key
+        self.lifted = bool(theory.types)
+        self.ground = set(group.keys(key)) if not self.lifted else set()
+        self.types = {name: set(constants) for name, constants in theory.types}
+        # per sign and predicate: each default's atom and the pairs of its variables it keeps apart
+        self.patterns: dict[tuple[bool, str], list[tuple[PredAtom, set[frozenset[str]]]]] = {}
+        for pf, lit in group.rules if self.lifted else ():
+            positive, atom = _signed(lit)
+            apart = {frozenset((d.arg.left.name, d.arg.right.name)) for d in _split_distinct(pf.formula)[0]
+                     if isinstance(d.arg, Equals) and isinstance(d.arg.left, Variable)
+                     and isinstance(d.arg.right, Variable)}
+            self.patterns.setdefault((positive, atom.pred), []).append((atom, apart))
+
+    def __call__(self, pf: PossibilisticFormula, literal: Formula) -> bool:
+        if not self.lifted:
+            return self.key(pf, literal) in self.ground
+        positive, atom = _signed(literal)
+        return any(self._instance(atom, default, apart) for default, apart in self.patterns.get((positive, atom.pred), ()))
+
+    def _instance(self, atom: PredAtom, default: PredAtom, apart: set[frozenset[str]]) -> bool:
+        """Whether every object ``atom`` stands for is an instance of ``default``."""
+        if len(atom.args) != len(default.args):
+            return False
+        image: dict[str, Term] = {}
+        for d, t in zip(default.args, atom.args):
+            if isinstance(d, Variable):
+                if image.setdefault(d.name, t) != t or not self._of_type(t, d.domain):
+                    return False
+            elif not (isinstance(t, Constant) and t.name == d.name):
+                return False  # (a variable is any of several objects; a constant one)
+        return all(image[x] != image[y] for x, y in (tuple(pair) for pair in apart if len(pair) == 2)
+                   if x in image and y in image)
+
+    def _of_type(self, t: Term, domain: str | None) -> bool:
+        if isinstance(t, Variable):
+            return t.domain == domain
+        return domain is None or t.name in self.types.get(domain, {t.name})
 
 
 def _by_origin(theory: Theory) -> tuple[dict[tuple[str, ...], _Group], int, int, int]:
@@ -377,15 +435,25 @@ def _interactions(theory: Theory, groups: dict[tuple[str, ...], _Group], key: _K
                 uncompared += 1
                 continue
             expected_keys, said = made
-        expected: dict[Key, None] = {}  # (the singles' changes, the later winning)
-        for positive, atom in expected_keys:
-            expected.pop((not positive, atom), None)
-            expected[positive, atom] = None
+        expected = set(expected_keys)  # (the singles' changes)
         new = tuple((pf, lit) for (positive, atom), (pf, lit) in said.items()
-                    if (positive, atom) not in expected and ((not positive, atom) in expected or not default(pf, lit)))
+                    if _new((positive, atom), expected, default, pf, lit))
         if new:
             pairs.append((origin, new))
     return pairs, uncompared
+
+
+def _new(key: Key, expected: set[Key], default: Callable[[PossibilisticFormula, Formula], bool],
+         pf: PossibilisticFormula, lit: Formula) -> bool:
+    """Whether a pair's conclusion is more than its parts' changes give: a change of a
+    part's that the other part's does not contradict is given (where the two contradict
+    each other, what the pair concludes is its own: that took the later part's, so a
+    pair's verdict hung on the order its literals were written in), and so is a default
+    that neither part changes."""
+    positive, atom = key
+    if key in expected:
+        return (not positive, atom) in expected
+    return (not positive, atom) in expected or not default(pf, lit)
 
 
 def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
