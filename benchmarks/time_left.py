@@ -12,7 +12,7 @@ and ``-j 2``; ``--tree`` runs
 another checkout's code in the same loop (old against new).
 
     python benchmarks/time_left.py [--k 4] [--jobs 1 2] [--tree old=/path/to/checkout]
-    python benchmarks/time_left.py --workload "meals focused, 1 meal, 2 persons, k = 1"
+    python benchmarks/time_left.py --workload "meals focused, 1 meal, 2 persons, k = 1" [--k 2]
 """
 
 from __future__ import annotations
@@ -47,17 +47,19 @@ def seconds_of(text: str) -> float:
     return total
 
 
-def run(tree: Path, workload: str | None, k: int, jobs: int) -> tuple[float, list[tuple[float, float, bool, str]]]:
+def run(tree: Path, workload: str | None, k: int | None, jobs: int) -> tuple[float, list[tuple[float, float, bool, str]]]:
     """Seconds the run took, and per progress line: when it came, the estimate, whether
     it is a bound ('under 10 s'), the line."""
     env = {**os.environ, "PRACMLN_POSS_PROGRESS_INTERVAL": "1", "PYTHONPATH": str(tree)}
     with tempfile.TemporaryDirectory() as out:
         if workload is None:
-            arguments = ["convert", str(ROOT / "examples/paper/cora.mln"), "-k", str(k), "-j", str(jobs),
+            arguments = ["convert", str(ROOT / "examples/paper/cora.mln"), "-k", str(k or 4), "-j", str(jobs),
                          "-o", str(Path(out) / "cora.theory")]
-        else:  # (the workload's command, with its progress shown and ``jobs`` workers)
+        else:  # (the workload's command, with its progress shown, ``jobs`` workers and ``k``, if given)
             arguments = [a for a in CONVERT_WORKLOADS[workload](Path(out)) if a != "--quiet"]
             arguments[arguments.index("-j") + 1] = str(jobs)
+            if k is not None:
+                arguments[arguments.index("-k") + 1] = str(k)
         cmd = [sys.executable, "-m", "pracmln_poss", *arguments, "--progress"]
         start = time.monotonic()
         # (run from elsewhere: python -m would take the working directory's package first)
@@ -93,7 +95,7 @@ def ok_of(end: float, item: tuple[float, float, bool, str]) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--k", type=int, help="k (default: CORA's 4, a workload's own)")
     parser.add_argument("--workload", choices=sorted(CONVERT_WORKLOADS), help="a convert workload instead of CORA")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--lines", action="store_true", help="print every progress line with its time")
@@ -101,7 +103,8 @@ def main() -> None:
                         help="another checkout to run in the same loop (default: this one, as 'new')")
     args = parser.parse_args()
     trees = [("new", ROOT)] + [(t.split("=", 1)[0], Path(t.split("=", 1)[1])) for t in args.tree]
-    title = args.workload or f"CORA k = {args.k}"
+    title = (f"{args.workload}{'' if args.k is None else f' (k = {args.k})'}" if args.workload
+             else f"CORA k = {args.k or 4}")
     print(f"{title}: time left as shown, beside the time that remained (from the {SETTLED:g}th second on)")
     failed = False
     for jobs in args.jobs:

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from .tally import Tally
+
 
 @dataclass(frozen=True)
 class ProgressInfo:
@@ -25,9 +27,10 @@ class ProgressInfo:
     note: str | None = None  # a one-off message (resuming from a checkpoint), not a count
     later: float = 0.0  # what the phases after this one cost per item, relative to this one
     recent_rate: float | None = None  # items per second lately (tqdm's moving average; None: not yet)
-    expected: float | None = None  # seconds this pass should take, from the pass before it (None: no such pass)
     resumed: int = 0  # of ``done``, the items taken from a checkpoint (they took no time in this run)
     after: float | None = None  # seconds the later phases take, measured on a sample (None: ``later`` guesses)
+    estimate: float | None = None  # seconds left in this phase by its chunks done (None: by its rate)
+    weighed: bool = False  # the time left is the chunks' to tell (None while they cannot: no rate stands in)
 
     @property
     def rate(self) -> float | None:
@@ -37,15 +40,14 @@ class ProgressInfo:
 
     @property
     def remaining(self) -> float | None:
-        """Seconds left in this phase at the recent rate (the rate so far until there is
+        """Seconds left in this phase: as its chunks done predict those to come
+        (:meth:`Reporter.weigh`), else at the recent rate (the rate so far until there is
         one; None when unknown): the items of a pass grow slower as their evidence sets
         grow, which the rate so far would average away."""
+        if self.estimate is not None or self.weighed:
+            return self.estimate
         rate = self.recent_rate or self.rate
-        left = None if rate is None or self.total is None else max(self.total - self.done, 0) / rate
-        if self.expected is not None and self.expected > self.elapsed:
-            # (a pass whose first items are its cheapest: the count alone would promise too little)
-            return max(self.expected - self.elapsed, left or 0.0)
-        return left
+        return None if rate is None or self.total is None else max(self.total - self.done, 0) / rate
 
     @property
     def remaining_overall(self) -> float | None:
@@ -91,7 +93,8 @@ class _Average(Protocol):
 class Reporter:
     """Rate-limits progress callbacks (a few per second, plus the final one), and
     measures the recent rate as tqdm's bars do: a moving average (``tqdm.std.EMA``) of the
-    items done and of the seconds taken between reports."""
+    items done and of the seconds taken between reports; or, once told of a pass's chunks
+    as they are done (:meth:`weigh`), the time left from those."""
 
     INTERVAL = 0.5
     """Seconds between two reports (tests set it to 0 to see every one)."""
@@ -104,7 +107,6 @@ class Reporter:
         self.later = later
         self.seconds = 0.0  # how long the pass has taken so far
         self.after: float | None = None  # seconds the later passes take, once measured
-        self.earlier: Reporter | None = None
         self.interval = self.INTERVAL if interval is None else interval
         self._last = 0.0
         self._start: float | None = None
@@ -114,6 +116,8 @@ class Reporter:
         self._items: _Average | None = None  # tqdm's moving averages, made at the first report
         self._seconds: _Average | None = None
         self._since: float | None = None  # when the items done last grew
+        # (the tally, the items before it, the pass's prior, the items resumed before it, when weighed)
+        self._tally: tuple[Tally, int, float | None, int, float] | None = None
 
     def note(self, text: str) -> None:
         """Pass on a one-off message (always, not rate-limited)."""
@@ -130,12 +134,21 @@ class Reporter:
         if self._start is None:
             self._start = now
         if final or now - self._last >= self.interval:
+            estimate, resumed, weighed = None, self._resumed, self._tally is not None
+            if self._tally is not None:  # (the chunks done in any order: more than those come back in order)
+                tally, offset, prior, before, since = self._tally
+                done, resumed = max(done, offset + tally.done), before + tally.resumed_items
+                estimate = tally.left()
+                if estimate is None and prior is not None:
+                    estimate = max(prior - (now - since), 0.0)
+                if estimate is None:  # (no prior: what the first chunks cost, none: nothing yet)
+                    estimate = tally.rough()
             recent = self._measure(done, now)
             self._last = now
             self.seconds = now - self._start
             self.progress(ProgressInfo(self.phase, done, self.total, size, rules, self.seconds, later=self.later,
-                                       recent_rate=recent, expected=self._expected(), resumed=self._resumed,
-                                       after=self.after))
+                                       recent_rate=recent, resumed=resumed, after=self.after, estimate=estimate,
+                                       weighed=weighed))
 
     @property
     def elapsed(self) -> float:
@@ -147,14 +160,13 @@ class Reporter:
         them): the whole run's time left says so from the next report on."""
         self.after = seconds
 
-    def _expected(self) -> float | None:
-        """Seconds this pass should take, as the pass before it measured or guessed."""
-        earlier = self.earlier
-        if earlier is None:
-            return None
-        if earlier.after is not None:
-            return earlier.after
-        return earlier.later * earlier.seconds if earlier.later else None
+    def weigh(self, tally: Tally, offset: int = 0, prior: float | None = None) -> None:
+        """From now on, this pass's items done and time left are those of ``tally`` (its
+        items: those after ``offset`` of the reporter's; ``prior``: seconds the pass is
+        expected to take, said until its first chunks are done; without one, what those
+        done cost, and nothing before the first: the rate of the items before the pass
+        says nothing of its own)."""
+        self._tally = (tally, offset, prior, self._resumed, time.monotonic())
 
     def resumed(self, done: int) -> None:
         """The items up to ``done`` were taken from a checkpoint: counted as done, but
@@ -165,12 +177,6 @@ class Reporter:
             self._start = now
         self._resumed = self._done = done
         self._last = 0.0
-
-    def follows(self, earlier: Reporter) -> None:
-        """This pass comes after ``earlier``, whose measured ``after`` (else its ``later``
-        prior) says how long this one takes: the time left is at least what that leaves
-        (the first items of a pass of rules are its cheapest)."""
-        self.earlier = earlier
 
     def _measure(self, done: int, now: float) -> float | None:
         """The recent rate: a moving average of the items each growth of the count brings

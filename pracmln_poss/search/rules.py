@@ -35,7 +35,8 @@ __all__ = ["default_rules", "RuleStats", "RuleSearch", "RuleOptions", "OptimaChu
 import bisect
 import os
 import time
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence, Sized
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from functools import cached_property
@@ -56,7 +57,8 @@ from .progress import Reporter
 from .representatives import extensions, set_order
 from .rule import BlockingRule, DefaultRule
 from .symmetry import Memo, Symmetry, used_constants
-from .workers import ChunkRunner, Keep, Part, Phase, chunked, in_parts
+from .tally import Tally, spread_order
+from .workers import ChunkRunner, Keep, Part, Phase, chunked
 
 
 @dataclass
@@ -259,8 +261,6 @@ def default_rules(
     saved = (_opened(Checkpoint(checkpoint, search.key(sets), engine.mln.n_atoms, k,
                                 max_level=sum(int(wf.weight) for wf in engine.mln.soft)), report_rules)
              if checkpoint is not None else None)
-    if report_rules is not None and report_optima is not None:
-        report_rules.follows(report_optima)  # (the rules go over the same sets in the same order)
     try:
         sets, optima = _all_optima(search, runner, sets, report_optima, saved)
         if report_rules is not None and report_rules.total is None:
@@ -271,16 +271,23 @@ def default_rules(
         done = 0
         begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
         start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
+        replayed = set(saved.rules) if saved is not None else set()
+        tally = _watched(report_rules, chunks, replayed, 0, report_optima.after if report_optima is not None else None)
+
+        def finished(i: int, result: RuleChunk, seconds: float) -> None:
+            if saved is not None:
+                saved.chunk_done(saved.rules, i, result)
+            if tally is not None:
+                tally.finished(i, seconds)
+
         results = runner.map(_RULES, tables, chunks, saved.rules if saved is not None else None,
                              _part(report_rules, lambda: done, lambda: stats.written(search.one_per_class),
                                    start[1] if start is not None else None),
-                             start, _keeper(saved, lambda i, items, parts: Begun(0, i, items, None, _combine_rules(parts))))
-        replayed = set(saved.rules) if saved is not None else set()
+                             start, _keeper(saved, lambda i, items, parts: Begun(0, i, items, None, _combine_rules(parts))),
+                             spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             done += len(chunk)
             stats.add(len(chunk), result)
-            if saved is not None:
-                saved.chunk_done(saved.rules, i, result)
             if report_rules is not None and i in replayed:
                 report_rules.resumed(done)
             elif report_rules is not None:
@@ -394,39 +401,11 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
             if report is not None:
                 report.resumed(len(optima))
             continue
-        previous = {e: optima[e] for e in groups.get(size - 1, ())}
-        base = (optima.get(()) or (None,))[0]  # (the optimum without evidence, once size 0 is done)
-        chunks = chunked(group)
-        images: set[EvidenceSet] = set()
-        # the optima of the chunks finished before an interrupt (their extensions are
-        # found again: kept, they would make the checkpoint many times larger)
-        partial = saved.partial.setdefault(size, {}) if saved is not None else {}
-        replayed = set(partial)
-        start = _begun_optima_at(saved, size)
-        results = runner.map(_OPTIMA, (previous, base, extend), chunks,
-                             {i: OptimaChunk(packed, None) for i, packed in partial.items()},
-                             _part(report, lambda: len(optima), lambda: 0, start[1] if start is not None else None),
-                             start, _keeper(saved, _begun_optima(size)))
-        again: list[Sequence[EvidenceSet]] = []
-        sample = (report is not None and report.progress is not None  # (told to no one: not taken)
-                  and (not extend if grow else size == max(groups)))  # (the last size's first chunk)
-        for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
-            optima.update(zip(chunk, packed))
-            if sample and report is not None and i not in replayed:
-                _sample_rules(search, runner, optima, chunk, len(found) - len(group), report)
-                sample = False
-            if more is None:
-                again.append(chunk)
-            else:
-                images.update(more)
-            if saved is not None:
-                saved.chunk_done(partial, i, packed)
-            if report is not None and i in replayed:
-                report.resumed(len(optima))
-            elif report is not None:
-                report(len(optima), 0, size)
+        last = not extend if grow else size == max(groups)
+        images = _optima_of_size(search, runner, group, size, optima, (groups.get(size - 1, ()), extend, last),
+                                 report, saved)
         if extend:
-            groups[size + 1] = sorted(images | _extended(runner, again), key=set_order)
+            groups[size + 1] = sorted(images, key=set_order)
         if saved is not None:
             _size_saved(saved, size, [(e, optima[e]) for e in group] if extend else None)
     if report is not None:
@@ -434,6 +413,72 @@ def _all_optima(search: RuleSearch, runner: ChunkRunner[RuleSearch], sets: Seque
     if optima.get(()) is None:
         runner.engine.base()  # raises: the hard formulas are unsatisfiable
     return found, optima
+
+
+def _optima_of_size(search: RuleSearch, runner: ChunkRunner[RuleSearch], group: Sequence[EvidenceSet], size: int,
+                    optima: dict[EvidenceSet, Packed | None], how: tuple[Sequence[EvidenceSet], bool, bool],
+                    report: Reporter | None, saved: Checkpoint | None) -> set[EvidenceSet]:
+    """The optima of the sets ``group`` of ``size`` literals, into ``optima`` (which holds
+    those of the sizes below), and the representatives one literal larger when asked
+    (``how``: the sets of the size below, whether to find those, and whether this is the
+    last size: run spread over it, and the rules pass forecast, when someone listens)."""
+    below, extend, last = how
+    previous = {e: optima[e] for e in below}
+    base = (optima.get(()) or (None,))[0]  # (the optimum without evidence, once size 0 is done)
+    chunks = chunked(group)
+    images: set[EvidenceSet] = set()
+    # the optima of the chunks finished before an interrupt (their extensions are
+    # found again: kept, they would make the checkpoint many times larger)
+    partial = saved.partial.setdefault(size, {}) if saved is not None else {}
+    replayed = set(partial)
+    start = _begun_optima_at(saved, size)
+    offset = len(optima)  # (the sets of the sizes below)
+    tally = _watched(report, chunks, replayed, len(optima), None) if last else None
+    if tally is not None and report is not None:
+        report(offset, 0, size)  # (the size at hand from the first line: the chunks run spread, the first ones late)
+    forecast = _Forecast(search, runner, optima, Counter(len(e) for e in optima)) if tally is not None else None
+
+    def finished(i: int, result: OptimaChunk, seconds: float) -> None:
+        optima.update(zip(chunks[i], result.optima))
+        if saved is not None:
+            saved.chunk_done(partial, i, result.optima)
+        if tally is not None and forecast is not None and report is not None:
+            tally.finished(i, seconds)
+            forecast.time(chunks[i], report)
+
+    results = runner.map(_OPTIMA, (previous, base, extend), chunks,
+                         {i: OptimaChunk(packed, None) for i, packed in partial.items()},
+                         _part(report, lambda: len(optima), lambda: 0, start[1] if start is not None else None),
+                         start, _keeper(saved, _begun_optima(size)),
+                         spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
+    again: list[Sequence[EvidenceSet]] = []
+    done = offset
+    for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
+        optima.update(zip(chunk, packed))  # (a chunk taken from the checkpoint: not heard finished)
+        done += len(chunk)
+        if more is None:
+            again.append(chunk)
+        else:
+            images.update(more)
+        if report is not None and i in replayed:
+            report.resumed(done)
+        elif report is not None:
+            report(done, 0, size)
+    return images | _extended(runner, again) if extend else images
+
+
+def _watched(report: Reporter | None, chunks: Sequence[Sized], replayed: Iterable[int], offset: int,
+             prior: float | None) -> Tally | None:
+    """A tally of ``chunks`` (those ``replayed`` taken from a checkpoint) that ``report``
+    is weighed with (after ``offset`` items; ``prior``: what the pass is expected to
+    take), when someone listens to it (None: no one)."""
+    if report is None or report.progress is None:
+        return None
+    tally = Tally([len(c) for c in chunks])
+    for i in replayed:
+        tally.resumed(i)
+    report.weigh(tally, offset, prior)
+    return tally
 
 
 def _by_size(sets: Sequence[EvidenceSet]) -> dict[int, list[EvidenceSet]]:
@@ -464,8 +509,8 @@ def _size_saved(saved: Checkpoint, size: int, optima: list[tuple[EvidenceSet, Pa
 
 
 SAMPLE_SHARE = 0.02
-"""What a sample of the rules pass may cost, as a share of the penalties pass so far
-(at least :data:`SAMPLE_LEAST` seconds)."""
+"""What timing the rules of sets costs, as a share of the penalties pass so far (at least
+:data:`SAMPLE_LEAST` seconds): the forecast of the rules pass as the optima come."""
 
 SAMPLE_LEAST = 0.05
 
@@ -474,52 +519,86 @@ RULE_SECONDS = 5e-6
 for the 371,041 rules of object-recognition over 2 clusters at k = 2."""
 
 
-def _sample_rules(search: RuleSearch, runner: ChunkRunner[RuleSearch], optima: Mapping[EvidenceSet, Packed | None],
-                  chunk: Sequence[EvidenceSet], smaller: int, report: Reporter) -> None:
-    """Tells ``report`` how long the rules pass will take, from the rules of the first
-    sets of ``chunk`` (the first chunk of the last size, its optima just found) timed
-    here.  The rules pass costs 0.002 to 3.5 times the penalties pass by the model
-    (meals: the backbones come with the optima; the smokers: the rules ask for them), so
-    no constant makes the first estimate of a whole run hold; the sets of the last size
-    are most of the sets.  The tables are as far as they are known (a penalty not yet
-    found is taken as 0): the rules are thrown away, only their time counts."""
-    empty = optima.get(())
-    if empty is None or report.total is None:
-        return
-    base, k = empty[0], search.options.k
+class _Forecast:
+    """How long the rules pass will take, told ``report`` (:meth:`.Reporter.expect_after`)
+    as the chunks of optima of the last size are done (``optima``: of the sets found so
+    far), from the rules of the first sets of each timed here, in their order (the
+    chunks come spread over the pass, :mod:`.tally`; sets spread over a chunk cost three
+    times what they do in the pass over CORA, which finds one after the other): for
+    :data:`SAMPLE_SHARE` of the pass so far in all.  The rules pass costs 0.002 to 3.5 times the penalties pass by the
+    model (meals: the backbones come with the optima; the smokers: the rules ask for
+    them), so no constant makes the first estimate of a whole run hold; the sets of the
+    last size are most of the sets.  The tables are as far as they are known (a penalty
+    not yet found is taken as 0): the rules are thrown away, only their time counts.
 
-    def penalty_of(e: EvidenceSet) -> Level:
-        if e not in optima:
-            return 0
-        found = optima[e]
-        return INF if found is None else found[0] - base
+    The backbones of the smaller sets the rules ask for are found once in the pass, and
+    once here (one state keeps them from chunk to chunk), and priced by their size: over
+    meals the one of no evidence costs what a dozen of one literal do, and found again
+    for each chunk it said a rules pass of 80 s would take 20 minutes.
 
-    def world_of(e: EvidenceSet) -> World:  # (asked only of possible sets)
-        found = optima[e]
-        if found is None:
-            raise KeyError(e)
-        return unpack_world(found)
+    :param smaller: how many sets of each size below the last there are.
+    """
 
-    penalty: Memo[EvidenceSet, Level] = Memo(penalty_of)
-    worlds: Memo[EvidenceSet, World] = Memo(world_of)
-    levels = tuple(sorted({o[0] - base for o in optima.values() if o is not None}))
-    # (the search's own engine: one of its own would cost its making and first optimum,
-    # 0.57 s for object-recognition over two objects; the questions asked here add what
-    # they teach it, about 1.5% more solver calls in the rest of CORA at k = 3)
-    state = _TimedState(search, runner.engine, _Tables(penalty, worlds, levels, base))
-    budget = max(SAMPLE_LEAST, SAMPLE_SHARE * report.elapsed)
-    start = time.process_time()
-    timed = rules = 0
-    for e in chunk:
-        rules += len(_run_rules(search, runner.engine, state, [(e, optima[e] if len(e) == k else None)]).rules)
-        timed += 1
-        if time.process_time() - start >= budget:
-            break
-    per_set = (time.process_time() - start - state.seconds) / timed
-    per_backbone = state.seconds / state.backbones if state.backbones else 0.0
-    # (the workers find the rules; this process takes each in)
-    report.expect_after((per_set * report.total + per_backbone * smaller) / runner.workers
-                        + RULE_SECONDS * rules / timed * report.total)
+    def __init__(self, search: RuleSearch, runner: ChunkRunner[RuleSearch],
+                 optima: Mapping[EvidenceSet, Packed | None], smaller: Mapping[int, int]) -> None:
+        self.search, self.runner, self.optima, self.smaller = search, runner, optima, smaller
+        self.spent = 0.0
+        self.timed = self.rules = 0
+        self.set_seconds = 0.0
+        self.state: _TimedState | None = None
+
+    def time(self, chunk: Sequence[EvidenceSet], report: Reporter) -> None:
+        """Time the rules of sets of ``chunk`` (its optima just found), and tell ``report``."""
+        empty = self.optima.get(())
+        budget = max(SAMPLE_LEAST, SAMPLE_SHARE * report.elapsed)
+        if empty is None or report.total is None or (self.timed and self.spent >= budget):
+            return
+        state = self._state(empty[0])
+        k = self.search.options.k
+        start, backbones = time.process_time(), state.seconds
+        for e in chunk:  # (its first sets, in their order, as the pass finds them: alone, one costs 3 times as much)
+            self.rules += len(_run_rules(self.search, self.runner.engine, state,
+                                         [(e, self.optima[e] if len(e) == k else None)]).rules)
+            self.timed += 1
+            if self.spent + time.process_time() - start >= budget:
+                break
+        seconds = time.process_time() - start
+        self.spent += seconds
+        self.set_seconds += seconds - (state.seconds - backbones)
+        found = [t for took in state.by_size.values() for t in took]
+        mean = sum(found) / len(found) if found else 0.0
+        below = sum(n * (sum(state.by_size[size]) / len(state.by_size[size]) if state.by_size.get(size) else mean)
+                    for size, n in self.smaller.items())
+        # (the workers find the rules; this process takes each in)
+        report.expect_after((self.set_seconds / self.timed * report.total + below) / self.runner.workers
+                            + RULE_SECONDS * self.rules / self.timed * report.total)
+
+    def _state(self, base: int) -> _TimedState:
+        """The rule state, over the optima found so far (the search's own engine: one of
+        its own would cost its making and first optimum, 0.57 s for object-recognition
+        over two objects; the questions asked here add what they teach it, about 1.5%
+        more solver calls in the rest of CORA at k = 3)."""
+        optima = self.optima
+
+        def penalty_of(e: EvidenceSet) -> Level:
+            if e not in optima:
+                return 0
+            found = optima[e]
+            return INF if found is None else found[0] - base
+
+        def world_of(e: EvidenceSet) -> World:  # (asked only of possible sets)
+            found = optima[e]
+            if found is None:
+                raise KeyError(e)
+            return unpack_world(found)
+
+        levels = tuple(sorted({o[0] - base for o in optima.values() if o is not None}))
+        tables = _Tables(Memo(penalty_of), Memo(world_of), levels, base)
+        if self.state is None:
+            self.state = _TimedState(self.search, self.runner.engine, tables)
+        else:  # (the backbones found kept: the pass finds each once)
+            self.state.tables = tables
+        return self.state
 
 
 class _OptimaState(NamedTuple):
@@ -700,19 +779,22 @@ class _RuleState:
 
 
 class _TimedState(_RuleState):
-    """A rule state that times the backbones of the sets below size ``k`` it finds: each
-    is found once in a pass, so a sample of the pass counts them apart."""
+    """A rule state that times the backbones of the sets below size ``k`` it finds, by
+    their size: each is found once in a pass, so a sample of the pass counts them apart."""
 
-    seconds = 0.0
-    backbones = 0
+    def __init__(self, search: RuleSearch, engine: MapEngine, tables: _Tables) -> None:
+        super().__init__(search, engine, tables)
+        self.seconds = 0.0
+        self.by_size: dict[int, list[float]] = {}  # (size -> what each backbone of it took)
 
     def _below_k(self, rep: EvidenceSet) -> frozenset[int]:
         start = time.process_time()
         try:
             return super()._below_k(rep)
         finally:
-            self.seconds += time.process_time() - start
-            self.backbones += 1
+            took = time.process_time() - start
+            self.seconds += took
+            self.by_size.setdefault(len(rep), []).append(took)
 
 
 def _prepare_rules(search: RuleSearch, engine: MapEngine, tables: _Tables) -> _RuleState:
@@ -899,6 +981,6 @@ def _combine_rules(parts: list[RuleChunk]) -> RuleChunk:
 
 
 _EXTENSIONS = Phase(_prepare_extensions, _run_extensions, RuleSearch, type(None))
-_OPTIMA = Phase(_prepare_optima, _run_optima, RuleSearch, _OptimaState, in_parts, _combine_optima)
-_RULES = Phase(_prepare_rules, _run_rules, RuleSearch, _RuleState, in_parts, _combine_rules)
+_OPTIMA = Phase(_prepare_optima, _run_optima, RuleSearch, _OptimaState, _combine_optima)
+_RULES = Phase(_prepare_rules, _run_rules, RuleSearch, _RuleState, _combine_rules)
 """The phases of the rule search (:mod:`.workers` runs their chunks here or on workers)."""

@@ -19,8 +19,8 @@ picklable functions in processes.
 
 from __future__ import annotations
 
-__all__ = ["ChunkRunner", "Context", "Phase", "Part", "Keep", "Shipped", "local_pool", "executor_for", "chunked", "CHUNKS",
-           "PART", "TICK", "in_parts", "workers_for"]
+__all__ = ["ChunkRunner", "Context", "Phase", "Part", "Keep", "Finished", "Shipped", "local_pool", "executor_for", "chunked",
+           "CHUNKS", "PART", "TICK", "workers_for"]
 
 import atexit
 import gc
@@ -37,7 +37,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
-from typing import Generic, ParamSpec, Protocol, TypeVar
+from typing import Generic, ParamSpec, Protocol, TypeVar, cast
 
 from .. import arguments, stopping
 from ..map import open_engine
@@ -94,34 +94,34 @@ class Phase(Generic[C, Shared, State, Chunk, Result]):
     :ivar run: ``(context, engine, state, chunk) -> result``.
     :ivar context: the class of the search's context.
     :ivar state: the class of the state ``prepare`` makes.
-    :ivar split: a chunk's consecutive parts (:func:`in_parts`), and ``combine`` the
-        chunk's result from theirs, in order (None: a chunk is run whole); they let a
-        chunk run here report as it goes.
+    :ivar combine: a chunk's result from those of its consecutive parts, in order (None:
+        a chunk is run whole); it lets a chunk run here in parts, and report as it goes.
     """
 
     prepare: Callable[[C, MapEngine, Shared], State]
     run: Callable[[C, MapEngine, State, Chunk], Result]
     context: type[C]
     state: type[State]
-    split: Callable[[Chunk], list[Chunk]] | None = None
     combine: Callable[[list[Result]], Result] | None = None
 
 
 PART = 64
-"""Items of a chunk run here between two reports of how far it is (a chunk holds up to
-3% of a pass: on a model whose items take a second, minutes without a word)."""
+"""At most this many items of a chunk run here between two reports of how far it is."""
 
 TICK = 1.0
-"""Seconds between two reports that nothing new is done, while a worker's chunk runs."""
-
-def in_parts(chunk: Sequence[T]) -> list[Sequence[T]]:
-    """``chunk`` in consecutive parts of :data:`PART` items (the last one fewer)."""
-    return [chunk[start:start + PART] for start in range(0, len(chunk), PART)]
+"""Seconds between two reports that nothing new is done, while a worker's chunk runs;
+and what a part of a chunk run here should take: a chunk holds up to 3% of a pass, and
+on a model whose items take a second, :data:`PART` items were a minute without a word."""
 
 
 Part = Callable[[int | None], None]
 """Told how many items of the chunk at hand are done (None: none new, it is still
 running), between the results of ``ChunkRunner.map``."""
+
+
+Finished = Callable[[int, Result, float], None]
+"""Told each chunk's index, result and the seconds its items took (here, or on a
+worker) as soon as it is done, in the order the chunks finish."""
 
 
 class Keep(Protocol[Result]):
@@ -225,8 +225,8 @@ def _worker(context: Shipped) -> _Worker:
 
 
 def _task(phase: Phase[C, Shared, State, Chunk, Result], context: Shipped, shared: Shipped,
-          chunk: Chunk) -> tuple[Result, int]:
-    """Run one chunk in a worker: the result and the MAP solver calls it took."""
+          chunk: Chunk) -> tuple[Result, int, float]:
+    """Run one chunk in a worker: the result, and the MAP solver calls and seconds it took."""
     worker = _worker(context)
     ctx = worker.context
     if not isinstance(ctx, phase.context):
@@ -236,9 +236,9 @@ def _task(phase: Phase[C, Shared, State, Chunk, Result], context: Shipped, share
     state = worker.state
     if not isinstance(state, phase.state):
         raise TypeError(f"a phase's state is {type(state).__name__}, not {phase.state.__name__}")
-    before = worker.engine.calls
+    before, start = worker.engine.calls, time.perf_counter()
     result = phase.run(ctx, worker.engine, state, chunk)
-    return result, worker.engine.calls - before
+    return result, worker.engine.calls - before, time.perf_counter() - start
 
 
 class ChunkRunner(Generic[C]):
@@ -287,32 +287,51 @@ class ChunkRunner(Generic[C]):
 
     def map(self, phase: Phase[C, Shared, State, Chunk, Result], shared: Shared, chunks: Sequence[Chunk],
             done: dict[int, Result] | None = None, part: Part | None = None,
-            begun: tuple[int, int, Result] | None = None, keep: Keep[Result] | None = None) -> Iterator[Result]:
+            begun: tuple[int, int, Result] | None = None, keep: Keep[Result] | None = None,
+            order: Sequence[int] | None = None, finished: Finished[Result] | None = None) -> Iterator[Result]:
         """The results of ``phase`` on each chunk, in order; chunks whose index is in ``done``
         are not run again (their results are given).  ``part`` hears how far the chunk
-        at hand is: here after every :data:`PART` items (when the phase combines parts;
-        a chunk's result is the same either way: the items of a chunk are independent,
-        which is what lets any worker run any chunk), on workers every :data:`TICK`
-        seconds that nothing new came.
+        at hand is: here after every part of it (when the phase combines parts: of about
+        :data:`TICK` seconds, at most :data:`PART` items; a chunk's result is the same
+        either way: the items of a chunk are independent, which is what lets any worker
+        run any chunk), on workers every :data:`TICK` seconds that nothing new came.
+        The chunks run (here, or are handed to workers) in ``order`` (None: theirs), and
+        ``finished`` hears of each as it is done.
 
         Here (not on workers, whose parts are not seen), ``begun`` (a chunk, how many of
         its first items are done, and their result) is not run again, and ``keep`` hears,
         after each part of the chunk at hand but its last, the chunk, its items done and
         the results of its parts so far (to be combined only if they are kept)."""
         done = done or {}
+        runs = [i for i in (order if order is not None else range(len(chunks))) if i not in done]
+        if sorted(runs) != [i for i in range(len(chunks)) if i not in done]:
+            raise ValueError("the order to run the chunks in must name each chunk not done once")
         if self.executor is None:
-            yield from self._map_here(phase, shared, chunks, done, part, begun, keep)
+            yield from _in_order(len(chunks), done, self._map_here(phase, shared, chunks, runs, part, begun, keep,
+                                                                   finished))
             return
         if self.shipped_context is None:
             raise ValueError("a runner with an executor ships its context when made")
         packed = self._shipped(_packed(shared))
-        futures: dict[int, Future[tuple[Result, int]]] = {
-            i: self.executor.submit(_task, phase, self.shipped_context, packed, chunk)
-            for i, chunk in enumerate(chunks) if i not in done
-        }
+        futures: dict[int, Future[tuple[Result, int, float]]] = {
+            i: self.executor.submit(_task, phase, self.shipped_context, packed, chunks[i]) for i in runs}
         # (decided now: a generator left suspended by an exception in its consumer may be
         # closed only as the interpreter ends, when this module's names are None)
         local = isinstance(self.executor, _LocalPool)
+        heard: set[int] = set()
+
+        def hear(i: int, outcome: tuple[Result, int, float]) -> None:
+            if i not in heard:
+                heard.add(i)
+                self.calls += outcome[1]
+                if finished is not None:
+                    finished(i, outcome[0], outcome[2])
+
+        def poll() -> None:  # (the chunks done out of turn, heard as they finish)
+            for j, f in futures.items():
+                if j not in heard and f.done() and not f.cancelled() and f.exception() is None:
+                    hear(j, f.result())
+
         try:
             for i in range(len(chunks)):
                 if i in done:
@@ -320,58 +339,77 @@ class ChunkRunner(Generic[C]):
                     continue
                 while True:
                     try:
-                        result, calls = futures[i].result(timeout=TICK if part is not None else None)
+                        outcome = futures[i].result(timeout=TICK if part is not None else None)
                         break
                     except TimeoutError:  # (concurrent.futures' and Dask's, from Python 3.11)
+                        if finished is not None:
+                            poll()
                         if part is not None:
                             part(None)
-                self.calls += calls
-                yield result
+                hear(i, outcome)
+                yield outcome[0]
         finally:
             if not local:  # (a local pool is stopped whole)
                 for f in futures.values():
                     f.cancel()
 
-
     def _map_here(self, phase: Phase[C, Shared, State, Chunk, Result], shared: Shared, chunks: Sequence[Chunk],
-                  done: dict[int, Result], part: Part | None, begun: tuple[int, int, Result] | None,
-                  keep: Keep[Result] | None) -> Iterator[Result]:
-        """:meth:`map` in this process, part by part where the phase has parts."""
-        prepared: list[State] = []  # (made at the first chunk not done)
-        for i, chunk in enumerate(chunks):
-            if i in done:
-                yield done[i]
-                continue
-            if not prepared:
-                prepared.append(phase.prepare(self.context, self.engine, shared))
-            if phase.split is None or phase.combine is None or (part is None and keep is None):
-                yield phase.run(self.context, self.engine, prepared[0], chunk)
-                continue
-            pieces = phase.split(chunk)
-            items, results, pieces = _resumed(pieces, begun if begun is not None and begun[0] == i else None)
-            for piece in pieces:
-                if results and part is not None:  # (after the last part the chunk's own result is reported)
-                    part(items)
-                results.append(phase.run(self.context, self.engine, prepared[0], piece))
-                items += len(piece)
-                if keep is not None and items < len(chunk):
-                    keep(i, items, list(results))
-            yield phase.combine(results)
+                  runs: Sequence[int], part: Part | None, begun: tuple[int, int, Result] | None,
+                  keep: Keep[Result] | None, finished: Finished[Result] | None) -> Iterator[tuple[int, Result]]:
+        """The chunks ``runs`` run in this process in that order, part by part where the
+        phase has parts, each with its index as it is done."""
+        state: list[State] = []  # (made at the first chunk run)
+        pace = [0.0]  # (the most seconds an item of a part has taken on average, in this phase)
+        size = 1  # (items in a part: the first one item, what an item costs not known yet)
+        for i in runs:
+            chunk = chunks[i]
+            if not state:
+                state.append(phase.prepare(self.context, self.engine, shared))
+            start = time.perf_counter()
+            if phase.combine is None or (part is None and keep is None):
+                result = phase.run(self.context, self.engine, state[0], chunk)
+            else:
+                results, size = self._parts(phase, state[0], i, chunk, size, pace, begun, part, keep)
+                result = phase.combine(results)
+            if finished is not None:
+                finished(i, result, time.perf_counter() - start)
+            yield i, result
+
+    def _parts(self, phase: Phase[C, Shared, State, Chunk, Result], state: State, i: int, chunk: Chunk,
+               size: int, pace: list[float], begun: tuple[int, int, Result] | None, part: Part | None,
+               keep: Keep[Result] | None) -> tuple[list[Result], int]:
+        """The results of the consecutive parts of chunk ``i``, run here after the items
+        ``begun`` holds of it (if it is that chunk's): the first of ``size`` items, each
+        next of what takes :data:`TICK` seconds at the slowest ``pace`` seen (a part's
+        seconds per item), at most twice the one before (the items of a phase differ a
+        thousandfold, and come in runs: a part sized at the pace of the one before took
+        54 s over meals); and the size of the part that would come next."""
+        # (a part begun is of the chunk's first items, fewer than all: else it is run whole)
+        taken = begun is not None and begun[0] == i and 0 < begun[1] < len(chunk)
+        items, results = (begun[1], [begun[2]]) if begun is not None and taken else (0, [])
+        while items < len(chunk):
+            if results and part is not None:  # (after the last part the chunk's own result is reported)
+                part(items)
+            piece = cast(Chunk, chunk[items:items + size])  # type: ignore[index]
+            start = time.perf_counter()
+            results.append(phase.run(self.context, self.engine, state, piece))
+            items += len(piece)
+            pace[0] = max(pace[0], (time.perf_counter() - start) / len(piece))
+            size = min(PART, 2 * size, max(1, int(TICK / pace[0])) if pace[0] > 0 else PART)
+            if keep is not None and items < len(chunk):
+                keep(i, items, list(results))
+        return results, size
 
 
-def _resumed(pieces: list[Chunk], begun: tuple[int, int, Result] | None) -> tuple[int, list[Result], list[Chunk]]:
-    """Of a chunk's ``pieces``, those ``begun`` (the chunk, how many of its first items
-    are done, and their result) leaves to run: its items done, its result, the pieces
-    left.  It is kept only if it ends where a part does; else all are run."""
-    if begun is None:
-        return 0, [], pieces
-    items = skip = 0
-    while skip < len(pieces) and items + len(pieces[skip]) <= begun[1]:
-        items += len(pieces[skip])
-        skip += 1
-    if items == begun[1] and skip < len(pieces):
-        return items, [begun[2]], pieces[skip:]
-    return 0, [], pieces
+def _in_order(n: int, done: dict[int, R], run: Iterator[tuple[int, R]]) -> Iterator[R]:
+    """The results of ``n`` chunks in their order, from ``done`` and from ``run`` (which
+    gives them with their index in the order they were run: each is held until its turn)."""
+    held = dict(done)
+    for i in range(n):
+        while i not in held:
+            j, result = next(run)
+            held[j] = result
+        yield held.pop(i)
 
 
 def _worker_start(parent: int) -> None:
