@@ -454,7 +454,8 @@ def _optima_of_size(search: RuleSearch, runner: ChunkRunner[RuleSearch], group: 
     again: list[Sequence[EvidenceSet]] = []
     done = offset
     for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):
-        optima.update(zip(chunk, packed))  # (a chunk taken from the checkpoint: not heard finished)
+        if i in replayed:  # (taken from the checkpoint: not heard finished, where the others went in)
+            optima.update(zip(chunk, packed))
         done += len(chunk)
         if more is None:
             again.append(chunk)
