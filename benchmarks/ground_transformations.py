@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from pracmln_poss.bridge.loader import load_model  # noqa: E402
 from pracmln_poss.model.grounding import ground  # noqa: E402
 from pracmln_poss.possibilistic.filtering import filter_redundant  # noqa: E402
-from pracmln_poss.search.rules import RuleStats  # noqa: E402
+from pracmln_poss.search.run import RuleStats  # noqa: E402
 from pracmln_poss.transformations import DefaultsOptions  # noqa: E402
 from pracmln_poss.transformations.defaults import defaults  # noqa: E402
 from pracmln_poss.transformations.options import Runtime  # noqa: E402

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the estimates of a whole conversion say the rules pass will take, beside what it
 took: the forecast of the rules timed while the penalties pass runs
-(``search.rules._Forecast``), first and last, and the prior it replaced (the rules pass
+(``search.forecast.Forecast``), first and last, and the prior it replaced (the rules pass
 costing ``LATER_RULES`` times the penalties pass), on each ``convert`` workload.
 
 Each workload runs in this process with ``-j 1`` and its progress reported; the

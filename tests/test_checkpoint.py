@@ -96,10 +96,10 @@ def test_the_first_report_after_a_resume_says_where_it_resumed(pracmln, tmp_path
     whole: every report is at a chunk's end, so the interrupt keeps what it reported.)"""
     import dataclasses
 
-    from pracmln_poss.search import rules
+    from pracmln_poss.search import optima_pass, rules
 
-    for name in ("_OPTIMA", "_RULES"):  # (chunks run whole)
-        monkeypatch.setattr(rules, name, dataclasses.replace(getattr(rules, name), combine=None))
+    for module, name in ((optima_pass, "OPTIMA"), (rules, "RULES")):  # (chunks run whole)
+        monkeypatch.setattr(module, name, dataclasses.replace(getattr(module, name), combine=None))
     path = tmp_path / "out.checkpoint"
     seen = []
 
@@ -127,10 +127,11 @@ def test_a_stop_inside_a_chunk_keeps_its_parts_done(pracmln, tmp_path, every_rep
     import dataclasses
     import shutil
 
-    from pracmln_poss.search import rules, workers
+    from pracmln_poss.search import optima_pass, rules, workers
 
     monkeypatch.setattr(workers, "PART", 2)
-    monkeypatch.setattr(rules, "chunked", lambda items: workers.chunked(items, 3))  # (chunks of several parts)
+    for module in (optima_pass, rules):  # (chunks of several parts)
+        monkeypatch.setattr(module, "chunked", lambda items: workers.chunked(items, 3))
     path = tmp_path / "out.checkpoint"
     seen = []
 
@@ -149,15 +150,15 @@ def test_a_stop_inside_a_chunk_keeps_its_parts_done(pracmln, tmp_path, every_rep
     without = tmp_path / "without.checkpoint"
     shutil.copy(path, without)
     _edit(without, lambda d: d.__setitem__("begun", None))
-    name = "_OPTIMA" if phase == "penalties" else "_RULES"
-    original = getattr(rules, name)
+    module, name = (optima_pass, "OPTIMA") if phase == "penalties" else (rules, "RULES")
+    original = getattr(module, name)
     ran = []
 
     def counted(search, engine, state, part):
         ran.append(len(part))
         return original.run(search, engine, state, part)
 
-    monkeypatch.setattr(rules, name, dataclasses.replace(original, run=counted))
+    monkeypatch.setattr(module, name, dataclasses.replace(original, run=counted))
     notes = _resume(path)
     assert f"and {items} evidence set(s) of the chunk under way" in notes[0], notes
     with_parts = sum(ran)

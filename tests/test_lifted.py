@@ -12,8 +12,9 @@ from pracmln_poss.model.grounding import ground
 from pracmln_poss.search.canonical import canonical
 from pracmln_poss.search.evidence import literal_sets
 from pracmln_poss.search.interchangeability import find_symmetry
+from pracmln_poss.search.optima_pass import all_optima
 from pracmln_poss.search.representatives import representatives
-from pracmln_poss.search.rules import RuleSearch, _all_optima
+from pracmln_poss.search.rule_search import RuleSearch
 from pracmln_poss.search.workers import ChunkRunner
 from pracmln_poss.transformations import LiftedOptions
 from pracmln_poss.weights import INF, Resolution
@@ -88,7 +89,7 @@ def test_representatives_cover_every_class_exactly_once():
         # the rule search finds them itself, in chunks, with the optima: the same list
         with open_engine(g) as engine:
             search = RuleSearch(mln=g, options=LiftedOptions(k=k), backend=engine.name, symmetry=sym)
-            found, _ = _all_optima(search, ChunkRunner(search, engine), None, None, None)
+            found, _ = all_optima(search, ChunkRunner(search, engine), None, None, None)
         assert list(found) == reps
 
 
@@ -484,7 +485,7 @@ def test_one_conclusion_per_class_of_those_a_renaming_fixing_the_evidence_maps_t
     """The lifted search keeps the first head literal of each orbit under the renamings
     that fix the evidence (cheap keys first, canonical forms where they leave it open):
     the same literals as the orbits found by brute force."""
-    from pracmln_poss.search.rules import _AtomParts, _one_per_class
+    from pracmln_poss.search.rules_pass import AtomParts, one_per_class
 
     g = ground(m)
     sym = find_symmetry(g, m.domain_map)
@@ -493,7 +494,7 @@ def test_one_conclusion_per_class_of_those_a_renaming_fixing_the_evidence_maps_t
     others = [a for a in range(1, g.n_atoms + 1) if a not in {abs(l) for l in e}]
     head = tuple(sorted(data.draw(st.lists(st.sampled_from([s * a for a in others for s in (1, -1)]) if others
                                            else st.nothing(), unique_by=abs)), key=abs))
-    assert _one_per_class(e, head, _AtomParts(sym)) == _one_per_orbit(e, head, g, sym)
+    assert one_per_class(e, head, AtomParts(sym)) == _one_per_orbit(e, head, g, sym)
 
 
 def _one_per_orbit(e, head, g, sym):
@@ -512,7 +513,7 @@ def test_one_conclusion_per_class_where_the_cheap_keys_leave_it_open():
     """In a cycle f(A,B), f(B,C), f(C,D), f(D,A) every constant is used alike, so every
     f literal has one shape; the renamings fixing it (rotations) keep reversed edges
     apart from diagonals: only canonical forms tell them apart."""
-    from pracmln_poss.search.rules import _AtomParts, _one_per_class
+    from pracmln_poss.search.rules_pass import AtomParts, one_per_class
 
     m = model(**RICH)
     g = ground(m)
@@ -520,7 +521,7 @@ def test_one_conclusion_per_class_where_the_cheap_keys_leave_it_open():
     f = {(a, b): g.atom(f"f({a},{b})") for a in "ABCD" for b in "ABCD"}
     e = tuple(sorted((f["A", "B"], f["B", "C"], f["C", "D"], f["D", "A"])))
     head = tuple(sorted((f["A", "C"], f["B", "A"], f["B", "D"], f["C", "B"], -f["C", "A"], f["A", "A"]), key=abs))
-    got = _one_per_class(e, head, _AtomParts(sym))
+    got = one_per_class(e, head, AtomParts(sym))
     assert got == _one_per_orbit(e, head, g, sym)
     assert {f["A", "C"], f["B", "D"]} & set(got) and {f["B", "A"], f["C", "B"]} & set(got)  # both kinds stay
     assert len(got) == 4
@@ -609,7 +610,7 @@ def test_lifted_rules_over_frames_are_those_over_every_atom_and_verify(m, k):
     from unittest import mock
 
     from pracmln_poss.insight.verify import verify
-    from pracmln_poss.search.rules import RuleSearch
+    from pracmln_poss.search.rule_search import RuleSearch
 
     from .reference import MapReference
 

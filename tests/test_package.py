@@ -31,8 +31,10 @@ def test_importing_the_package_does_not_import_pracmln():
     assert out.stdout.strip() == "False"
 
 
-SEARCH_MODULES = ("pracmln_poss.transformations.conversion", "pracmln_poss.search.rules", "pracmln_poss.search.workers",
-                  "pracmln_poss.search.checkpoint", "multiprocessing", "concurrent.futures.process")
+SEARCH_MODULES = ("pracmln_poss.transformations.conversion", "pracmln_poss.search.rules", "pracmln_poss.search.rule_search",
+                  "pracmln_poss.search.run", "pracmln_poss.search.optima_pass", "pracmln_poss.search.rules_pass",
+                  "pracmln_poss.search.forecast", "pracmln_poss.search.workers", "pracmln_poss.search.checkpoint",
+                  "multiprocessing", "concurrent.futures.process")
 """What a conversion imports and nothing else needs."""
 
 

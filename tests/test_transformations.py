@@ -234,7 +234,7 @@ def test_the_options_object_is_the_method():
     """``transform_mln(m, DefaultsOptions(k=2))`` is ``transform_mln(m, "defaults", k=2)``; options
     and runtime each go one way, and a runtime field the method does not use is an error."""
     from pracmln_poss.errors import ArgumentError, ArgumentTypeError, UnknownNameError
-    from pracmln_poss.search.rules import RuleStats
+    from pracmln_poss.search.run import RuleStats
     from pracmln_poss.transformations import (
         METHODS,
         DefaultsOptions,
@@ -270,7 +270,7 @@ def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, ev
     over the sets below size k, and the rules taken in.  The sample's rules are thrown
     away: the theory is the one made without progress.  The rules pass's own reports say
     what its chunks done predict (:mod:`pracmln_poss.search.tally`)."""
-    from pracmln_poss.search import rules as search_rules
+    from pracmln_poss.search import forecast, rules_pass
     from pracmln_poss.transformations import Runtime
 
     from .support import converted, smokers
@@ -278,26 +278,26 @@ def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, ev
     mln = smokers()
     quiet = converted(mln, {"method": "lifted", "k": 2})
     clock = [0.0]
-    run_rules, below_k = search_rules._run_rules, search_rules._RuleState._below_k
+    run_rules, below_k = forecast.run_rules, rules_pass.RuleState._below_k
     sampled: list[int] = []  # the rules of each set the forecast timed
     backbones = [0]  # those the forecast found
 
     def timed_rules(search, engine, state, chunk):
         out = run_rules(search, engine, state, chunk)
-        if isinstance(state, search_rules._TimedState):  # (the forecast's, not the pass's)
+        if isinstance(state, rules_pass.TimedState):  # (the forecast's, not the pass's)
             clock[0] += len(chunk)
             sampled.append(len(out.rules))
         return out
 
     def timed_below_k(self, rep):
-        if isinstance(self, search_rules._TimedState):
+        if isinstance(self, rules_pass.TimedState):
             clock[0] += 0.25
             backbones[0] += 1
         return below_k(self, rep)
 
-    monkeypatch.setattr(search_rules, "_run_rules", timed_rules)  # (what the samples call; the pass has its own)
-    monkeypatch.setattr(search_rules._RuleState, "_below_k", timed_below_k)
-    monkeypatch.setattr(search_rules.time, "process_time", lambda: clock[0])
+    monkeypatch.setattr(forecast, "run_rules", timed_rules)  # (what the samples call; the pass has its own)
+    monkeypatch.setattr(rules_pass.RuleState, "_below_k", timed_below_k)
+    monkeypatch.setattr(forecast.time, "process_time", lambda: clock[0])
     seen: list = []
     assert converted(mln, {"method": "lifted", "k": 2}, runtime=Runtime(progress=seen.append)) == quiet
     penalties = [i for i in seen if i.phase.startswith("penalties") and i.note is None]
@@ -307,7 +307,7 @@ def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, ev
     total, last_size = penalties[-1].total, penalties[-1].size
     smaller = max(i.done for i in penalties if i.size is not None and i.size < last_size)
     after = measured[0].after
-    assert after == pytest.approx(1.0 * total + 0.25 * smaller + search_rules.RULE_SECONDS * sampled[0] * total)
+    assert after == pytest.approx(1.0 * total + 0.25 * smaller + forecast.RULE_SECONDS * sampled[0] * total)
     first = measured[0]
     assert first.remaining_overall == pytest.approx(first.remaining + after)
     rules = [i for i in seen if i.phase.startswith("rules") and i.note is None]
@@ -348,14 +348,15 @@ def test_no_sample_of_the_rules_pass_is_taken_when_no_one_listens(monkeypatch):
     the rules pass is not sampled, nor are the chunks run spread over a pass: the
     sample's questions would only change what the engine is asked in the rest of the
     search, and the order would hold results back for nothing."""
-    from pracmln_poss.search import rules as search_rules
+    from pracmln_poss.search import forecast, optima_pass, rules
 
     from .support import converted, smokers
 
     def refused(*args, **kwargs):
         raise AssertionError("sampled with no one to tell")
 
-    monkeypatch.setattr(search_rules._Forecast, "time", refused)
-    monkeypatch.setattr(search_rules, "spread_order", refused)
+    monkeypatch.setattr(forecast.Forecast, "time", refused)
+    for module in (optima_pass, rules):
+        monkeypatch.setattr(module, "spread_order", refused)
     assert converted(smokers(), {"method": "lifted", "k": 2})
     assert converted(smokers(), {"method": "defaults", "k": 2})

@@ -25,17 +25,16 @@ from ..model.ground_mln import GroundMLN
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe, literal_sets
 from ..search.focus import Focus
-from ..search.progress import LATER_RULES, Reporter
 from ..search.rule import BlockingRule
-from ..search.rules import RuleSearch, default_rules
-from ..search.workers import executor_for
+from ..search.rule_search import RuleSearch
+from ..search.rules import default_rules
 from .formulas import clause_against, conjunction_of, hard_part
 from .options import MAX_EVIDENCE_SETS, RUNTIME_NAMES, Request, Runtime, SearchOptions, check_switch, option
 
 
 @dataclass(frozen=True)
 class DefaultsOptions(SearchOptions):
-    """Transformation 3 (the rule search's options: :class:`~pracmln_poss.search.rules.RuleOptions`).
+    """Transformation 3 (the rule search's options: :class:`~pracmln_poss.search.rule_search.RuleOptions`).
 
     :ivar omit_redundant_blocking: drop blocking rules that the rules for ``E - {y}`` entail.
     :ivar prune_heads: remove from rule heads what rational monotonicity gives (Prop. 3).
@@ -63,19 +62,13 @@ def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, fo
         output is the same whatever runs it.
     """
     out = hard_part(mln)
-    progress = runtime.progress
-    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner, \
-            ExitStack() as stack:
+    with open_engine(mln, options.backend) as engine, ExitStack() as stack:
         search = RuleSearch(mln=mln, options=options, focus=focus, backend=engine.name)
         sets = list(literal_sets(search.enumerated, options.k))
+        run = stack.enter_context(runtime.search_run("evidence sets", len(sets)))
         # (closed here, not when the interpreter ends, if an interrupt arrives between two
         # rules: the search then saves its checkpoint while its engine and workers are open)
-        rules = stack.enter_context(closing(default_rules(
-            engine, search, sets,
-            report_optima=Reporter(progress, "penalties of evidence sets", len(sets), later=LATER_RULES),
-            report_rules=Reporter(progress, "rules of evidence sets", len(sets)), stats=runtime.stats,
-            executor=runner, checkpoint=runtime.checkpoint,
-        )))
+        rules = stack.enter_context(closing(default_rules(engine, search, sets, run)))
         for rule in rules:
             origin = describe(rule.evidence, mln)
             if isinstance(rule, BlockingRule):

@@ -32,12 +32,12 @@ from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe
 from ..search.focus import Focus
-from ..search.progress import LATER_RULES, Reporter
 from ..search.representatives import examined
 from ..search.rule import BlockingRule, Schema
-from ..search.rules import RuleSearch, default_rules
+from ..search.rule_search import RuleSearch
+from ..search.rules import default_rules
 from ..search.symmetry import Symmetry, rename, renamings
-from ..search.workers import equipped, executor_for
+from ..search.workers import equipped
 from .formulas import clause_against, conjunction_of, hard_part
 from .options import (
     MAX_LIFTED_EVIDENCE_SETS,
@@ -54,7 +54,7 @@ from .options import (
 
 @dataclass(frozen=True)
 class LiftedOptions(SearchOptions):
-    """Transformation 4 (the rule search's options: :class:`~pracmln_poss.search.rules.RuleOptions`).
+    """Transformation 4 (the rule search's options: :class:`~pracmln_poss.search.rule_search.RuleOptions`).
 
     :ivar long_blocking: blocking rules ``not (AND E ^ AND X(E))`` instead of ``not AND E``.
     """
@@ -87,21 +87,15 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = 
 def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
                  focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Generator[Schema, None, None]:
     """:func:`lifted_schemas` as they are found."""
-    progress = runtime.progress
-    with open_engine(mln, options.backend) as engine, executor_for(runtime.jobs, runtime.executor) as runner, \
-            ExitStack() as stack:
+    with open_engine(mln, options.backend) as engine, ExitStack() as stack:
         search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
                             one_per_class=True)
         equipped(engine, search)
+        run = stack.enter_context(runtime.search_run("evidence classes", None))
         # sets=None: one representative per class, found by the rule core (in chunks)
         # (closed here, not when the interpreter ends, if an interrupt arrives between two
         # rules: the search then saves its checkpoint while its engine and workers are open)
-        rules = stack.enter_context(closing(default_rules(
-            engine, search, None,
-            report_optima=Reporter(progress, "penalties of evidence classes", None, later=LATER_RULES),
-            report_rules=Reporter(progress, "rules of evidence classes", None), stats=runtime.stats,
-            executor=runner, checkpoint=runtime.checkpoint,
-        )))
+        rules = stack.enter_context(closing(default_rules(engine, search, None, run)))
         for rule in rules:
             if isinstance(rule, BlockingRule):
                 yield Schema(rule.evidence, None, rule.body, rule.level)

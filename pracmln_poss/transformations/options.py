@@ -18,6 +18,7 @@ __all__ = ["DEFAULT_MAX_FORMULAS", "MAX_EVIDENCE_SETS", "MAX_LIFTED_EVIDENCE_SET
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # (the rule search and concurrent.futures: imported by a sear
 
     from ..possibilistic.lifted_theory import LiftedTheory
     from ..possibilistic.theory import PossibilisticTheory
-    from ..search.rules import RuleStats
+    from ..search.run import RuleStats, SearchRun
 
 _V = TypeVar("_V")
 
@@ -149,7 +150,7 @@ def check_family(name: str, value: object) -> None:
 
 
 def _stats(name: str, value: object) -> None:
-    from ..search.rules import RuleStats
+    from ..search.run import RuleStats
 
     if value is not None and not isinstance(value, RuleStats):
         raise ArgumentTypeError(f"{name} takes a RuleStats or None, not {type(value).__name__}")
@@ -171,7 +172,7 @@ class Runtime(_Checked):
     """How a conversion runs, which never changes what it gives.
 
     :ivar progress: called with what is being done and how far.
-    :ivar stats: filled in with what a rule search did (a :class:`~pracmln_poss.search.rules.RuleStats`), if given.
+    :ivar stats: filled in with what a rule search did (a :class:`~pracmln_poss.search.run.RuleStats`), if given.
     :ivar jobs: worker processes for a rule search (1: this process; 0: one per core).
     :ivar executor: any ``concurrent.futures.Executor`` to run a rule search on instead
         (a Dask cluster's ``Client.get_executor()``).
@@ -193,6 +194,15 @@ class Runtime(_Checked):
     def used(self) -> tuple[str, ...]:
         """The fields set to other than their defaults."""
         return tuple(f.name for f in fields(self) if getattr(self, f.name) != f.default)
+
+    def search_run(self, what: str, total: int | None) -> AbstractContextManager[SearchRun]:
+        """This runtime as one run of the rule search over ``total`` ``what`` (None: not
+        known before they are found): its workers started, stopped as the block ends
+        (:func:`~pracmln_poss.search.run.search_run`)."""
+        from ..search.run import search_run
+
+        return search_run(self.progress, what, total, stats=self.stats, jobs=self.jobs, executor=self.executor,
+                          checkpoint=self.checkpoint)
 
 
 RUNTIME_NAMES = tuple(f.name for f in fields(Runtime))
