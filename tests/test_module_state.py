@@ -38,10 +38,8 @@ EXCEPTIONS = {
     "pracmln_poss.search.workers._WORKER":
         "a worker's engine, kept between the chunks its thread runs (a pool's initializer "
         "and its chunks can reach nothing else), one per thread: an engine is not to be "
-        "shared between threads, and Dask runs each chunk in a copy of the thread's context",
-    "pracmln_poss.search.workers._INHERITED":
-        "what a local pool's forked workers find in their copy of the parent's memory: "
-        "fork copies module state and nothing else (entries are removed as the pool closes)",
+        "shared between threads, and Dask runs each chunk in a copy of the thread's context; a "
+        "forked worker keeps there too the contexts its pool gave it as it started",
     "pracmln_poss.startup._NOTED":
         "the start-up handler notes a Ctrl-C while modules are still imported, before any "
         "command (or owner) exists; the command line reads and takes it over",

@@ -32,7 +32,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence, Sized
+from collections.abc import Callable, Iterator, Mapping, Sequence, Sized
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
@@ -183,12 +183,9 @@ _WORKER = threading.local()
 thread that runs the chunks keeps it from one to the next, and each thread of an
 executor of threads has its own (an engine, its SAT solvers included, is not to be
 shared between threads).  Per thread, not per context: Dask runs each chunk in a copy of
-its thread's context, where a worker set would be gone at the next."""
-
-_INHERITED: dict[str, Context] = {}
-"""Contexts a local pool's forked workers find in their copy of this process's memory
-(token -> context): they need not be pickled and sent with every chunk."""
-
+its thread's context, where a worker set would be gone at the next.  In a local pool's
+forked worker, also the contexts it inherited (``.inherited``: its pool's, as they were
+when it was forked; :class:`_LocalPool`)."""
 
 def _pickled(data: object) -> bytes:
     """``data``, the pickled bytes of what a worker was sent (a Dask future arrives resolved)."""
@@ -211,7 +208,8 @@ def _worker(context: Shipped) -> _Worker:
         current.engine.close()
         if child:
             gc.unfreeze()  # (the previous context's objects can go)
-    found = _INHERITED[context[0]] if context[1] is None else pickle.loads(_pickled(context[1]))
+    found = (getattr(_WORKER, "inherited", {})[context[0]] if context[1] is None
+             else pickle.loads(_pickled(context[1])))
     if not all(hasattr(found, name) for name in ("mln", "backend", "interchangeable")):
         raise TypeError(f"a worker got {type(found).__name__} for a search's context")
     worker = _Worker(context[0], found, equipped(open_engine(found.mln, found.backend), found))
@@ -265,8 +263,7 @@ class ChunkRunner(Generic[C]):
         if isinstance(executor, _LocalPool) and executor.forks and not executor.started:
             # its workers are forked at the first chunk, with the context in their memory
             token = f"inherited:{os.getpid()}:{secrets.token_hex(8)}"
-            _INHERITED[token] = context
-            executor.inherited.append(token)
+            executor.inherited[token] = context
             self.shipped_context = (token, None)
         elif executor is not None:
             self.shipped_context = self._shipped(_packed(context))
@@ -412,11 +409,14 @@ def _in_order(n: int, done: dict[int, R], run: Iterator[tuple[int, R]]) -> Itera
         yield held.pop(i)
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int, inherited: Mapping[str, Context]) -> None:
     """Set up a worker process: Ctrl-C is the main process's to handle (it saves the
     checkpoint and stops the pool), the main process's handlers of other signals are not
     the worker's (the pool stops a worker with SIGTERM), and the worker ends with the
-    process that started it, however that one ends (killed, it cannot stop its workers)."""
+    process that started it, however that one ends (killed, it cannot stop its workers).
+    ``inherited``: the contexts its chunks find by token (the pool's, in a forked worker's
+    copy of its memory)."""
+    _WORKER.inherited = inherited
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in (signal.SIGTERM, signal.SIGHUP):  # (the command line's handlers are its own)
         signal.signal(signum, signal.SIG_DFL)
@@ -458,10 +458,13 @@ class _LocalPool(ProcessPoolExecutor):
     started = False
 
     def __init__(self, max_workers: int, mp_context: BaseContext | None) -> None:
-        super().__init__(max_workers=max_workers, initializer=_worker_start, initargs=(os.getpid(),),
-                         mp_context=mp_context)
         self.forks = (mp_context or multiprocessing.get_context()).get_start_method() == "fork"
-        self.inherited: list[str] = []  # tokens of the contexts its workers inherit
+        # the contexts its workers inherit (token -> context), filled before they are forked:
+        # a forked process's arguments are in its copy of our memory, not pickled (nor is
+        # this sent where workers are not forked: it stays empty)
+        self.inherited: dict[str, Context] = {}
+        super().__init__(max_workers=max_workers, initializer=_worker_start,
+                         initargs=(os.getpid(), self.inherited), mp_context=mp_context)
 
     def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
         if self.started:
@@ -524,8 +527,7 @@ def local_pool(jobs: int) -> Iterator[Executor]:
     else:
         pool.shutdown(wait=True)
     finally:
-        for token in pool.inherited:
-            _INHERITED.pop(token, None)
+        pool.inherited.clear()  # (the contexts go with the search, not with the pool object)
 
 
 def _stop(pool: _LocalPool) -> None:
