@@ -343,6 +343,32 @@ def test_every_option_declares_its_check_with_its_field():
         METHODS["defaults"](k="text")
 
 
+@pytest.mark.parametrize("method", ["defaults", "lifted"])
+def test_the_rules_found_are_counted_as_their_chunks_finish(monkeypatch, every_report, method):
+    """The rules pass runs its chunks spread over it when someone listens, and hands the
+    rules on in their order; the count its reports give is that of every chunk done (it
+    was that of the chunks handed on, 0 while the first chunk waited its turn: "0 rules
+    found" with 200,000 of CORA's 339,308 classes done at k = 4).  Here the chunks run
+    last first, so the first is the last done.  At the end, the count is the theory's."""
+    from pracmln_poss.search import rules as search_rules
+    from pracmln_poss.search import workers
+    from pracmln_poss.search.run import RuleStats
+    from pracmln_poss.transformations import Runtime
+
+    from .support import smokers
+
+    monkeypatch.setattr(search_rules, "spread_order", lambda sizes: list(reversed(range(len(sizes)))))
+    monkeypatch.setattr(workers, "PART", 2)  # (a chunk reports after each part: reports come while chunks run)
+    seen: list = []
+    stats = RuleStats()
+    transform_mln(smokers(), method, k=3, runtime=Runtime(progress=seen.append, stats=stats))
+    rules = [i for i in seen if i.phase.startswith("rules") and i.note is None]
+    half = next(i for i in rules if i.done >= i.total / 2)
+    assert half.rules > 0, [(i.done, i.rules) for i in rules]
+    counts = [i.rules for i in rules]
+    assert counts == sorted(counts) and counts[-1] == stats.written(method == "lifted")
+
+
 def test_no_sample_of_the_rules_pass_is_taken_when_no_one_listens(monkeypatch):
     """Without a progress callback (``--quiet``, a conversion from Python without one)
     the rules pass is not sampled, nor are the chunks run spread over a pass: the
