@@ -22,6 +22,8 @@ SAMPLE_SHARE = 0.02
 :data:`SAMPLE_LEAST` seconds): the forecast of the rules pass as the optima come."""
 
 SAMPLE_LEAST = 0.05
+"""The least seconds the sample of the rules may take (the penalties pass's first
+seconds would allow it next to nothing)."""
 
 RULE_SECONDS = 5e-6
 """What taking in one rule costs the caller of the search (writing it, mostly): 2.1 s

@@ -1,6 +1,6 @@
 """The penalties pass of the rule search: an optimal world of every evidence set (so its
 penalty), size by size, each from those of the sets one literal smaller when it can be
-(:func:`_run_optima`); with a symmetry, the representatives of each size found with
+(``_run_optima``); with a symmetry, the representatives of each size found with
 the optima of the size below (:func:`all_optima`)."""
 
 from __future__ import annotations

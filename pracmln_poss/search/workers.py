@@ -187,6 +187,7 @@ its thread's context, where a worker set would be gone at the next.  In a local 
 forked worker, also the contexts it inherited (``.inherited``: its pool's, as they were
 when it was forked; :class:`_LocalPool`)."""
 
+
 def _pickled(data: object) -> bytes:
     """``data``, the pickled bytes of what a worker was sent (a Dask future arrives resolved)."""
     if not isinstance(data, bytes):
@@ -460,8 +461,8 @@ class _LocalPool(ProcessPoolExecutor):
     def __init__(self, max_workers: int, mp_context: BaseContext | None) -> None:
         self.forks = (mp_context or multiprocessing.get_context()).get_start_method() == "fork"
         # the contexts its workers inherit (token -> context), filled before they are forked:
-        # a forked process's arguments are in its copy of our memory, not pickled (nor is
-        # this sent where workers are not forked: it stays empty)
+        # a forked process's arguments are in its copy of our memory, not pickled (where
+        # the workers are not forked, it is sent empty)
         self.inherited: dict[str, Context] = {}
         super().__init__(max_workers=max_workers, initializer=_worker_start,
                          initargs=(os.getpid(), self.inherited), mp_context=mp_context)
