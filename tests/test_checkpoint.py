@@ -340,3 +340,18 @@ def test_no_checkpoint_touches_no_checkpoint_file(pracmln, tmp_path, every_repor
     code, _, err = run_cli("convert", PAPER / "smokers.mln", "-k", "1", "--no-checkpoint", "--quiet",
                            "-o", tmp_path / "out")
     assert (code, err) == (0, "") and earlier.read_bytes() == kept
+
+
+def test_a_search_without_a_checkpoint_digests_nothing(monkeypatch):
+    """The search's key digests the whole model (0.5 s of the smokers over 128 persons at
+    k = 2): it is made only for a checkpoint, which is what it is for."""
+    from pracmln_poss.search.rule_search import RuleSearch
+
+    from .support import converted, smokers
+
+    def refused(self, sets):
+        raise AssertionError("a key made for no checkpoint")
+
+    monkeypatch.setattr(RuleSearch, "key", refused)
+    assert converted(smokers(), {"k": 2})
+    assert converted(smokers(), {"method": "lifted", "k": 2})

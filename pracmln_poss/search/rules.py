@@ -69,7 +69,8 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
     runner = ChunkRunner(search, engine, run.executor)
     if run.optima is not None and run.optima.total is None and sets is not None:
         run.optima.total = len(sets)
-    saved = run.opened(search.key(sets), engine.mln.n_atoms, k, sum(int(wf.weight) for wf in engine.mln.soft))
+    saved = (run.opened(search.key(sets), engine.mln.n_atoms, k, sum(int(wf.weight) for wf in engine.mln.soft))
+             if run.checkpoint is not None else None)  # (the key digests the whole model)
     try:
         sets, optima = all_optima(search, runner, sets, run.optima, saved)
         if report is not None and report.total is None:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..errors import ArgumentError
 from .checkpoint import Begun, Checkpoint, RuleChunk
 from .progress import LATER_RULES, Progress, Reporter
 from .rule import BlockingRule
@@ -72,12 +73,14 @@ class SearchRun:
     executor: Executor | None = None
     checkpoint: str | os.PathLike[str] | None = None
 
-    def opened(self, key: str, n_atoms: int, k: int, max_level: int) -> Checkpoint | None:
-        """The run's checkpoint for a search of digest ``key`` (None: none), loaded when it
-        belongs to that search; the rules pass's reporter notes whether it resumes from
-        it, and how far, or why not."""
+    def opened(self, key: str, n_atoms: int, k: int, max_level: int) -> Checkpoint:
+        """The run's checkpoint for a search of digest ``key``, loaded when it belongs to
+        that search; the rules pass's reporter notes whether it resumes from it, and how
+        far, or why not.
+
+        :raises ArgumentError: when the run keeps no checkpoint."""
         if self.checkpoint is None:
-            return None
+            raise ArgumentError("this run of the rule search keeps no checkpoint")
         return _opened(Checkpoint(self.checkpoint, key, n_atoms, k, max_level=max_level), self.rules)
 
 
