@@ -83,7 +83,8 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
         start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
         replayed = set(saved.rules) if saved is not None else set()
         tally = watched(report, chunks, replayed, 0, run.optima.after if run.optima is not None else None)
-        heard = RuleStats()  # (of the chunks done, in any order: the count reported, which the chunks run spread held back)
+        # (the rules of the chunks done, in any order: what is reported, which the spread held back in order)
+        heard = RuleStats()
 
         def finished(i: int, result: RuleChunk, seconds: float) -> None:
             heard.add(len(chunks[i]), result)
@@ -95,7 +96,8 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
         results = runner.map(RULES, tables, chunks, saved.rules if saved is not None else None,
                              part_reporter(report, lambda: done, lambda: heard.written(search.one_per_class),
                                            start[1] if start is not None else None),
-                             start, keeper(saved, lambda i, items, parts: Begun(0, i, items, None, combine_rules(parts))),
+                             start,
+                             keeper(saved, lambda i, items, parts: Begun(0, i, items, None, combine_rules(parts))),
                              spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             done += len(chunk)
