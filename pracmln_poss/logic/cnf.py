@@ -102,20 +102,22 @@ def clausify_under(f: Formula, value: Callable[[int], bool | None], pool: VarPoo
     if template is None:
         g = substitute_atoms(f, value)
         if isinstance(g, Truth):
-            template = (g, [])
+            template = (g, [], 0)
         else:  # (clausified here, then written over positions: atom i is i + 1, fresh variables follow)
             top = max(atoms)
             position = {a: i + 1 for i, a in enumerate(atoms)}
+            taken = VarPool(top)
+            clauses = clausify(g, taken)
+            # (the fresh variables it took, those in no clause included: a conjunction whose
+            # definitions are all tautologies, dropped, still took its name)
             template = (None, [tuple((1 if l > 0 else -1) * (position[abs(l)] if abs(l) <= top else
                                                               len(atoms) + abs(l) - top) for l in c)
-                               for c in clausify(g, VarPool(top))])
+                               for c in clauses], taken.top - top)
         if len(_TEMPLATES) < MAX_TEMPLATES:
             _TEMPLATES[(key, known)] = template
-    constant, clauses = template
+    constant, clauses, fresh = template
     if constant is not None:
         return constant, []
-    m = len(atoms)
-    fresh = max((abs(l) for c in clauses for l in c), default=m) - m
     names = [0, *atoms, *(pool.new() for _ in range(fresh))]
     return None, [tuple(names[l] if l > 0 else -names[-l] for l in c) for c in clauses]
 
@@ -123,7 +125,9 @@ def clausify_under(f: Formula, value: Callable[[int], bool | None], pool: VarPoo
 MAX_TEMPLATES = 10_000
 """Clause forms of formula shapes kept (a model has a few per template)."""
 
-_TEMPLATES: dict[tuple[str, tuple[bool | None, ...]], tuple[Truth | None, list[Clause]]] = {}
+_TEMPLATES: dict[tuple[str, tuple[bool | None, ...]], tuple[Truth | None, list[Clause], int]] = {}
+"""Shape and known values -> the constant, or the clauses over positions and the fresh
+variables they take."""
 
 
 def _emit(lits: list[int], out: list[Clause]) -> None:
