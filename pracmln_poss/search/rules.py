@@ -44,7 +44,7 @@ from .optima_pass import all_optima
 from .rule import BlockingRule, DefaultRule
 from .rule_search import RuleSearch
 from .rules_pass import RULES, Tables, combine_rules
-from .run import RuleStats, SearchRun, keeper, part_reporter, watched
+from .run import SearchRun, keeper, part_reporter, watched
 from .tally import spread_order
 from .workers import ChunkRunner, chunked
 
@@ -69,8 +69,7 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
     runner = ChunkRunner(search, engine, run.executor)
     if run.optima is not None and run.optima.total is None and sets is not None:
         run.optima.total = len(sets)
-    saved = (run.opened(search.key(sets), engine.mln.n_atoms, k, sum(int(wf.weight) for wf in engine.mln.soft))
-             if run.checkpoint is not None else None)  # (the key digests the whole model)
+    saved = run.opened(search, sets)
     try:
         sets, optima = all_optima(search, runner, sets, run.optima, saved)
         if report is not None and report.total is None:
@@ -83,31 +82,30 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
         start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
         replayed = set(saved.rules) if saved is not None else set()
         tally = watched(report, chunks, replayed, 0, run.optima.after if run.optima is not None else None)
-        # (the rules of the chunks done, in any order: what is reported, which the spread held back in order)
-        heard = RuleStats()
 
         def finished(i: int, result: RuleChunk, seconds: float) -> None:
-            heard.add(len(chunks[i]), result)
+            # (counted as each chunk is done, in any order: the chunks run spread come back in
+            # order, and the rules found reported would wait for the first)
+            stats.add(len(chunks[i]), result)
             if saved is not None:
                 saved.chunk_done(saved.rules, i, result)
             if tally is not None:
                 tally.finished(i, seconds)
 
         results = runner.map(RULES, tables, chunks, saved.rules if saved is not None else None,
-                             part_reporter(report, lambda: done, lambda: heard.written(search.one_per_class),
+                             part_reporter(report, lambda: done, lambda: stats.written(search.one_per_class),
                                            start[1] if start is not None else None),
                              start,
                              keeper(saved, lambda i, items, parts: Begun(0, i, items, None, combine_rules(parts))),
                              spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             done += len(chunk)
-            stats.add(len(chunk), result)
-            if i in replayed:
-                heard.add(len(chunk), result)
+            if i in replayed:  # (taken from the checkpoint: not heard finished)
+                stats.add(len(chunk), result)
             if report is not None and i in replayed:
                 report.resumed(done)
             elif report is not None:
-                report(done, heard.written(search.one_per_class), len(chunk[-1][0]))
+                report(done, stats.written(search.one_per_class), len(chunk[-1][0]))
             yield from result.rules
     except INTERRUPTS + (BrokenExecutor, GeneratorExit) as exc:
         # (an interrupt, a signal, a worker killed; or the caller closing this search early,

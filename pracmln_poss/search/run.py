@@ -14,10 +14,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..errors import ArgumentError
 from .checkpoint import Begun, Checkpoint, RuleChunk
+from .evidence import EvidenceSet
 from .progress import LATER_RULES, Progress, Reporter
 from .rule import BlockingRule
+from .rule_search import RuleSearch
 from .tally import Tally
 from .workers import Keep, Part, executor_for
 
@@ -51,7 +52,6 @@ class RuleStats:
                 self.conclusions += len(rule.head)
 
 
-
 @dataclass(frozen=True)
 class SearchRun:
     """What one run of the rule search reports and where its chunks run, made for the
@@ -73,15 +73,16 @@ class SearchRun:
     executor: Executor | None = None
     checkpoint: str | os.PathLike[str] | None = None
 
-    def opened(self, key: str, n_atoms: int, k: int, max_level: int) -> Checkpoint:
-        """The run's checkpoint for a search of digest ``key``, loaded when it belongs to
-        that search; the rules pass's reporter notes whether it resumes from it, and how
-        far, or why not.
-
-        :raises ArgumentError: when the run keeps no checkpoint."""
+    def opened(self, search: RuleSearch, sets: Sequence[EvidenceSet] | None) -> Checkpoint | None:
+        """The run's checkpoint for ``search`` over ``sets`` (None: the run keeps none),
+        loaded when it belongs to that search; the rules pass's reporter notes whether it
+        resumes from it, and how far, or why not.  The search's key, a digest of the whole
+        model, is made only here: for a checkpoint."""
         if self.checkpoint is None:
-            raise ArgumentError("this run of the rule search keeps no checkpoint")
-        return _opened(Checkpoint(self.checkpoint, key, n_atoms, k, max_level=max_level), self.rules)
+            return None
+        mln = search.mln
+        return _opened(Checkpoint(self.checkpoint, search.key(sets), mln.n_atoms, search.options.k,
+                                  max_level=sum(int(wf.weight) for wf in mln.soft)), self.rules)
 
 
 @contextmanager
