@@ -123,7 +123,7 @@ class OutputError(PossError, OSError):
 
 
 class TimeLimitReached(PossError, TimeoutError):
-    """A time limit (``--time-limit``, :func:`~pracmln_poss.stopping.deadline`) passed
+    """A time limit (``--time-limit``, :meth:`~pracmln_poss.stopping.Guard.deadline`) passed
     before the answer was proven."""
 
 

@@ -94,7 +94,7 @@ def start_helper(thread: Thread) -> None:
     PySAT's (a solve outside :func:`~pracmln_poss.stopping.stoppable`, a totalizer
     growing) ``longjmp`` back into the main thread's stack, which from another thread's
     stack is undefined; faulthandler's, during a native search
-    (:func:`~pracmln_poss.stopping.native`), writes the receiving thread's traceback.
+    (:meth:`~pracmln_poss.stopping.Guard.native`), writes the receiving thread's traceback.
     The kernel may hand a signal to any thread that does not block it (Linux: another
     one when the main thread already has one pending and is not on a CPU).  The new
     thread takes its mask from this one, blocked for the moment of the start (a signal

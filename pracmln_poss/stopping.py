@@ -1,15 +1,16 @@
 """Stopping a solve: Ctrl-C, SIGTERM, SIGHUP and a time limit reach every solver within a second.
 
 Python runs a signal's handler in the main thread, between two bytecodes; a solver's C
-code that runs for minutes never gets there, so a handler alone cannot stop it.  Inside
-:func:`stoppable` (the command line runs every command inside it):
+code that runs for minutes never gets there, so a handler alone cannot stop it.
+:func:`stoppable` (the command line runs every command inside it) makes the run's
+:class:`Guard`, which every solver of the run is given and solves through:
 
 - solvers that release the GIL while they search (CP-SAT; PySAT's ``solve_limited``)
   are stopped from a watcher thread: Python's own C-level handler writes the signal's
   number to a pipe (:func:`signal.set_wakeup_fd`), the thread reads it and calls the stop
   function of the solve under way (CP-SAT's ``stop_search``, PySAT's ``interrupt``),
-  registered by :func:`solving`;
-- toulbar2 holds the GIL: during each of its searches, :func:`native` makes these
+  registered by :meth:`Guard.solving`;
+- toulbar2 holds the GIL: during each of its searches, :meth:`Guard.native` makes these
   signals call the solver's own time-out handler (what its time limit calls: it makes
   the search stop at its next choice point), through :mod:`faulthandler`, whose handler
   notes which signal came in a file of its own; afterwards Python's handlers are put
@@ -17,32 +18,31 @@ code that runs for minutes never gets there, so a handler alone cannot stop it. 
 
 After a stopped solve, the Python handlers run at once (:func:`run_handlers`): Ctrl-C
 raises ``KeyboardInterrupt``, the command line's SIGTERM handler its own interrupt, a
-:func:`deadline` :class:`~pracmln_poss.errors.TimeLimitReached`; when none raises (a
-handler that ignores the signal), the solve is asked again: a stopped solve never
+:meth:`Guard.deadline` :class:`~pracmln_poss.errors.TimeLimitReached`; when none raises
+(a handler that ignores the signal), the solve is asked again: a stopped solve never
 passes for an answer.  Python may run a handler inside a ``__del__``, which prints its
 exception and goes on; so a handler that raises to stop the work raises
-``expire(exc)``, which keeps ``exc``: every later solve of the :func:`stoppable` block
-raises it before it starts (:func:`check`).
+``guard.expire(exc)``, which keeps ``exc``: every later solve of the run raises it
+before it starts (:meth:`Guard.check`).
 
-Outside :func:`stoppable` nothing is installed: PySAT catches Ctrl-C itself during a
-solve and raises its own error (:data:`INTERRUPTS`, :func:`interrupted`).
+A solver given no guard makes a ``Guard()`` of its own, which installs nothing: PySAT
+catches Ctrl-C itself during a solve and raises its own error (:data:`INTERRUPTS`,
+:func:`interrupted`).
 
-What a block changes of the process (the signals' handlers and wakeup fd, PySAT's own
+What a run changes of the process (the signals' handlers and wakeup fd, PySAT's own
 handler check, the watcher thread, the exception kept, the deadlines running,
-faulthandler's registrations for a native search) is held by one owner, the block's
-:class:`_Guard`, found through a context variable while the block runs, and all of it
-is given back as the block ends: a program that calls us in-process finds its process
-as it left it.
+faulthandler's registrations for a native search) is held by one owner, its guard, and
+all of it is given back as the block ends: a program that calls us in-process finds its
+process as it left it.  The module itself keeps nothing.
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "INTERRUPTS", "MAX_TIME_LIMIT", "RESTOP", "SAT_SOLVER", "SIGNALS", "Run", "NativeRun", "SatOracle", "model_of", "check", "deadline", "expire", "interrupted", "native", "run_handlers", "sat",
-    "helper_threads", "solving", "stoppable", "under_deadline", "watching",
+    "INTERRUPTS", "MAX_TIME_LIMIT", "RESTOP", "SAT_SOLVER", "SIGNALS", "Guard", "Run", "NativeRun", "SatOracle",
+    "forget_in_child", "interrupted", "model_of", "run_handlers", "stoppable",
 ]
 
-import contextvars
 import ctypes
 import faulthandler
 import functools
@@ -71,7 +71,7 @@ INTERRUPTS: tuple[type[BaseException], ...] = (KeyboardInterrupt, *_PYSAT_ERRORS
 """What an interrupt may arrive as: Python's, or PySAT's (among its other errors)."""
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
-"""The signals that stop a solve (SIGALRM: a :func:`deadline`)."""
+"""The signals that stop a solve (SIGALRM: a :meth:`Guard.deadline`)."""
 
 SAT_SOLVER = "m22"
 """The PySAT solver every SAT call of the package uses by default: MiniSat 2.2 notices an
@@ -107,70 +107,222 @@ class _Watcher:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-@dataclass
-class _Guard:
-    """What one :func:`stoppable` block (or a :func:`deadline` outside one) holds of the
-    process, and gives back as it ends.
+class Guard:
+    """What one stoppable run holds of the process (:func:`stoppable` makes it), given to
+    every solver of the run, which asks it to solve: the watcher thread and its pipe,
+    the exception a signal's handler raised to stop the work, the deadlines running and
+    faulthandler's registrations for native searches; all of it is given back as the run
+    ends.  ``Guard()`` is a run without a watcher (outside :func:`stoppable`, or not in
+    the main thread): its solves are not stopped by signals, but its deadlines keep what
+    they raise.
 
-    :ivar watcher: the watcher thread and its pipe (None for a deadline's own guard).
-    :ivar pending: what a signal's handler raised to stop the work (:func:`expire`).
-    :ivar deadlines: how many :func:`deadline` blocks run inside it.
+    :ivar watcher: the watcher thread and its pipe (None: signals stop no solve).
+    :ivar pending: what a signal's handler raised to stop the work (:meth:`expire`).
+    :ivar deadlines: how many :meth:`deadline` blocks run inside it.
     :ivar armed: faulthandler's registrations for native searches, made at the first
-        (:func:`native`) and unregistered as the block ends.
+        (:meth:`native`) and unregistered as the run ends.
     """
 
-    watcher: _Watcher | None = None
-    pending: BaseException | None = None
-    deadlines: int = 0
-    armed: _Armed | None = None
+    def __init__(self, watcher: _Watcher | None = None) -> None:
+        self.watcher = watcher
+        self.pending: BaseException | None = None
+        self.deadlines = 0
+        self.armed: _Armed | None = None
 
+    @property
+    def watching(self) -> bool:
+        """Whether solves are stopped by signals here (a watcher, and the main thread)."""
+        return self.watcher is not None and threading.current_thread() is threading.main_thread()
 
-_GUARD: contextvars.ContextVar[_Guard | None] = contextvars.ContextVar("pracmln_poss_guard", default=None)
-"""The guard of the block running (None: none).  A context variable, not a module's
-state: it is set for the block and reset as it ends, and a thread of its own (an
-executor's) starts without one."""
+    @property
+    def under_deadline(self) -> bool:
+        """Whether a :meth:`deadline` is running (solvers then keep the best world they
+        find as they go, for ``map --anytime``)."""
+        return self.deadlines > 0
 
+    def helper_threads(self) -> int:
+        """Threads of the guard running (its watcher: 1 inside :func:`stoppable`)."""
+        watcher = self.watcher
+        return int(watcher is not None and watcher.thread is not None and watcher.thread.is_alive())
 
-def watching() -> bool:
-    """Whether solves are stopped by signals here (inside :func:`stoppable`, main thread)."""
-    guard = _GUARD.get()
-    return guard is not None and guard.watcher is not None and threading.current_thread() is threading.main_thread()
+    def expire(self, exc: BaseException) -> BaseException:
+        """Keep ``exc``, the exception a signal's handler raises to stop the work, so that
+        every later solve of the run raises it too before it starts (:meth:`check`);
+        returns it.
+
+        Python runs a handler at whatever bytecode comes next, which may be inside a
+        ``__del__``: that prints the exception and goes on, and the signal would be lost."""
+        self.pending = exc
+        return exc
+
+    def check(self) -> None:
+        """Raise the exception a signal's handler raised to stop the work, if one did
+        (every solve asks before it starts)."""
+        if self.pending is not None:
+            raise self.pending
+
+    def interrupt(self, signum: int, frame: object) -> None:
+        """Ctrl-C inside :func:`stoppable`: Python's ``KeyboardInterrupt``, kept (:meth:`expire`)."""
+        raise self.expire(KeyboardInterrupt())
+
+    @contextmanager
+    def solving(self, stop: Callable[[], None]) -> Iterator[Run]:
+        """The block runs one solve that releases the GIL; a signal calls ``stop`` (from
+        another thread) and sets the run's ``stopped``; so does a signal that came since
+        the last stopped solve."""
+        run = Run(stop)
+        watcher = self.watcher
+        if watcher is None or not self.watching:
+            yield run
+            return
+        with watcher.lock:
+            watcher.current = run
+            if watcher.signalled:
+                run.stopped = True
+                run.stop()
+        try:
+            yield run
+        finally:
+            with watcher.lock:
+                watcher.current = None
+                if run.stopped:  # (its caller runs the handlers, or asks again)
+                    watcher.signalled = False
+
+    @overload
+    def sat(self, oracle: SatOracle, assumptions: list[int]) -> bool: ...
+    @overload
+    def sat(self, oracle: SatOracle, assumptions: list[int], budgeted: bool) -> bool | None: ...
+    def sat(self, oracle: SatOracle, assumptions: list[int], budgeted: bool = False) -> bool | None:
+        """``oracle.solve(assumptions)`` of a PySAT solver, stopped by the signals when
+        :attr:`watching` (``solve_limited``, which releases the GIL, and ``interrupt``);
+        else PySAT catches Ctrl-C during the solve, and it ends in ``KeyboardInterrupt``.
+        ``budgeted``: the solver has a budget (a conflict limit), and None says it ran out."""
+        if not self.watching:
+            self.check()
+            found = oracle.solve_limited(assumptions=assumptions)
+            if found is None and not budgeted:  # (no budget is set: only Ctrl-C stops it)
+                raise KeyboardInterrupt
+            return found if found is None else bool(found)
+        while True:
+            self.check()
+            oracle.clear_interrupt()
+            with self.solving(oracle.interrupt) as run:
+                found = oracle.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            if found is not None:
+                return bool(found)
+            if run.stopped:
+                run_handlers()
+            elif budgeted:
+                return None
+            # (a signal whose handler did not raise, or none at all: ask again)
+
+    @contextmanager
+    def native(self, handler: int | None) -> Iterator[NativeRun]:
+        """During the block (a native search that holds the GIL), the signals of
+        :data:`SIGNALS` call ``handler``, the address of the solver's own C function that
+        stops its search (through :class:`_Armed`, which tells which came).  Afterwards
+        Python's handlers are back, and the signals that came are raised again for them and
+        run (:func:`run_handlers`); the run lists them (the caller asks again when none
+        raised).  Does nothing unless :attr:`watching`, without a handler, or without a C
+        library to call."""
+        self.check()
+        run = NativeRun()
+        libc = _libc() if handler is not None and self.watching else None
+        armed = _arm(self, libc, handler) if libc is not None and handler is not None else None
+        if libc is None or armed is None:
+            yield run
+            return
+        saved = {}
+        try:
+            for signum, action in armed.actions.items():
+                if signal.getsignal(signum) is signal.SIG_IGN:  # (ignored, as nohup's SIGHUP: left so)
+                    continue
+                saved[signum] = _action(libc, signum)
+                libc.sigaction(signum, action, None)  # (swapped at once: no moment without a handler)
+            run_handlers()  # (a signal that came just before)
+            yield run
+        finally:
+            for signum, action in saved.items():
+                libc.sigaction(signum, action, None)
+            run.signals.extend(_came(armed))
+        for came in run.signals:
+            signal.raise_signal(came)
+        if run.signals:
+            run_handlers()
+
+    @contextmanager
+    def deadline(self, seconds: float | None) -> Iterator[None]:
+        """Inside the block, :class:`~pracmln_poss.errors.TimeLimitReached` is raised
+        ``seconds`` after it starts (None: no limit), whatever solver of the run is
+        running (the main thread's: a signal's handler runs there)."""
+        if seconds is None:
+            yield
+            return
+        if not 0 < seconds <= MAX_TIME_LIMIT:  # (the interval timer takes no more: OverflowError)
+            raise ArgumentError(f"a time limit is a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
+                                f"got {seconds!r}")
+        previous = signal.signal(signal.SIGALRM, _alarm(self, TimeLimitReached(
+            f"no answer within the time limit of {seconds:g} s")))
+        signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN)
+        self.deadlines += 1
+        try:
+            yield
+        finally:
+            self.deadlines -= 1
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            if isinstance(self.pending, TimeLimitReached):
+                self.pending = None
 
 
 @contextmanager
-def stoppable() -> Iterator[None]:
-    """Inside the block, every solve stops within a second of a signal of :data:`SIGNALS`
-    (in the main thread; elsewhere, and nested, it does nothing)."""
-    if watching() or threading.current_thread() is not threading.main_thread():
-        yield
+def stoppable() -> Iterator[Guard]:
+    """A run whose every solve stops within a second of a signal of :data:`SIGNALS`: the
+    :class:`Guard` to give its solvers.  In the main thread only (elsewhere the guard has
+    no watcher); the process's handlers, wakeup fd and faulthandler's registrations are
+    as before once the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield Guard()
         return
-    _forgotten_in_children()
     read, write = os.pipe()
     os.set_blocking(write, False)
     previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
     watcher = _Watcher(read, write, previous)
     watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
     start_helper(watcher.thread)  # (signals blocked in it: see start_helper)
-    guard = _Guard(watcher)
-    token = _GUARD.set(guard)
+    guard = Guard(watcher)
     interrupt = signal.getsignal(signal.SIGINT)
     if interrupt is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _interrupt)
+        signal.signal(signal.SIGINT, guard.interrupt)
     restore = _without_pysat_handlers()
     try:
-        yield
+        yield guard
     finally:
         restore()
         if guard.armed is not None:
             _disarm(guard.armed)
-        _GUARD.reset(token)
         if interrupt is signal.default_int_handler:
             signal.signal(signal.SIGINT, interrupt)
         signal.set_wakeup_fd(previous)
-        os.close(write)  # (the watcher reads the end of the pipe and stops)
+        # (the watcher stops at the byte 0, no signal's number: a forked worker's copy of
+        # the pipe's writing end would keep it from ever reading the pipe's end)
+        os.write(write, _END)
+        os.close(write)
         watcher.thread.join(timeout=1.0)
         if not watcher.thread.is_alive():
             os.close(read)
+        guard.watcher, guard.pending = None, None  # (a guard kept after its run stops nothing)
+
+
+_END = b"\0"
+"""What the watcher's pipe gets as its run ends: no signal has the number 0."""
+
+
+def forget_in_child() -> None:
+    """In a forked worker: this process's signals write to no pipe (the wakeup fd it
+    inherited is its parent's run's, whose watcher would take them for its own)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.set_wakeup_fd(-1)
 
 
 def _without_pysat_handlers() -> Callable[[], None]:
@@ -191,32 +343,6 @@ def _without_pysat_handlers() -> Callable[[], None]:
     return lambda: setattr(MainThread, "check", check)
 
 
-def helper_threads() -> int:
-    """Threads of this module running (the watcher: 1 inside :func:`stoppable`)."""
-    guard = _GUARD.get()
-    watcher = guard.watcher if guard is not None else None
-    return int(watcher is not None and watcher.thread is not None and watcher.thread.is_alive())
-
-
-def _forget() -> None:
-    """In a forked child: the guard is the parent's (the watcher's thread is not here,
-    its pipe is the parent's), so this process has none, and its signals write to no pipe."""
-    guard = _GUARD.get()
-    if guard is None:
-        return
-    _GUARD.set(None)
-    if guard.watcher is not None:
-        signal.set_wakeup_fd(-1)
-        os.close(guard.watcher.read)
-        os.close(guard.watcher.write)
-
-
-@functools.cache  # (once per process: a hook cannot be unregistered)
-def _forgotten_in_children() -> None:
-    """Make every forked child forget the guard (:func:`_forget`)."""
-    os.register_at_fork(after_in_child=_forget)
-
-
 def _watch(watcher: _Watcher) -> None:
     """Read the signals' numbers as Python's handler writes them; stop the solve under way
     for those of :data:`SIGNALS`, and stop it again every :data:`RESTOP` seconds until it
@@ -235,7 +361,7 @@ def _watch(watcher: _Watcher) -> None:
                 data = os.read(watcher.read, 64)
             except OSError:  # pragma: no cover - the pipe closed under us
                 return
-            if not data:
+            if not data or _END[0] in data:
                 return
             if wanted.isdisjoint(data):
                 continue
@@ -250,31 +376,6 @@ def _watch(watcher: _Watcher) -> None:
 
 RESTOP = 0.05
 """Seconds between two stops of a solve that a signal stopped and that has not ended yet."""
-
-
-@contextmanager
-def solving(stop: Callable[[], None]) -> Iterator[Run]:
-    """The block runs one solve that releases the GIL; a signal calls ``stop`` (from
-    another thread) and sets the run's ``stopped``; so does a signal that came since the
-    last stopped solve."""
-    run = Run(stop)
-    guard = _GUARD.get()
-    watcher = guard.watcher if guard is not None else None
-    if watcher is None or threading.current_thread() is not threading.main_thread():
-        yield run
-        return
-    with watcher.lock:
-        watcher.current = run
-        if watcher.signalled:
-            run.stopped = True
-            run.stop()
-    try:
-        yield run
-    finally:
-        with watcher.lock:
-            watcher.current = None
-            if run.stopped:  # (its caller runs the handlers, or asks again)
-                watcher.signalled = False
 
 
 def run_handlers() -> None:
@@ -310,35 +411,6 @@ def model_of(oracle: SatOracle) -> list[int]:
     if model is None:
         raise ValueError("the SAT solver's last call was not satisfiable: it has no model")
     return model
-
-
-@overload
-def sat(oracle: SatOracle, assumptions: list[int]) -> bool: ...
-@overload
-def sat(oracle: SatOracle, assumptions: list[int], budgeted: bool) -> bool | None: ...
-def sat(oracle: SatOracle, assumptions: list[int], budgeted: bool = False) -> bool | None:
-    """``oracle.solve(assumptions)`` of a PySAT solver, stopped by the signals inside
-    :func:`stoppable` (``solve_limited``, which releases the GIL, and ``interrupt``);
-    outside, PySAT catches Ctrl-C during the solve, and it ends in ``KeyboardInterrupt``.
-    ``budgeted``: the solver has a budget (a conflict limit), and None says it ran out."""
-    if not watching():
-        check()
-        found = oracle.solve_limited(assumptions=assumptions)
-        if found is None and not budgeted:  # (no budget is set: only Ctrl-C stops it)
-            raise KeyboardInterrupt
-        return found if found is None else bool(found)
-    while True:
-        check()
-        oracle.clear_interrupt()
-        with solving(oracle.interrupt) as run:
-            found = oracle.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        if found is not None:
-            return bool(found)
-        if run.stopped:
-            run_handlers()
-        elif budgeted:
-            return None
-        # (a signal whose handler did not raise, or none at all: ask again)
 
 
 # -- native solvers that hold the GIL ------------------------------------------------------
@@ -399,7 +471,7 @@ def _records() -> dict[int, IO[bytes]]:
     return {int(signum): tempfile.TemporaryFile() for signum in SIGNALS}
 
 
-def _arm(guard: _Guard, libc: ctypes.CDLL, handler: int) -> _Armed | None:
+def _arm(guard: Guard, libc: ctypes.CDLL, handler: int) -> _Armed | None:
     """The actions of :class:`_Armed` for ``handler``, made at the guard's first native
     search; None where they cannot be had (another solver's handler armed already)."""
     armed = guard.armed
@@ -435,52 +507,9 @@ def _disarm(armed: _Armed) -> None:
 
 @dataclass
 class NativeRun:
-    """What :func:`native` saw: the signals that stopped the search (empty: none)."""
+    """What :meth:`Guard.native` saw: the signals that stopped the search (empty: none)."""
 
     signals: list[int] = field(default_factory=list)
-
-
-@contextmanager
-def native(handler: int | None) -> Iterator[NativeRun]:
-    """During the block (a native search that holds the GIL), the signals of
-    :data:`SIGNALS` call ``handler``, the address of the solver's own C function that
-    stops its search (through :class:`_Armed`, which tells which came).  Afterwards
-    Python's handlers are back, and the signals that came are raised again for them and
-    run (:func:`run_handlers`); the run lists them (the caller asks again when none
-    raised).  Does nothing outside :func:`stoppable`, without a handler, or without a C
-    library to call."""
-    check()
-    run = NativeRun()
-    guard = _GUARD.get()
-    if handler is None or guard is None or not watching():
-        yield run
-        return
-    libc = _libc()
-    armed = _arm(guard, libc, handler) if libc is not None else None
-    if libc is None or armed is None:  # pragma: no cover - no C library to call
-        yield run
-        return
-    saved = {}
-    try:
-        for signum, action in armed.actions.items():
-            if signal.getsignal(signum) is signal.SIG_IGN:  # (ignored, as nohup's SIGHUP: left so)
-                continue
-            saved[signum] = _action(libc, signum)
-            libc.sigaction(signum, action, None)  # (swapped at once: no moment without a handler)
-        run_handlers()  # (a signal that came just before)
-        yield run
-    finally:
-        for signum, action in saved.items():
-            libc.sigaction(signum, action, None)
-        for signum, record in armed.records.items():
-            if os.lseek(record.fileno(), 0, os.SEEK_END):
-                run.signals.append(signum)
-                os.ftruncate(record.fileno(), 0)
-                os.lseek(record.fileno(), 0, os.SEEK_SET)
-    for came in run.signals:
-        signal.raise_signal(came)
-    if run.signals:
-        run_handlers()
 
 
 # -- a time limit --------------------------------------------------------------------------
@@ -488,50 +517,6 @@ def native(handler: int | None) -> Iterator[NativeRun]:
 MAX_TIME_LIMIT = 1e9
 """The longest time limit, in seconds (31 years; the interval timer refuses from about 9.2e9)."""
 
-
-@contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
-    """Inside the block, :class:`~pracmln_poss.errors.TimeLimitReached` is raised
-    ``seconds`` after it starts (None: no limit), whatever solver is running (with
-    :func:`stoppable`)."""
-    if seconds is None:
-        yield
-        return
-    if not 0 < seconds <= MAX_TIME_LIMIT:  # (the interval timer takes no more: OverflowError)
-        raise ArgumentError(f"a time limit is a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
-                            f"got {seconds!r}")
-
-    passed = TimeLimitReached(f"no answer within the time limit of {seconds:g} s")
-    fired = False
-
-    def reached(signum: int, frame: types.FrameType | None) -> None:
-        nonlocal fired
-        if importing(frame):  # (raised inside an import, it would break the module: the next alarm)
-            return
-        if not fired:
-            fired = True
-            raise expire(passed)
-        if _inside_pracmln(frame):  # (again: pracmln's code caught it and went on)
-            raise passed
-
-    guard = _GUARD.get()
-    token = None
-    if guard is None:  # (outside a block: a guard of its own, for what its alarm raises)
-        guard = _Guard()
-        token = _GUARD.set(guard)
-    previous = signal.signal(signal.SIGALRM, reached)
-    signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN)
-    guard.deadlines += 1
-    try:
-        yield
-    finally:
-        guard.deadlines -= 1
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if isinstance(guard.pending, TimeLimitReached):
-            guard.pending = None
-        if token is not None:
-            _GUARD.reset(token)
 
 AGAIN = 0.1
 """Seconds between two alarms once a time limit has passed: while pracmln's code runs
@@ -549,34 +534,32 @@ def _inside_pracmln(frame: types.FrameType | None) -> bool:
     return False
 
 
-def expire(exc: BaseException) -> BaseException:
-    """Keep ``exc``, the exception a signal's handler raises to stop the work, so that
-    every later solve of the :func:`stoppable` block (or the :func:`deadline`) raises it
-    too before it starts (:func:`check`); returns it.  Outside both, nothing is kept.
-
-    Python runs a handler at whatever bytecode comes next, which may be inside a
-    ``__del__``: that prints the exception and goes on, and the signal would be lost."""
-    guard = _GUARD.get()
-    if guard is not None:
-        guard.pending = exc
-    return exc
 
 
-def check() -> None:
-    """Raise the exception a signal's handler raised to stop the work, if one did (every
-    solve asks before it starts)."""
-    guard = _GUARD.get()
-    if guard is not None and guard.pending is not None:
-        raise guard.pending
+def _alarm(guard: Guard, passed: TimeLimitReached) -> Callable[[int, types.FrameType | None], None]:
+    """The SIGALRM handler of a :meth:`Guard.deadline`: it raises ``passed``, kept by the
+    guard; again, at later alarms, while pracmln's code runs (:data:`AGAIN`)."""
+    fired = [False]
+
+    def reached(signum: int, frame: types.FrameType | None) -> None:
+        if importing(frame):  # (raised inside an import, it would break the module: the next alarm)
+            return
+        if not fired[0]:
+            fired[0] = True
+            raise guard.expire(passed)
+        if _inside_pracmln(frame):  # (again: pracmln's code caught it and went on)
+            raise passed
+
+    return reached
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    """Ctrl-C inside :func:`stoppable`: Python's ``KeyboardInterrupt``, kept (:func:`expire`)."""
-    raise expire(KeyboardInterrupt())
-
-
-def under_deadline() -> bool:
-    """Whether a :func:`deadline` is running (solvers then keep the best world they find
-    as they go, for ``map --anytime``)."""
-    guard = _GUARD.get()
-    return guard is not None and guard.deadlines > 0
+def _came(armed: _Armed) -> list[int]:
+    """The signals whose faulthandler's handler wrote to its file of ``armed`` since it
+    was last asked (their files emptied)."""
+    came = []
+    for signum, record in armed.records.items():
+        if os.lseek(record.fileno(), 0, os.SEEK_END):
+            came.append(signum)
+            os.ftruncate(record.fileno(), 0)
+            os.lseek(record.fileno(), 0, os.SEEK_SET)
+    return came

@@ -132,10 +132,9 @@ def test_a_rule_one_resolution_step_gives_goes_without_the_solver(monkeypatch, m
     both modes; in conservative mode only while the rule holding ``!a v o1`` is no longer
     than it (``padded``: that rule also holds a four-literal clause, and ``!a v !o2``
     stays).  The rules are given as their clauses, as a lifted theory's are."""
-    from pracmln_poss import stopping
     from pracmln_poss.logic.cnf import VarPool, clausify
-    from pracmln_poss.possibilistic import filtering
     from pracmln_poss.possibilistic.filtering import keep_flags
+    from pracmln_poss.stopping import Guard
 
     from .reference import greedy_keep_flags
 
@@ -146,8 +145,8 @@ def test_a_rule_one_resolution_step_gives_goes_without_the_solver(monkeypatch, m
     lengths = [formula_length(f) for f in formulas]
     clauses = [clausify(f, VarPool(theory.n_atoms)) for f in formulas]
     calls = []
-    sat = stopping.sat
-    monkeypatch.setattr(filtering.stopping, "sat", lambda oracle, assumed: calls.append(assumed) or sat(oracle, assumed))
+    sat = Guard.sat
+    monkeypatch.setattr(Guard, "sat", lambda guard, oracle, assumed: calls.append(assumed) or sat(guard, oracle, assumed))
     expected = greedy_keep_flags(theory.n_atoms, levels, lengths, formulas, formulas, mode)
     assert expected == [True, True, padded and mode == "conservative"]
     calls.clear()

@@ -6,7 +6,8 @@ are named here with the reason each cannot be otherwise.
 
 What a run changes of the process (signal handlers, the watcher thread, the exception a
 signal raised, deadlines, faulthandler's registrations, the collector's freeze) is owned
-by an object made for the run and given back as it ends (``stopping``'s guard, the
+by an object made for the run and given back as it ends (``stopping``'s ``Guard``, which
+the run's solvers are given, the
 command line's ``_Ending`` and ``Freezer``): :mod:`tests.test_process_state` checks that
 it is."""
 
@@ -32,9 +33,6 @@ import pracmln_poss
 PACKAGE = Path(pracmln_poss.__file__).parent
 
 EXCEPTIONS = {
-    "pracmln_poss.stopping._GUARD":
-        "a context variable: set for one stoppable block and reset as it ends (a signal's "
-        "handler and the solvers find the block's guard through it)",
     "pracmln_poss.search.workers._WORKER":
         "a worker's engine, kept between the chunks its thread runs (a pool's initializer "
         "and its chunks can reach nothing else), one per thread: an engine is not to be "

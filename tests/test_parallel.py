@@ -214,7 +214,7 @@ def test_the_checkpoint_outlives_the_search_until_the_theory_is_safe(pracmln, tm
     place = tmp_path / "out.checkpoint"
     expected = convert_mln(m, "lifted", k=2, filter="conservative")
 
-    def stopped(theory, mode):
+    def stopped(theory, mode, guard=None):
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patch:

@@ -14,7 +14,7 @@ import pytest
 
 from pracmln_poss.cli import main
 
-from .support import ANTARCTIC, PAPER, kernel_actions
+from .support import ANTARCTIC, PAPER, ROOT, kernel_actions
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
 
@@ -168,3 +168,43 @@ def test_each_thread_of_an_executor_of_threads_has_an_engine_of_its_own(pracmln,
     assert len(used) > len(engines)  # (a thread ran several chunks)
     assert all(len(e) == 1 for e in engines.values())  # (one engine per thread and context)
     assert len(set().union(*engines.values())) == len(engines)  # (no engine shared)
+
+
+@pytest.mark.parametrize("argv", [
+    ["convert", str(ANTARCTIC), "--method", "defaults", "-k", "2", "--filter", "aggressive", "--quiet",
+     "--no-checkpoint"],
+    ["convert", str(PAPER / "smokers.mln"), "-k", "1", "--backend", "rc2", "--quiet", "--no-checkpoint"],
+    ["convert", str(PAPER / "example4-selective.mln"), "--method", "selective", "--family",
+     str(PAPER / "example4-family.txt"), "--quiet"],
+    ["convert", str(PAPER / "example3-exhaustive.mln"), "--method", "exhaustive", "--backend", "cpsat", "--quiet"],
+    ["map", str(PAPER / "smokers.mln"), "--time-limit", "60", "--backend", "oll", "-e", "s(Alice)"],
+    ["map", str(PAPER / "cora.mln"), "--backend", "toulbar2"],  # (toulbar2's own searches)
+    ["map", str(ANTARCTIC), "--backend", "wcsp", "-e", "antarcticBird(Tweety)"],
+    ["query", str(ROOT / "examples" / "penguin.theory"), "-e", "penguin(T)", "-q", "flies(T)"],
+    ["explain", str(ROOT / "examples" / "penguin.theory"), "-e", "penguin(T)", "-q", "flies(T)"],
+    ["verify", "THEORY", "--mln", str(ANTARCTIC), "-k", "1"],
+    ["explain", "THEORY", "--mln", str(ANTARCTIC), "-e", "antarcticBird(Tweety)", "-q", "!flies(Tweety)"],
+    ["show", "THEORY", "--mln", str(ANTARCTIC)],
+])
+def test_every_solve_of_a_command_goes_through_the_commands_guard(argv, monkeypatch, capsys, tmp_path):
+    """The run's guard reaches every solver the command makes (a solver made without it
+    has a guard of its own, which no signal stops: a Ctrl-C would wait for its solve)."""
+    from pracmln_poss import stopping
+
+    if "THEORY" in argv:
+        theory = tmp_path / "antarctic.theory"
+        assert main(["convert", str(ANTARCTIC), "-k", "1", "--quiet", "-o", str(theory)]) == 0
+        argv = [str(theory) if word == "THEORY" else word for word in argv]
+
+    seen: list[bool] = []
+    for name in ("sat", "solving", "native"):
+        method = getattr(stopping.Guard, name)
+
+        def recorded(guard, *args, _method=method, **kwargs):
+            if threading.current_thread() is threading.main_thread():
+                seen.append(guard.watcher is not None)
+            return _method(guard, *args, **kwargs)
+
+        monkeypatch.setattr(stopping.Guard, name, recorded)
+    assert main(argv) == 0, capsys.readouterr().err
+    assert seen and all(seen), f"{seen.count(False)} of {len(seen)} solves went through a guard of their own"

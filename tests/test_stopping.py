@@ -38,12 +38,13 @@ def _guarded() -> GroundMLN:
 
 
 @contextmanager
-def _signal_after(seconds: float, signum: int, handler=None):
+def _signal_after(seconds: float, signum: int, handler=None, guard=None):
     """``signum`` sent to this process ``seconds`` into the block, from another process (a
-    thread of ours could not: a solver that holds the GIL would keep it waiting)."""
+    thread of ours could not: a solver that holds the GIL would keep it waiting); its
+    handler raises ``Stopped``, kept by ``guard``."""
 
-    def stop(number, frame):  # (kept, as the command line's handlers keep theirs: see stopping.expire)
-        raise stopping.expire(Stopped())
+    def stop(number, frame):  # (kept, as the command line's handlers keep theirs: see Guard.expire)
+        raise guard.expire(Stopped())
 
     previous = signal.signal(signum, handler or stop)
     killer = subprocess.Popen(["sh", "-c", f"sleep {seconds}; kill -{int(signum)} {os.getpid()}"])
@@ -69,12 +70,13 @@ def test_a_signal_stops_a_long_solve_and_the_engine_still_answers_exactly(backen
     g = mln.literal("g")
     # 70 atoms fixed: 10 left, answered in milliseconds
     evidence = [g] + [mln.literal(f"x{a}") * (1 if a % 3 else -1) for a in range(1, 71)]
-    with open_engine(mln, backend) as engine:
+    with stopping.stoppable() as guard, open_engine(mln, backend, guard) as engine:
         assert engine.penalty([]) == 0
         start = time.monotonic()
-        with stopping.stoppable(), pytest.raises(Stopped), _signal_after(1.0, signal.SIGTERM):
+        with pytest.raises(Stopped), _signal_after(1.0, signal.SIGTERM, guard=guard):
             engine.optimum([g])
         assert time.monotonic() - start < 2.0
+        guard.pending = None  # (the stop is over: the engine answers again)
         stopped_core = getattr(engine.backend, "_core", None)
         with open_engine(mln, "cpsat" if backend != "cpsat" else "toulbar2") as fresh:
             assert engine.optimum(evidence).cost == fresh.optimum(evidence).cost
@@ -92,7 +94,7 @@ def test_a_signal_whose_handler_does_not_raise_changes_no_answer(backend):
     # 20 atoms left: a solve of some tenths of a second
     evidence = [mln.literal("g")] + [mln.literal(f"x{a}") * (1 if a % 3 else -1) for a in range(1, 61)]
     seen = []
-    with stopping.stoppable(), open_engine(mln, backend) as engine:
+    with stopping.stoppable() as guard, open_engine(mln, backend, guard) as engine:
         with _signal_after(0.05, signal.SIGHUP, lambda number, frame: seen.append(number)):
             found = engine.optimum(evidence)
             time.sleep(0.2)  # (the signal has come by now, whether or not the solve was still running)
@@ -102,7 +104,7 @@ def test_a_signal_whose_handler_does_not_raise_changes_no_answer(backend):
 
 
 def test_a_stopped_sat_call_is_asked_again_when_no_handler_raises():
-    """The protocol of :func:`stopping.sat`: a call the signal stopped (None) is asked
+    """The protocol of :meth:`stopping.Guard.sat`: a call the signal stopped (None) is asked
     again after the handlers ran, and only its answer counts."""
 
     class Oracle:
@@ -129,8 +131,8 @@ def test_a_stopped_sat_call_is_asked_again_when_no_handler_raises():
     oracle = Oracle()
     previous = signal.signal(signal.SIGHUP, lambda number, frame: None)
     try:
-        with stopping.stoppable():
-            assert stopping.sat(oracle, [1]) is True
+        with stopping.stoppable() as guard:
+            assert guard.sat(oracle, [1]) is True
     finally:
         signal.signal(signal.SIGHUP, previous)
     # (stopped again every RESTOP seconds until it returned)
@@ -176,15 +178,15 @@ def test_a_signal_between_two_solves_stops_the_next_one():
     """The command line's flake (a Ctrl-C that stopped nothing for 30 s): a signal that
     comes while no solve is under way, whose handler then does not stop the work (it ran
     inside a ``__del__``), stops the solve that starts next, and only that one."""
-    with _noted(signal.SIGHUP) as seen, stopping.stoppable():
+    with _noted(signal.SIGHUP) as seen, stopping.stoppable() as guard:
         os.kill(os.getpid(), signal.SIGHUP)
         _until(lambda: seen)
         time.sleep(0.2)  # (the watcher has read it, with no solve to stop)
         first, second = _LateSolver(), _LateSolver()
-        with stopping.solving(first.stop) as run:
+        with guard.solving(first.stop) as run:
             assert first.search(), "the solve after the signal was not stopped"
         assert run.stopped
-        with stopping.solving(second.stop) as run:
+        with guard.solving(second.stop) as run:
             assert not second.search(0.3)
         assert not run.stopped
 
@@ -192,9 +194,9 @@ def test_a_signal_between_two_solves_stops_the_next_one():
 def test_a_stop_that_comes_before_the_search_starts_is_repeated():
     """A signal after the solve is registered but before the solver's search started
     (its stop then does nothing): the stop is repeated until the solve ends."""
-    with _noted(signal.SIGHUP) as seen, stopping.stoppable():
+    with _noted(signal.SIGHUP) as seen, stopping.stoppable() as guard:
         solver = _LateSolver()
-        with stopping.solving(solver.stop) as run:
+        with guard.solving(solver.stop) as run:
             os.kill(os.getpid(), signal.SIGHUP)
             _until(lambda: seen and run.stopped)
             assert solver.search(), "the stop before the search was not repeated"
@@ -213,14 +215,14 @@ import pytoulbar2
 quiet = pytoulbar2.CFN(1, verbose=-1)  # (else toulbar2's handler says so on stdout)
 seen = []
 signal.signal(signal.SIGTERM, lambda number, frame: seen.append(number))
-with stopping.stoppable():
+with stopping.stoppable() as guard:
     for _ in range(3):  # (the handlers are set up once and serve every search)
-        with stopping.native(_stop_handler()) as run:
+        with guard.native(_stop_handler()) as run:
             signal.raise_signal(signal.SIGTERM)
             signal.raise_signal(signal.SIGTERM)
         print(run.signals, seen)
         seen.clear()
-    with stopping.native(_stop_handler()) as run:
+    with guard.native(_stop_handler()) as run:
         pass
     print(run.signals, seen)
 """
@@ -246,8 +248,8 @@ from tests.support import kernel_actions as actions
 before = actions()
 signal.signal(signal.SIGTERM, lambda number, frame: None)
 for _ in range(2):
-    with stopping.stoppable():
-        with stopping.native(_stop_handler()) as run:
+    with stopping.stoppable() as guard:
+        with guard.native(_stop_handler()) as run:
             signal.raise_signal(signal.SIGTERM)
     print(run.signals)
 signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -282,8 +284,8 @@ def register(*args, **kwargs):
     return real(*args, **kwargs)
 faulthandler.register = register
 signal.signal(signal.SIGTERM, lambda number, frame: None)
-with stopping.stoppable():
-    with stopping.native(_stop_handler()) as run:
+with stopping.stoppable() as guard:
+    with guard.native(_stop_handler()) as run:
         signal.raise_signal(signal.SIGTERM)
 print(sorted(set(registered)), run.signals)
 """
@@ -326,11 +328,11 @@ def test_a_time_limit_caught_by_pracmlns_code_is_raised_again_there():
          "        inside = 0.01\n"
          "        time.sleep(0.05)\n", module.__dict__)
     start = time.monotonic()
-    with pytest.raises(TimeLimitReached), stopping.deadline(0.2):
+    with pytest.raises(TimeLimitReached), stopping.Guard().deadline(0.2):
         module.work(10.0)
     assert time.monotonic() - start < 5.0
     raised = 0
-    with stopping.deadline(0.2):  # (our own code is not pracmln's: one alarm raises, then it is on its way out)
+    with stopping.Guard().deadline(0.2):  # (our own code is not pracmln's: one alarm raises, then it is on its way out)
         try:
             time.sleep(0.5)
         except TimeLimitReached:
@@ -350,8 +352,8 @@ def test_a_time_limit_whose_exception_was_swallowed_still_stops_the_next_solve()
             time.sleep(0.5)  # the limit passes here; its exception goes nowhere
 
     mln = GroundMLN.from_pairs([("a", 1), ("a => b", 2)])
-    with stopping.stoppable(), open_engine(mln, "oll") as engine:
-        with pytest.raises(TimeLimitReached), stopping.deadline(0.1):
+    with stopping.stoppable() as guard, open_engine(mln, "oll", guard) as engine:
+        with pytest.raises(TimeLimitReached), guard.deadline(0.1):
             Slow()
             engine.optimum()
         assert engine.optimum().cost == 0  # (the limit ends with its block)
@@ -387,7 +389,7 @@ def test_inside_stoppable_pysat_puts_in_no_sigint_handler_of_its_own():
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         assert card.MainThread.check() and solvers.MainThread.check()  # (what PySAT asks before each call)
-        with stopping.stoppable():
+        with stopping.stoppable() as guard:
             assert not card.MainThread.check() and not solvers.MainThread.check()
             timer = threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT))
             timer.daemon = True
@@ -399,7 +401,7 @@ def test_inside_stoppable_pysat_puts_in_no_sigint_handler_of_its_own():
                     time.sleep(0.1)
                     # (a handler's exception that a __del__ took, as the garbage collector
                     # runs them anywhere, is kept: every later solve raises it, as this does)
-                    stopping.check()
+                    guard.check()
                 built.delete()
             assert type(caught.value) is KeyboardInterrupt, caught.value
         assert card.MainThread.check() and solvers.MainThread.check()
@@ -422,16 +424,17 @@ def test_a_budgeted_solve_that_runs_out_is_unknown_not_asked_again():
     from .support import frustrated
 
     for inside in (False, True):
-        with stopping.stoppable() if inside else nullcontext(), Solver(name="m22", bootstrap_with=PHP(7).clauses) as s:
+        with stopping.stoppable() if inside else nullcontext(stopping.Guard()) as guard, \
+                Solver(name="m22", bootstrap_with=PHP(7).clauses) as s:
             s.conf_budget(10)
-            assert stopping.sat(s, [], budgeted=True) is None
+            assert guard.sat(s, [], budgeted=True) is None
             s.conf_budget(-1)
-            assert stopping.sat(s, [], budgeted=True) is False
+            assert guard.sat(s, [], budgeted=True) is False
         text = "\n".join(f"{w} {' v '.join(('!' if l < 0 else '') + f'p{abs(l)}' for l in c)}"
                          for w, c in frustrated(atoms=12, clauses=40, seed=3)[1])
         mln = GroundMLN.from_pairs([(line.split(" ", 1)[1], int(line.split(" ", 1)[0])) for line in text.splitlines()])
-        with stopping.stoppable() if inside else nullcontext():
-            assert RC2Backend(mln, minz=True).optimum((), ()) == RC2Backend(mln).optimum((), ())
+        with stopping.stoppable() if inside else nullcontext(stopping.Guard()) as guard:
+            assert RC2Backend(mln, guard=guard, minz=True).optimum((), ()) == RC2Backend(mln).optimum((), ())
 
 
 def test_a_ctrl_c_inside_a_totalizer_is_an_interrupt_as_inside_a_solver():
@@ -741,7 +744,7 @@ def test_a_time_limit_the_timer_cannot_take_is_an_error_of_ours(seconds):
     command line): a limit is above 0 and at most MAX_TIME_LIMIT, said before any timer."""
     from pracmln_poss.errors import ArgumentError
 
-    with pytest.raises(ArgumentError, match="time limit"), stopping.deadline(seconds):
+    with pytest.raises(ArgumentError, match="time limit"), stopping.Guard().deadline(seconds):
         pass  # pragma: no cover
 
 
@@ -762,9 +765,8 @@ def test_helper_threads_block_every_signal_so_the_main_thread_gets_them():
     from pracmln_poss import startup
 
     before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
-    with stopping.stoppable():
-        guard = stopping._GUARD.get()
-        watcher = guard.watcher if guard is not None else None
+    with stopping.stoppable() as guard:
+        watcher = guard.watcher
         assert watcher is not None and watcher.thread is not None
         assert {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM} <= _blocked_in(watcher.thread)
     seen: list[set[int]] = []

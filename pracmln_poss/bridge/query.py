@@ -31,6 +31,7 @@ from ..model.ground_mln import GroundMLN
 from ..model.grounding import ground
 from ..possibilistic.protocol import Theory
 from ..pracmln_database import is_pracmln_database
+from ..stopping import Guard
 from .database import DatabaseParts, SeveralDatabasesError
 from .project import ProjectSettings, Sources
 from .request import LOADING_NAMES, Loading, LoadRequest
@@ -99,18 +100,19 @@ class Query:
         return len(self.closed_model.evidence) - len(self.model.evidence)
 
     def inference(self, backend: str = DEFAULT_BACKEND, force: bool = False,
-                  open_atoms: Iterable[tuple[str, tuple[str, ...]]] = ()) -> MapInference:
+                  open_atoms: Iterable[tuple[str, tuple[str, ...]]] = (), guard: Guard | None = None) -> MapInference:
         """MAP inference on the model with its database and closed world as hard evidence
         (the fast way), ``open_atoms`` (``(pred, args)``) left open; a question naming
         other closed atoms gets a model that leaves them open too, and the database's
-        penalty is measured on the model without them (:class:`~pracmln_poss.map.inference.MapInference`)."""
+        penalty is measured on the model without them (:class:`~pracmln_poss.map.inference.MapInference`);
+        its solves go through ``guard``, the run's (None: their own)."""
         given = frozenset(open_atoms)
 
         def engine(opened: frozenset[tuple[str, tuple[str, ...]]]) -> MapEngine:
             left_open = given | opened
             model = (close_world(self.model, self.closed_preds, left_open, force=force) if left_open
                      else self.closed_model)  # (closed once already: nothing left open)
-            return open_engine(ground(model, force=force), backend)
+            return open_engine(ground(model, force=force), backend, guard)
 
         main = engine(frozenset())
         gmln = main.mln
@@ -121,7 +123,7 @@ class Query:
             return engine(frozenset(closed[a] for a in atoms))
 
         without = replace(self.model, evidence=())
-        free = (lambda: open_engine(ground(without, force=force), backend)) if self.model.evidence or closed else None
+        free = (lambda: open_engine(ground(without, force=force), backend, guard)) if self.model.evidence or closed else None
         return MapInference(main, closed, reopen, free)
 
 
@@ -153,7 +155,7 @@ def query_of(model: object, db: object, options: Mapping[str, object], cw: objec
 
 def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BACKEND, cw: bool | None = None,
                   cw_preds: Sequence[str] | None = None, queries: Sequence[str] | None = None, force: bool = False,
-                  **options: object) -> MapInference:
+                  guard: Guard | None = None, **options: object) -> MapInference:
     """MAP inference as pracmln's ``MLNQuery`` (and the CLI's ``map``) answers it, by
     atom name and in weight units; use it as a context manager.
 
@@ -164,6 +166,8 @@ def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BA
     :param cw: pracmln's closed world (None: the project's ``cw``, else off).
     :param cw_preds: predicates closed (None: the project's ``cw_preds``).
     :param queries: the query predicates ``cw`` leaves open (None: the project's).
+    :param guard: the run's :class:`~pracmln_poss.stopping.Guard` (None: the solvers'
+        own, which signals do not stop).
     :param options: the loading options (:class:`~.request.Loading`).
 
     >>> from pracmln_poss import map_inference
@@ -175,8 +179,8 @@ def map_inference(model: object, db: object = None, *, backend: str = DEFAULT_BA
         if db is not None or options or cw or cw_preds:
             raise ArgumentError("a GroundMLN has its evidence already and no predicates to close; give db, "
                                 "cw and loading options with a file name or pracmln's MLN")
-        return MapInference(open_engine(model, backend))
-    return query_of(model, db, options, cw, cw_preds, queries, force).inference(backend, force)
+        return MapInference(open_engine(model, backend, guard))
+    return query_of(model, db, options, cw, cw_preds, queries, force).inference(backend, force, guard=guard)
 
 
 def map_inferences(model: object, db: object = None, **options: object) -> Iterator[MapInference]:

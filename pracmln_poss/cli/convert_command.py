@@ -71,7 +71,8 @@ def run_convert(args: argparse.Namespace) -> int:
     made_by = _made_by(args, method, given, _focus_options(args, loaded.settings))
     if given.get("family") not in (None, "all", "positive"):
         given["family"] = read_family(str(given["family"]), gmln)
-    options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded.settings), **given}
+    options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded.settings), **given,
+                                  "guard": args.guard}
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     display = _display(args)
     if display is not None:

@@ -62,13 +62,11 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
     from ..atoms import predicate_of, split_atom
     from ..bridge.database import DatabaseParts
     from ..logic.syntax import compact_atom
-    from ..stopping import deadline
-
     anytime: Optimum | None = None
     where: dict[str, object] = {}
     if of is not None and isinstance(db, DatabaseParts):
         where = {"database": of[0], "line": db.start.line}
-    with deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
+    with args.guard.deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
         query = _query(args, db, sources)
         source = _source(args, query, where)
         if query.closed_preds and (of is None or of[0] == 1):  # (said once)
@@ -76,7 +74,7 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
                   "convert leaves the world open and answers as map --no-cw does", file=sys.stderr)
         wanted = _wanted(args, query)
         given = [split_atom(compact_atom(e).lstrip("!")) for e in args.evidence]  # (the closed world leaves them open)
-        with query.inference(args.backend, args.force, given) as inference:
+        with query.inference(args.backend, args.force, given, args.guard) as inference:
             gmln = inference.mln
             evidence = [gmln.literal(text) for text in args.evidence]
             _check_against_database(args, query, gmln, evidence)

@@ -20,7 +20,7 @@ from ..collector import Freezer
 from ..errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached
 from ..startup import PROG, importing, is_command_line, is_python_handler, later
 from ..startup import interrupted as interrupted_at_start
-from ..stopping import INTERRUPTS, expire, interrupted, stoppable
+from ..stopping import INTERRUPTS, Guard, interrupted, stoppable
 from .convert_command import _checkpoint_path, _no_checkpoint, run_convert
 from .parser import _one_standard_input, _positional_back, build_parser
 
@@ -48,10 +48,12 @@ class _Ending:
     its group, and a second one must not break into the first one's way out).
 
     :ivar came: what the signal that ends the command raised (None: none came).
+    :ivar guard: the command's run, which keeps what the handler raised (None: before it starts).
     """
 
     def __init__(self) -> None:
         self.came: KeyboardInterrupt | None = None
+        self.guard: Guard | None = None
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if self.came is not None:
@@ -61,7 +63,7 @@ class _Ending:
             return
         self.came = KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum)
         # (kept: a solve started after a swallowed one raises it again)
-        raise expire(self.came)
+        raise self.came if self.guard is None else self.guard.expire(self.came)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,8 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if sys.stdout is None and not (args.run is run_convert and args.output is not None):
                 raise OutputError("standard output is closed; give -o FILE or redirect it",
                                   SourcePosition("<stdout>"))
-            with stoppable():
-                status: int = args.run(args)
+            with stoppable() as args.guard:
+                ending.guard = args.guard
+                try:
+                    status: int = args.run(args)
+                finally:
+                    ending.guard = None
             _flush_stdout()
         return status
     except TimeLimitReached as exc:

@@ -105,7 +105,7 @@ def run_explain(args: argparse.Namespace) -> int:
     # (a lifted theory is asked on its rules' ground clauses, not grounded as formulas)
     with ExitStack() as stack:
         explainer = stack.enter_context(_on_theory(args, lambda: Explainer(
-            _kept(args, load_theory(args.theory, ground=False)), force=args.force)))
+            _kept(args, load_theory(args.theory, ground=False)), force=args.force, guard=args.guard)))
         theory = explainer.theory
         opened: list[MapInference] = []  # (the MLN's MAP, opened for the first question not entailed)
 
@@ -114,7 +114,7 @@ def run_explain(args: argparse.Namespace) -> int:
             world, world_kind = why.countermodel_world(), COUNTERMODEL
             if not why.entailed and args.mln:
                 if not opened:
-                    opened.append(stack.enter_context(_query(args).inference(force=args.force)))
+                    opened.append(stack.enter_context(_query(args).inference(force=args.force, guard=args.guard)))
                 world, world_kind = map_countermodel(opened[0], question.evidence, question.query), MAP_COUNTERMODEL
             out: dict[str, object] = {
                 "entailed": why.entailed,
@@ -150,7 +150,7 @@ def run_verify(args: argparse.Namespace) -> int:
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
     display = _display(args)
     result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed, focus=focus, backend=args.backend,
-                    progress=display)
+                    progress=display, guard=args.guard)
     if display is not None:
         display.finish(f"checked {result.pairs_checked:,} pairs")
     if args.json:
@@ -205,7 +205,8 @@ def _flags(args: argparse.Namespace, theory: Theory) -> list[RuleFlag]:
         if args.mln:
             from ..model.grounding import ground as ground_model
 
-            flags.extend(overturned_readings(ground, ground_model(_query(args).closed_model, force=args.force)))
+            flags.extend(overturned_readings(ground, ground_model(_query(args).closed_model, force=args.force),
+                                             args.guard))
         if args.query_preds:
             flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
         flags = lifted_flags(flags, ground, sources, theory)
@@ -253,7 +254,7 @@ def run_query(args: argparse.Namespace) -> int:
     questions = _questions(args)
     # (a lifted theory is answered on its rules' ground clauses, not grounded as formulas)
     theory = _kept(args, load_theory(args.theory, ground=False))
-    with _on_theory(args, lambda: Reasoner(theory, force=args.force)) as reasoner:
+    with _on_theory(args, lambda: Reasoner(theory, force=args.force, guard=args.guard)) as reasoner:
 
         def answer(question: Question) -> tuple[dict[str, object], str]:
             result = reasoner.query(list(question.evidence), question.query)

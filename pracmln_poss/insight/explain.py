@@ -47,6 +47,7 @@ from ..possibilistic.protocol import Theory
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.selectors import SelectorSolver
 from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
+from ..stopping import Guard
 
 COUNTERMODEL = "a most plausible world of the evidence (a model of the active cut) where the query fails"
 MAP_COUNTERMODEL = "a MAP world of the evidence where the query fails"
@@ -144,11 +145,11 @@ class Explainer(Closable):
         unless ``force``.
     """
 
-    def __init__(self, theory: Theory, force: bool = False) -> None:
+    def __init__(self, theory: Theory, force: bool = False, guard: Guard | None = None) -> None:
         arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory,
                            "a PossibilisticTheory or a LiftedTheory")
         self.source: PossibilisticTheory | LiftedTheory = theory if isinstance(theory, LiftedTheory) else theory.ground()
-        self.reasoner = Reasoner(self.source, force=force)
+        self.reasoner = Reasoner(self.source, force=force, guard=guard)
         self.theory = self.reasoner.theory
 
     def close(self) -> None:
@@ -164,7 +165,7 @@ class Explainer(Closable):
         level = result.consistency_steps
         candidates = theory.formulas
         with collection_paused():  # (a clause list per rule: no cycle among them)
-            made = SelectorSolver(ground.n_atoms, self.reasoner.contents)
+            made = SelectorSolver(ground.n_atoms, self.reasoner.contents, run_guard=self.reasoner.guard)
         with made as sat:
             ev = _evidence_guards(sat, ground, evidence)
             active = [s for s, pf in zip(sat.selectors, candidates) if pf.steps >= level]
@@ -184,7 +185,7 @@ class Explainer(Closable):
                 chosen = _minimal(sat, active, ev + [no], rank.__getitem__)
                 picked = tuple(pf for s, pf in zip(sat.selectors, candidates) if s in chosen)
                 # (a lifted theory's minimal rules, then a minimal set of their groundings)
-                rules = _minimal_groundings(theory, picked, ground, evidence, q) \
+                rules = _minimal_groundings(theory, picked, ground, evidence, q, self.reasoner.guard) \
                     if isinstance(theory, LiftedTheory) else picked
             else:
                 sat.satisfiable(active + ev + [no])
@@ -257,7 +258,8 @@ _WORLDS = 64
 before a solver call."""
 
 
-def explain(theory: Theory, evidence: Evidence, query: str | Formula, force: bool = False) -> Explanation:
+def explain(theory: Theory, evidence: Evidence, query: str | Formula, force: bool = False,
+            guard: Guard | None = None) -> Explanation:
     """Explain the answer to ``(T, E) |-poss query`` (many questions: :class:`Explainer`).
 
     The rules given when the query is entailed are a minimal set, and among the minimal
@@ -272,9 +274,10 @@ def explain(theory: Theory, evidence: Evidence, query: str | Formula, force: boo
 
     :param force: explain on a lifted theory above
         :data:`~pracmln_poss.possibilistic.lifted_theory.MAX_GROUNDINGS` groundings.
+    :param guard: the run's guard, which the SAT calls go through (None: their own).
     :raises InconsistentEvidenceError: when the evidence contradicts the certain part.
     """
-    with Explainer(theory, force) as explainer:
+    with Explainer(theory, force, guard) as explainer:
         return explainer.explain(evidence, query)
 
 
@@ -284,11 +287,12 @@ def _evidence_guards(sat: SelectorSolver, ground: PossibilisticTheory, evidence:
 
 
 def _minimal_groundings(theory: LiftedTheory, chosen: tuple[PossibilisticFormula, ...], ground: PossibilisticTheory,
-                        evidence: tuple[EvidenceItem, ...], q: Formula) -> tuple[PossibilisticFormula, ...]:
+                        evidence: tuple[EvidenceItem, ...], q: Formula, guard: Guard
+                        ) -> tuple[PossibilisticFormula, ...]:
     """A minimal set of the groundings of ``chosen`` (rules whose groundings entail
     ``q`` with the evidence), in the order :meth:`.LiftedTheory.ground` lists them."""
     formulas = theory.with_formulas(chosen).ground(force=True).formulas
-    with SelectorSolver(ground.n_atoms, [pf.formula for pf in formulas]) as sat:
+    with SelectorSolver(ground.n_atoms, [pf.formula for pf in formulas], run_guard=guard) as sat:
         ev = _evidence_guards(sat, ground, evidence)
         rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, formulas)}
         kept = _minimal(sat, list(sat.selectors), ev + [sat.guard(negate(q))], rank.__getitem__)

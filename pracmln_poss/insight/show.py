@@ -43,6 +43,7 @@ from ..model.ground_mln import GroundMLN
 from ..possibilistic.protocol import Theory
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
+from ..stopping import Guard
 from ..weights import INF, format_weight
 from .explain import explain
 from .vocabulary import check_predicates, check_same_atoms
@@ -247,13 +248,14 @@ class Flag:
     message: str
 
 
-def overturned_readings(theory: PossibilisticTheory, mln: GroundMLN) -> list[Flag]:
-    """Rules that overturn the literal reading of an MLN formula (one report per formula source).
+def overturned_readings(theory: PossibilisticTheory, mln: GroundMLN, guard: Guard | None = None) -> list[Flag]:
+    """Rules that overturn the literal reading of an MLN formula (one report per formula
+    source); ``guard``: the run's, which the SAT calls go through.
 
     :raises ModelError: when the theory and the MLN are over different atoms.
     """
     check_same_atoms(theory.atoms, mln.atoms)
-    with Reasoner(theory) as reasoner:  # (one solver asks them all; explain only for those overturned)
+    with Reasoner(theory, guard=guard) as reasoner:  # (one solver asks them all; explain only for those overturned)
         return _overturned(theory, mln, reasoner)
 
 
@@ -282,7 +284,7 @@ def _overturned(theory: PossibilisticTheory, mln: GroundMLN, reasoner: Reasoner)
                 continue
         except InconsistentEvidenceError:
             continue
-        why = explain(theory, ev, opposite)
+        why = explain(theory, ev, opposite, guard=reasoner.guard)
         reported.add(source)
         weight = format_weight(wf.weight, mln.resolution)
         shown = ", ".join(theory.literal_name(l) for l in ev)

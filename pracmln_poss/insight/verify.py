@@ -31,6 +31,7 @@ from ..possibilistic.theory import PossibilisticTheory
 from ..search.evidence import EvidenceSet, literal_sets
 from ..search.focus import Focus
 from ..search.progress import Progress, Reporter
+from ..stopping import Guard
 from ..weights import INF
 from .vocabulary import check_same_atoms
 
@@ -212,13 +213,15 @@ def verify(
     backend: str = DEFAULT_BACKEND,
     focus: Focus = Focus(),
     progress: Progress = None,
+    guard: Guard | None = None,
 ) -> Verification:
     """Check ``(M, E) |-MAP OR C`` iff ``(T, E) |-poss OR C`` for ``|E| + |C| <= k + 1``,
     ``E`` possible and over the focus's evidence atoms, ``C`` over its query atoms.
 
     Every pair when there are at most ``max_pairs`` and no ``sample`` is asked for, or
     when ``sample`` is at least their number; otherwise exactly ``sample`` distinct pairs
-    with a possible ``E`` (seeded), or all of them if there are fewer.
+    with a possible ``E`` (seeded), or all of them if there are fewer.  The solves go
+    through ``guard``, the run's (None: their own).
 
     :raises ArgumentError: for ``k < 0`` or ``sample < 1`` (as :func:`~pracmln_poss.transformations.conversion.transform_mln` for ``k``).
     """
@@ -241,7 +244,7 @@ def verify(
                             seed=None if every else seed, counterexample=example, pairs_total=plan.counted,
                             pairs_impossible=len(impossible_pairs))
 
-    with open_engine(mln, backend) as engine, Reasoner(theory) as reasoner:
+    with open_engine(mln, backend, guard) as engine, Reasoner(theory, guard=guard) as reasoner:
         pen = _Penalties(engine)
         for drawn, (e, c) in enumerate(plan.pairs):
             if not plan.exhaustive:

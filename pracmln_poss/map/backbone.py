@@ -31,8 +31,7 @@ __all__ = ["FAN_OUT", "backbone", "kept"]
 
 from collections.abc import Callable, Iterable, Sequence
 
-from .. import stopping
-from ..stopping import SatOracle
+from ..stopping import Guard, SatOracle
 
 FAN_OUT = 64
 """The most literals of a clause the backbone's calls add (see the module's text)."""
@@ -40,7 +39,8 @@ FAN_OUT = 64
 
 def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int], model: Sequence[int],
              fresh: Callable[[], int], seen: Callable[[list[int]], None] | None = None,
-             refine: Callable[[list[int], set[int]], None] | None = None) -> tuple[set[int], int]:
+             refine: Callable[[list[int], set[int]], None] | None = None, guard: Guard | None = None
+             ) -> tuple[set[int], int]:
     """The candidates true in every model of ``oracle`` under ``assumptions``, and the
     SAT calls it took.
 
@@ -54,6 +54,7 @@ def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int
         list entry per variable).
     :param refine: called with each model found and the candidates it left; removes
         more of them that are not in the backbone.
+    :param guard: the run's guard, which the SAT calls go through (None: one of their own).
     """
     left = kept(set(candidates), model)
     calls = 0
@@ -62,13 +63,14 @@ def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int
     # one activation literal for every call: the candidates only shrink, so each
     # call's clause implies the ones before it
     switch = fresh()
+    guard = guard if guard is not None else Guard()
     try:
         while left:
             flipped = [-l for l in left]
             oracle.set_phases(flipped)
             oracle.add_clause([-switch, *_at_least_one(oracle, flipped, fresh)])
             calls += 1
-            new = oracle.get_model() if stopping.sat(oracle, [*assumptions, switch]) else None
+            new = oracle.get_model() if guard.sat(oracle, [*assumptions, switch]) else None
             if new is None:
                 break
             if seen is not None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..closable import Closable
 from ..logic.formula import Formula, Or, literal
 from ..model.ground_mln import GroundMLN
-from ..stopping import SatOracle
+from ..stopping import Guard, SatOracle
 from .world import Optimum, World
 
 if TYPE_CHECKING:
@@ -76,8 +76,10 @@ class Backend(Closable):
     """The weighted CNF the backend solves, if it solves one (the engine propagates its
     hard clauses)."""
 
-    def __init__(self, mln: GroundMLN) -> None:
+    def __init__(self, mln: GroundMLN, guard: Guard | None = None) -> None:
         self.mln = mln
+        # the run's guard, which its solves go through (signals and time limits stop them)
+        self.guard = guard if guard is not None else Guard()
         self.unsat_reason: str | None = None  # set when the hard part is seen unsatisfiable
         # the best world a search stopped by a signal or a time limit had found (its cost
         # exact, but not proven optimal), for ``map --anytime``; None: none found

@@ -15,6 +15,7 @@ import itertools
 from ..errors import ModelError
 from ..logic.formula import Formula, evaluate
 from ..model.ground_mln import GroundMLN
+from ..stopping import Guard
 from .backend import Backend
 from .world import Optimum, World
 
@@ -26,13 +27,13 @@ class BruteForceBackend(Backend):
 
     name = "bruteforce"
 
-    def __init__(self, mln: GroundMLN) -> None:
+    def __init__(self, mln: GroundMLN, guard: Guard | None = None) -> None:
         if mln.n_atoms > MAX_ATOMS:
             raise ModelError(
                 f"the brute-force backend enumerates 2**{mln.n_atoms} worlds; "
                 f"it is limited to {MAX_ATOMS} atoms"
             )
-        super().__init__(mln)
+        super().__init__(mln, guard)
         self._worlds: list[tuple[World, int]] = []
         for bits in itertools.product((False, True), repeat=mln.n_atoms):
             world = World((False, *bits))

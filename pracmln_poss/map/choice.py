@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from ..errors import UnknownNameError, closest
 from ..model.ground_mln import GroundMLN
+from ..stopping import Guard
 from .backend import Backend
 from .engine import MapEngine
 from .instance import MANY_DISTINCT_WEIGHTS, MaxSatInstance, build_instance
@@ -18,48 +19,48 @@ DEFAULT_BACKEND = "auto"
 """The backend when none is named: one picked per model (:func:`choose_backend`)."""
 
 
-def _oll(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+def _oll(mln: GroundMLN, instance: MaxSatInstance, guard: Guard | None) -> Backend:
     from .oll import OLLBackend
 
-    return OLLBackend(mln, instance)
+    return OLLBackend(mln, instance, guard=guard)
 
 
-def _rc2(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+def _rc2(mln: GroundMLN, instance: MaxSatInstance, guard: Guard | None) -> Backend:
     from .rc2 import RC2Backend
 
-    return RC2Backend(mln, instance)
+    return RC2Backend(mln, instance, guard=guard)
 
 
-def _toulbar2(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+def _toulbar2(mln: GroundMLN, instance: MaxSatInstance, guard: Guard | None) -> Backend:
     from .toulbar2 import Toulbar2Backend
 
-    return Toulbar2Backend(mln, instance)
+    return Toulbar2Backend(mln, instance, guard=guard)
 
 
-def _cpsat(mln: GroundMLN, instance: MaxSatInstance) -> Backend:
+def _cpsat(mln: GroundMLN, instance: MaxSatInstance, guard: Guard | None) -> Backend:
     from .cpsat import CPSATBackend
 
-    return CPSATBackend(mln, instance)
+    return CPSATBackend(mln, instance, guard=guard)
 
 
-def _bruteforce(mln: GroundMLN, instance: MaxSatInstance | None) -> Backend:
+def _bruteforce(mln: GroundMLN, instance: MaxSatInstance | None, guard: Guard | None) -> Backend:
     from .bruteforce import BruteForceBackend
 
-    return BruteForceBackend(mln)
+    return BruteForceBackend(mln, guard=guard)
 
 
-def _wcsp(mln: GroundMLN, instance: MaxSatInstance | None) -> Backend:
+def _wcsp(mln: GroundMLN, instance: MaxSatInstance | None, guard: Guard | None) -> Backend:
     from .wcsp import WCSPBackend
 
-    return WCSPBackend(mln)
+    return WCSPBackend(mln, guard=guard)
 
 
-_ON_WEIGHTED_CNF: Mapping[str, Callable[[GroundMLN, MaxSatInstance], Backend]] = MappingProxyType({
+_ON_WEIGHTED_CNF: Mapping[str, Callable[[GroundMLN, MaxSatInstance, Guard | None], Backend]] = MappingProxyType({
     "oll": _oll, "rc2": _rc2, "toulbar2": _toulbar2, "cpsat": _cpsat,
 })
 """The backends that solve the model's weighted CNF (built once, shared with ``auto``'s choice)."""
 
-_ON_FORMULAS: Mapping[str, Callable[[GroundMLN, MaxSatInstance | None], Backend]] = MappingProxyType({
+_ON_FORMULAS: Mapping[str, Callable[[GroundMLN, MaxSatInstance | None, Guard | None], Backend]] = MappingProxyType({
     "bruteforce": _bruteforce, "wcsp": _wcsp,
 })
 """The backends that read the ground formulas themselves."""
@@ -113,7 +114,7 @@ def choose_backend(instance: MaxSatInstance) -> str:
     return "toulbar2" if instance.total_weight <= MAX_TOTAL_WEIGHT else "cpsat"
 
 
-def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> MapEngine:
+def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND, guard: Guard | None = None) -> MapEngine:
     """A MAP engine for ``mln``; use it as a context manager.  It works on ints: atoms
     ``1..n`` in ``mln.atoms`` order, DIMACS literals, penalties in resolution steps (by
     name and in weight units: :func:`~pracmln_poss.bridge.query.map_inference`).
@@ -128,17 +129,17 @@ def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> MapEngine:
     ...     engine.penalty(["penguin"]), sorted(engine.consequences(["penguin"]))
     (2000000, [-2, 1, 3])
     """
-    return MapEngine(mln, make_backend(mln, backend))
+    return MapEngine(mln, make_backend(mln, backend, guard))
 
 
-def make_backend(mln: GroundMLN, backend: str = DEFAULT_BACKEND) -> Backend:
+def make_backend(mln: GroundMLN, backend: str = DEFAULT_BACKEND, guard: Guard | None = None) -> Backend:
     """The named backend for ``mln`` (``auto``: :func:`choose_backend`).
 
     :raises UnknownNameError: for a backend name not in :data:`BACKENDS`.
     """
     name = backend_name(backend)
     if name in _ON_FORMULAS:
-        return _ON_FORMULAS[name](mln, None)
+        return _ON_FORMULAS[name](mln, None, guard)
     instance = build_instance(mln)
     chosen = choose_backend(instance) if name == DEFAULT_BACKEND else name
-    return _ON_WEIGHTED_CNF[chosen](mln, instance)
+    return _ON_WEIGHTED_CNF[chosen](mln, instance, guard)

@@ -43,9 +43,8 @@ from dataclasses import dataclass
 from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
-from .. import stopping
 from ..closable import Closable
-from ..stopping import SAT_SOLVER, SatOracle
+from ..stopping import SAT_SOLVER, Guard, SatOracle, model_of
 from .backend import OverBudget
 
 Clause = Sequence[int]
@@ -102,8 +101,9 @@ class CoreGuided(Closable):
     """
 
     def __init__(self, hard: Iterable[Clause], soft: Iterable[tuple[Clause, int]], top: int,
-                 solver: str = SAT_SOLVER) -> None:
+                 solver: str = SAT_SOLVER, guard: Guard | None = None) -> None:
         self.top = top
+        self.guard = guard if guard is not None else Guard()
         self.oracle: SatOracle = Solver(name=solver, bootstrap_with=[list(c) for c in hard])
         self._open = True
         weights: dict[int, int] = {}
@@ -174,7 +174,7 @@ class CoreGuided(Closable):
 
     def sat(self, assumptions: list[int]) -> bool:
         """Whether the clauses have a model under ``assumptions`` (the oracle keeps it)."""
-        return stopping.sat(self.oracle, assumptions)
+        return self.guard.sat(self.oracle, assumptions)
 
     def _optimise(self, state: _State, evidence: list[int], shared: bool = False, cores: int | None = None
                   ) -> tuple[Sequence[int], list[int]] | None:
@@ -199,11 +199,11 @@ class CoreGuided(Closable):
             active = list(weights) if threshold == 0 else [a for a, w in weights.items() if w >= threshold]
             assumptions = evidence + active
             if self.sat(assumptions):
-                if stopping.under_deadline() and len(self.seen) < SEEN:
-                    self.seen.append(stopping.model_of(self.oracle))
+                if self.guard.under_deadline and len(self.seen) < SEEN:
+                    self.seen.append(model_of(self.oracle))
                 lower = _next_level(weights, threshold)
                 if lower is None:  # (every assumption was active)
-                    return array("i", stopping.model_of(self.oracle)), assumptions
+                    return array("i", model_of(self.oracle)), assumptions
                 threshold = lower
                 continue
             raw = self.oracle.get_core() or ()

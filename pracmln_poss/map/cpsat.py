@@ -22,11 +22,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from .. import stopping
 from ..errors import BackendError
 from ..logic.cnf import Clause
 from ..logic.formula import Formula
 from ..model.ground_mln import GroundMLN
+from ..stopping import Guard, run_handlers
 from .backend import Backend, OverBudget, Solve
 from .instance import MaxSatInstance, build_instance
 from .world import Optimum
@@ -40,10 +40,11 @@ class CPSATBackend(Backend):
     name = "cpsat"
     instance: MaxSatInstance  # always set: these backends solve the weighted CNF
 
-    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, seed: int = 0) -> None:
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, seed: int = 0,
+                 guard: Guard | None = None) -> None:
         from ortools.sat.python import cp_model
 
-        super().__init__(mln)
+        super().__init__(mln, guard)
         self.cp_model = cp_model
         self.instance = instance if instance is not None else build_instance(mln)
         self.unsat_reason = self.instance.unsat_reason
@@ -124,7 +125,7 @@ class CPSATBackend(Backend):
         """
         cp_model = self.cp_model
         while True:
-            stopping.check()
+            self.guard.check()
             solver = cp_model.CpSolver()
             solver.parameters.num_workers = 1
             solver.parameters.random_seed = self.seed
@@ -138,12 +139,12 @@ class CPSATBackend(Backend):
             # under a time limit, every solution found is kept as it comes (CP-SAT runs the
             # Python handlers itself: the limit's exception leaves from inside solve())
             recorder = None
-            if stopping.under_deadline():
+            if self.guard.under_deadline:
                 from .cpsat_recorder import Recorder
 
                 recorder = Recorder()
             try:
-                with stopping.solving(solver.stop_search) as run:
+                with self.guard.solving(solver.stop_search) as run:
                     status = solver.solve(model, recorder)
             except BaseException:
                 if recorder is not None and recorder.solution is not None:
@@ -153,7 +154,7 @@ class CPSATBackend(Backend):
                 break
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 self.incumbent = self._found(solver)
-            stopping.run_handlers()  # (Ctrl-C, SIGTERM, the time limit raise here; else ask again)
+            run_handlers()  # (Ctrl-C, SIGTERM, the time limit raise here; else ask again)
         if status == cp_model.INFEASIBLE:
             return None
         proven = status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not model.has_objective())

@@ -226,7 +226,7 @@ class MapEngine(Closable):
                             paid = self._flips.drop(self._world_of(found, first.world), left, keep)
 
                     candidates, calls = backbone(view.oracle, view.assumptions, candidates, model, view.fresh,
-                                                 _keeper(view.known, self.mln.n_atoms), refine)
+                                                 _keeper(view.known, self.mln.n_atoms), refine, self.backend.guard)
                     self.calls += calls
         found = (self.backend.backbone(units, formulas, best, candidates)
                  if view is None and candidates and self._unsat_reason is None else None)

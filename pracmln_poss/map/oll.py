@@ -22,7 +22,7 @@ from ..errors import BackendError
 from ..logic.cnf import VarPool
 from ..logic.formula import Formula, evaluate
 from ..model.ground_mln import GroundMLN
-from ..stopping import SAT_SOLVER, model_of
+from ..stopping import SAT_SOLVER, Guard, model_of
 from .backend import Backend, OptimalWorlds, OverBudget
 from .core_guided import CoreGuided, Solution
 from .instance import MANY_DISTINCT_WEIGHTS, MaxSatInstance, build_instance
@@ -57,9 +57,10 @@ class OLLBackend(Backend):
     instance: MaxSatInstance  # always set: this backend solves the weighted CNF
     sat_backbones = True
 
-    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = SAT_SOLVER) -> None:
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = SAT_SOLVER,
+                 guard: Guard | None = None) -> None:
         """:param solver: PySAT SAT solver name."""
-        super().__init__(mln)
+        super().__init__(mln, guard)
         self.instance = instance if instance is not None else build_instance(mln)
         self.unsat_reason = self.instance.unsat_reason
         self._solver_name = solver
@@ -92,7 +93,8 @@ class OLLBackend(Backend):
     def core(self) -> CoreGuided:
         """The solver, loaded at the first call; never replaced here (:meth:`_renewed`)."""
         if self._core is None:
-            self._core = CoreGuided(self.instance.hard, self.instance.soft, self.instance.top, self._solver_name)
+            self._core = CoreGuided(self.instance.hard, self.instance.soft, self.instance.top, self._solver_name,
+                                    self.guard)
         return self._core
 
     def _renewed(self) -> CoreGuided:
@@ -187,7 +189,7 @@ class OLLBackend(Backend):
         if self._fallback is None:
             from .toulbar2 import Toulbar2Backend
 
-            self._fallback = Toulbar2Backend(self.mln, self.instance)
+            self._fallback = Toulbar2Backend(self.mln, self.instance, guard=self.guard)
             if self._interchangeable is not None:
                 self._fallback.use_interchangeable(self._interchangeable)  # (found now, not before)
         return self._fallback

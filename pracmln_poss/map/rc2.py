@@ -18,11 +18,10 @@ from contextlib import contextmanager
 from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
-from .. import stopping
 from ..errors import BackendError
 from ..logic.formula import Formula
 from ..model.ground_mln import GroundMLN
-from ..stopping import SAT_SOLVER
+from ..stopping import SAT_SOLVER, Guard
 from .backend import Backend, OptimalWorlds
 from .instance import MaxSatInstance, build_instance
 from .world import Optimum
@@ -36,14 +35,14 @@ class RC2Backend(Backend):
     sat_backbones = True
 
     def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, solver: str = SAT_SOLVER,
-                 **rc2_options: bool) -> None:
+                 guard: Guard | None = None, **rc2_options: bool) -> None:
         """:param solver: PySAT SAT solver name for RC2.
         :param rc2_options: RC2's ``adapt``/``exhaust``/``minz``/``trim`` options.  Off by
             default: on grounded MLNs with few distinct weights (many small, easy cores)
             they cost more than they save, about 7x on the backbone of
             ``benchmarks/map_vs_pracmln.py`` at n = 160.
         """
-        super().__init__(mln)
+        super().__init__(mln, guard)
         self.instance = instance if instance is not None else build_instance(mln)
         self.unsat_reason = self.instance.unsat_reason
         self.solver = solver
@@ -83,7 +82,7 @@ class RC2Backend(Backend):
         # RC2 asks its SAT solver itself, through this method: make its calls stoppable too
         # (with PySAT's own Ctrl-C, an interrupted call returns None, which RC2 takes for a
         # core; minz gives its calls a budget, and None there means "unknown")
-        setattr(rc2, "_call_oracle", _stoppable_calls(rc2, bool(self.rc2_options.get("minz"))))  # noqa: B010
+        setattr(rc2, "_call_oracle", _stoppable_calls(rc2, bool(self.rc2_options.get("minz")), self.guard))  # noqa: B010
         return rc2
 
     def optimum(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> Optimum | None:
@@ -122,8 +121,8 @@ class RC2Backend(Backend):
             yield OptimalWorlds(rc2.oracle, rc2.sels + rc2.sums, rc2.oracle.get_model(), rc2.pool.id)
 
 
-def _stoppable_calls(rc2: RC2, budgeted: bool) -> Callable[..., bool | None]:
-    """RC2's ``_call_oracle`` through :func:`~pracmln_poss.stopping.sat`.  It holds RC2
+def _stoppable_calls(rc2: RC2, budgeted: bool, guard: Guard) -> Callable[..., bool | None]:
+    """RC2's ``_call_oracle`` through ``guard``'s :meth:`~pracmln_poss.stopping.Guard.sat`.  It holds RC2
     weakly: a cycle would leave RC2 (which has a ``__del__``) to the garbage collector,
     which runs it at any bytecode, a signal's handler with it."""
     owner = weakref.ref(rc2)
@@ -132,6 +131,6 @@ def _stoppable_calls(rc2: RC2, budgeted: bool) -> Callable[..., bool | None]:
         found = owner()
         if found is None:  # pragma: no cover - RC2 calls it from its own methods
             raise BackendError("RC2 was deleted during its own call")
-        return stopping.sat(found.oracle, list(assumptions), budgeted)
+        return guard.sat(found.oracle, list(assumptions), budgeted)
 
     return call

@@ -47,10 +47,10 @@ from typing import Protocol
 
 import numpy as np
 
-from .. import stopping
 from ..errors import BackendError
 from ..logic.formula import Formula
 from ..model.ground_mln import GroundMLN
+from ..stopping import Guard
 from .backend import Backend, Check, OverBudget
 from .cost_network import HARD, MAX_TOTAL_WEIGHT, CostNetwork, build_network
 from .cpsat import CPSATBackend
@@ -92,13 +92,13 @@ class Toulbar2Backend(Backend):
     instance: MaxSatInstance  # always set: the clausal instance, for CP-SAT's answers
     clause_sessions = False  # clauses over many variables cannot be added to a stored toulbar2 problem
 
-    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None) -> None:
+    def __init__(self, mln: GroundMLN, instance: MaxSatInstance | None = None, guard: Guard | None = None) -> None:
         try:
             import pytoulbar2
             from pytoulbar2 import pytb2
         except ImportError as exc:  # pragma: no cover - a dependency of the package
             raise BackendError(f"the toulbar2 backend needs pytoulbar2 ({exc})") from exc
-        super().__init__(mln)
+        super().__init__(mln, guard)
         self.instance = instance if instance is not None else build_instance(mln)
         self.network: CostNetwork = build_network(mln)
         self.unsat_reason = self.instance.unsat_reason or self.network.unsat_reason
@@ -167,7 +167,7 @@ class Toulbar2Backend(Backend):
     def _fallback(self) -> CPSATBackend:
         """CP-SAT on the clausal instance, for evidence formulas and the portfolio."""
         if self._other is None:
-            self._other = CPSATBackend(self.mln, self.instance)
+            self._other = CPSATBackend(self.mln, self.instance, guard=self.guard)
         return self._other
 
     def close(self) -> None:
@@ -263,13 +263,13 @@ class Toulbar2Backend(Backend):
 
     def _search(self, posed: Posed, limit: int, backtracks: int, read: Iterable[int]) -> Optimum | None:
         """The best world with the evidence of cost (without the offset) below ``limit``,
-        or None.  A signal stops the search (:func:`.stopping.native`).
+        or None.  A signal stops the search (:meth:`.stopping.Guard.native`).
 
         :raises OverBudget: past ``backtracks``.
         """
         cfn = self._cfn
         while True:
-            with stopping.native(_stop_handler()) as run:
+            with self.guard.native(_stop_handler()) as run:
                 try:
                     with self._stored(posed, limit, backtracks, read):
                         # (the last question's solution and variable weights guide this one's)
@@ -450,7 +450,7 @@ class Toulbar2Backend(Backend):
         cfn, option = self._cfn, self._option
         while True:
             try:
-                with stopping.native(_stop_handler()) as run, _solutions_written_to(option, self._listing):
+                with self.guard.native(_stop_handler()) as run, _solutions_written_to(option, self._listing):
                     option.allSolutions = self._solutions + most + 1
                     try:
                         with self._stored(posed, limit, ENUMERATION_BACKTRACKS, read):

@@ -28,13 +28,13 @@ from typing import Any
 
 from pysat.solvers import Solver
 
-from .. import stopping
 from ..compat import import_pracmln
 from ..errors import BackendError, PossError
 from ..logic.cnf import VarPool, clausify
 from ..logic.formula import And, Formula, Truth, atoms_of, evaluate, is_literal, literal_of, substitute_atoms, walk
 from ..logic.syntax import format_formula
 from ..model.ground_mln import GroundMLN
+from ..stopping import SAT_SOLVER, Guard, run_handlers
 from ..weights import INF
 from .backend import Backend
 from .engine import world_cost
@@ -49,8 +49,8 @@ class WCSPBackend(Backend):
 
     name = "wcsp"
 
-    def __init__(self, mln: GroundMLN) -> None:
-        super().__init__(mln)
+    def __init__(self, mln: GroundMLN, guard: Guard | None = None) -> None:
+        super().__init__(mln, guard)
         self.fixed = fixed_atoms(mln)[0]
         import_pracmln()
 
@@ -71,8 +71,8 @@ class WCSPBackend(Backend):
         result: dict[str, float] = {}
         try:
             if mln.formulas:  # pracmln cannot ground an MLN without formulas
-                stopping.check()
-                with redirect_stdout(quiet), redirect_stderr(quiet), _contained() as kill, stopping.solving(kill):
+                self.guard.check()
+                with redirect_stdout(quiet), redirect_stderr(quiet), _contained() as kill, self.guard.solving(kill):
                     mrf = mln.ground(db)
                     queries = [str(a) for a in mrf.gndatoms]
                     result = WCSPInference(mrf, queries=queries).run().results
@@ -83,8 +83,8 @@ class WCSPBackend(Backend):
         except Exception as exc:  # pracmln signals unsatisfiability with bare Exceptions
             # (a signal's exception that pracmln caught and replaced, or its toulbar2 killed
             # by the signal: the signal's, not pracmln's failure)
-            stopping.run_handlers()
-            stopping.check()
+            run_handlers()
+            self.guard.check()
             text = str(exc).lower()
             if "unsatisfiable" in text or "violated" in text or "contradict" in text:
                 return None
@@ -141,13 +141,13 @@ class WCSPBackend(Backend):
 
     def _satisfiable(self, units: tuple[int, ...], extra: tuple[Formula, ...]) -> bool:
         pool = VarPool(self.mln.n_atoms)
-        with Solver(name=stopping.SAT_SOLVER) as sat:
+        with Solver(name=SAT_SOLVER) as sat:
             for f in [wf.formula for wf in self.mln.hard] + list(extra):
                 for clause in clausify(f, pool):
                     if not clause:
                         return False
                     sat.add_clause(list(clause))
-            return stopping.sat(sat, list(units))
+            return self.guard.sat(sat, list(units))
 
 
 @contextmanager

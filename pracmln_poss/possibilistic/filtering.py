@@ -24,12 +24,12 @@ from typing import Generic, TypeVar, overload
 
 from pysat.solvers import Solver
 
-from .. import arguments, stopping
+from .. import arguments
 from ..collector import collection_paused
 from ..errors import UnknownNameError
 from ..logic.cnf import Clause, VarPool, clauses_of, clausify
 from ..logic.formula import Atom, Formula, Implies, NodeMemo, PredAtom, conjunction, negate, walk
-from ..stopping import SAT_SOLVER
+from ..stopping import SAT_SOLVER, Guard
 from ..weights import INF
 from .ground_clauses import ClauseGrounder
 from .lifted_theory import LiftedTheory
@@ -55,12 +55,13 @@ def formula_length(f: Formula) -> int:
 
 
 @overload
-def filter_redundant(theory: PossibilisticTheory, mode: str = ..., solver: str = ...
+def filter_redundant(theory: PossibilisticTheory, mode: str = ..., solver: str = ..., guard: Guard | None = ...
                      ) -> FilterResult[PossibilisticTheory]: ...
 @overload
-def filter_redundant(theory: LiftedTheory, mode: str = ..., solver: str = ...) -> FilterResult[LiftedTheory]: ...
-def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "aggressive", solver: str = SAT_SOLVER
-                     ) -> FilterResult[PossibilisticTheory] | FilterResult[LiftedTheory]:
+def filter_redundant(theory: LiftedTheory, mode: str = ..., solver: str = ..., guard: Guard | None = ...
+                     ) -> FilterResult[LiftedTheory]: ...
+def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "aggressive", solver: str = SAT_SOLVER,
+                     guard: Guard | None = None) -> FilterResult[PossibilisticTheory] | FilterResult[LiftedTheory]:
     """Remove redundant formulas; every cut of the result has the same models as before.
 
     A formula of a ground theory goes when the other remaining ones of equal or higher
@@ -72,6 +73,7 @@ def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "ag
     Certain rules (the MLN's hard formulas, over whole domains and without ``!=``) are
     tested with all their groundings.
 
+    :param guard: the run's guard, which the SAT calls go through (None: one of their own).
     :raises UnknownNameError: for a mode not in :data:`FILTER_MODES`.
     """
     arguments.instance("theory", theory, PossibilisticTheory | LiftedTheory, "a PossibilisticTheory or a LiftedTheory")
@@ -79,13 +81,13 @@ def filter_redundant(theory: PossibilisticTheory | LiftedTheory, mode: str = "ag
     if isinstance(theory, LiftedTheory) and mode == "none":
         return FilterResult(theory, ())  # nothing to ground
     with collection_paused():  # (clauses by the million, and no cycle among them)
-        kept, removed = _filter(theory, mode, solver)
+        kept, removed = _filter(theory, mode, solver, guard)
     if isinstance(theory, LiftedTheory):
         return FilterResult(replace(theory, formulas=kept), removed)
     return FilterResult(theory.with_formulas(kept), removed)
 
 
-def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
+def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str, guard: Guard | None
             ) -> tuple[tuple[PossibilisticFormula, ...], tuple[PossibilisticFormula, ...]]:
     """The formulas kept, in theory order, and those removed, in removal order."""
     formulas = theory.formulas
@@ -107,7 +109,7 @@ def _filter(theory: PossibilisticTheory | LiftedTheory, mode: str, solver: str
     else:
         tests = [pf.formula for pf in formulas]
         contents = list(tests)
-    kept = keep_flags(len(theory.atoms), [pf.steps for pf in formulas], lengths, contents, tests, mode, solver)
+    kept = keep_flags(len(theory.atoms), [pf.steps for pf in formulas], lengths, contents, tests, mode, solver, guard)
     order = sorted(range(len(formulas)), key=lambda i: (formulas[i].steps, -lengths[i], i))
     return (tuple(pf for pf, k in zip(formulas, kept) if k), tuple(formulas[i] for i in order if not kept[i]))
 
@@ -269,12 +271,15 @@ def keep_flags(
     tests: Sequence[Formula | list[Clause]],
     mode: str,
     solver: str = SAT_SOLVER,
+    guard: Guard | None = None,
 ) -> list[bool]:
     """Which items to keep: item ``i`` (whose ground content is ``contents[i]``, a formula
     or its clauses over the atoms' numbers; ``tests[i]`` likewise) is dropped
     when ``tests[i]`` follows from the remaining items of level ``>= levels[i]`` (in
     conservative mode only those no longer than it), tried lowest level first and, within
     a level, longest first.
+
+    The SAT calls go through ``guard``, the run's (None: one of their own).
 
     The levels are worked from the highest down, which decides exactly what the lowest
     first would (``docs/filtering.md``): an item's question involves only its own level
@@ -297,7 +302,8 @@ def keep_flags(
         return kept
     order = sorted(range(len(contents)), key=lambda i: (levels[i], -lengths[i], i))
     bands = [list(band) for _, band in groupby(order, key=lambda i: levels[i])]
-    work = _Filtering(n_atoms, lengths, contents, tests, mode == "conservative", solver)
+    work = _Filtering(n_atoms, lengths, contents, tests, mode == "conservative", solver,
+                      guard if guard is not None else Guard())
     try:
         for band in reversed(bands):
             work.renewed_when_large()
@@ -315,8 +321,9 @@ class _Filtering:
     literals (:class:`_Switched`), and the items kept so far."""
 
     def __init__(self, n_atoms: int, lengths: Sequence[int], contents: Sequence[Formula | list[Clause]],
-                 tests: Sequence[Formula | list[Clause]], conservative: bool, solver: str) -> None:
+                 tests: Sequence[Formula | list[Clause]], conservative: bool, solver: str, guard: Guard) -> None:
         self.n_atoms, self.lengths, self.contents, self.tests = n_atoms, lengths, contents, tests
+        self.run_guard = guard
         self.conservative, self.solver = conservative, solver
         self.sizes = sorted(set(lengths)) if conservative else []
         self.enabled = _Switched()
@@ -400,7 +407,7 @@ class _Filtering:
             negation = [guard]
             done.append((-guard,))
         gate = [self.gate[self.lengths[i]]] if self.conservative else []
-        return stopping.sat(self.sat, [*([rest] if rest is not None else []), *negation, *gate])
+        return self.run_guard.sat(self.sat, [*([rest] if rest is not None else []), *negation, *gate])
 
     def _settle(self, i: int, keep: bool, selector: int, clauses: list[Clause]) -> None:
         """Item ``i`` decided: what it keeps joins every later question, of this band and

@@ -18,7 +18,7 @@ from .. import arguments
 from ..atoms import Evidence
 from ..closable import Closable
 from ..logic.formula import Formula
-from ..stopping import SAT_SOLVER
+from ..stopping import SAT_SOLVER, Guard
 from .lifted_theory import LiftedTheory
 from .protocol import Theory
 from .reasoner import Reasoner
@@ -30,12 +30,14 @@ class PossibilisticInference(Closable):
     owning one incremental SAT solver, so many questions cost one clausification.
 
     :ivar reasoner: the exact reasoner (int steps).
+    :param guard: the run's guard, which the SAT calls go through (None: one of their own).
     """
 
-    def __init__(self, theory: Theory, solver: str = SAT_SOLVER) -> None:
+    def __init__(self, theory: Theory, solver: str = SAT_SOLVER, guard: Guard | None = None) -> None:
         self.theory = theory
         # (a lifted theory on its rules' clauses: no formula per grounding)
-        self.reasoner = Reasoner(theory if isinstance(theory, LiftedTheory) else theory.ground(), solver)
+        self.reasoner = Reasoner(theory if isinstance(theory, LiftedTheory) else theory.ground(), solver,
+                                 guard=guard)
         self._ground = self.reasoner.theory
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ from ..collector import collection_paused
 from ..errors import ArgumentTypeError, InconsistentEvidenceError
 from ..logic.cnf import Clause
 from ..logic.formula import Formula, is_literal, literal_of, negate
-from ..stopping import SAT_SOLVER
+from ..stopping import SAT_SOLVER, Guard
 from ..weights import INF
 from .ground_clauses import rule_contents
 from .lifted_theory import LiftedTheory
@@ -62,11 +62,12 @@ class Reasoner(Closable):
         the formula, or for a lifted rule the clauses of its groundings.
     :param force: answer a lifted theory above
         :data:`~.lifted_theory.MAX_GROUNDINGS` groundings.
+    :param guard: the run's guard, which the SAT calls go through (None: one of their own).
     :raises ModelError: for a lifted theory above that many groundings, unless ``force``.
     """
 
     def __init__(self, theory: PossibilisticTheory | LiftedTheory, solver: str = SAT_SOLVER,
-                 force: bool = False) -> None:
+                 force: bool = False, guard: Guard | None = None) -> None:
         rules = theory.formulas
         contents: Sequence[Formula | list[Clause]]
         if isinstance(theory, LiftedTheory):
@@ -83,7 +84,8 @@ class Reasoner(Closable):
             # a selector per finite level; certain formulas always on
             self._solver = SelectorSolver(self.theory.n_atoms, [contents[i] for i in finite], solver,
                                           groups=[rules[i].steps for i in finite],
-                                          always=[c for c, pf in zip(contents, rules) if pf.steps == INF])
+                                          always=[c for c, pf in zip(contents, rules) if pf.steps == INF],
+                                          run_guard=guard)
         self._activation = self._solver.selector_of
         self._has_certain = len(finite) < len(rules)
         self._formulas = rules
@@ -93,6 +95,11 @@ class Reasoner(Closable):
     def calls(self) -> int:
         """SAT solver calls so far, for statistics and benchmarks."""
         return self._solver.calls
+
+    @property
+    def guard(self) -> Guard:
+        """The run's guard its SAT calls go through."""
+        return self._solver.run_guard
 
     def close(self) -> None:
         """Release the SAT solver."""

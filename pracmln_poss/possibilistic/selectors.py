@@ -14,12 +14,11 @@ from collections.abc import Iterable, Sequence
 
 from pysat.solvers import Solver
 
-from .. import stopping
 from ..closable import Closable
 from ..errors import ClosedError
 from ..logic.cnf import Clause, VarPool, clauses_of
 from ..logic.formula import Formula
-from ..stopping import SAT_SOLVER
+from ..stopping import SAT_SOLVER, Guard
 
 
 class SelectorSolver(Closable):
@@ -31,13 +30,17 @@ class SelectorSolver(Closable):
         share one selector (``selector_of[group]``; groups must sort).  Default: each
         formula its own group.
     :param always: formulas that are always on (no selector).
+    :param run_guard: the run's guard, which the SAT calls go through (None: one of their
+        own; not :meth:`guard`, which guards a formula by a selector).
 
     A formula may be given as its clauses over the atoms' numbers (a list of tuples).
     """
 
     def __init__(self, n_atoms: int, formulas: Sequence[Formula | list[Clause]], solver: str = SAT_SOLVER,
-                 groups: Sequence[float] | None = None, always: Iterable[Formula | list[Clause]] = ()) -> None:
+                 groups: Sequence[float] | None = None, always: Iterable[Formula | list[Clause]] = (),
+                 run_guard: Guard | None = None) -> None:
         self.pool = VarPool(n_atoms)
+        self.run_guard = run_guard if run_guard is not None else Guard()
         self.sat = Solver(name=solver)
         self.calls = 0  # solver calls, for statistics and benchmarks
         keys: Sequence[float] = range(len(formulas)) if groups is None else groups
@@ -71,7 +74,7 @@ class SelectorSolver(Closable):
         if self.sat is None:
             raise ClosedError("this reasoner is closed (used after its `with` block or close()); make a new one")
         self.calls += 1
-        return stopping.sat(self.sat, list(assumptions))
+        return self.run_guard.sat(self.sat, list(assumptions))
 
     def core(self) -> set[int]:
         """The assumptions of the last unsatisfiable call that were needed."""

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..stopping import Guard
 from .checkpoint import Begun, Checkpoint, RuleChunk
 from .evidence import EvidenceSet
 from .progress import LATER_RULES, Progress, Reporter
@@ -88,12 +89,12 @@ class SearchRun:
 @contextmanager
 def search_run(progress: Progress | None, what: str, total: int | None, *, stats: RuleStats | None = None,
                jobs: int = 1, executor: Executor | None = None,
-               checkpoint: str | os.PathLike[str] | None = None) -> Iterator[SearchRun]:
+               checkpoint: str | os.PathLike[str] | None = None, guard: Guard | None = None) -> Iterator[SearchRun]:
     """A run whose passes tell ``progress`` of the penalties and the rules of ``what``
     (``total`` of them; None: not known before they are found), on ``executor``, else
     on ``jobs`` worker processes (:func:`~.workers.executor_for`: started here, stopped
-    as the block ends)."""
-    with executor_for(jobs, executor) as runner:
+    as the block ends; ``guard``: the run's)."""
+    with executor_for(jobs, executor, guard) as runner:
         yield SearchRun(Reporter(progress, f"penalties of {what}", total, later=LATER_RULES),
                         Reporter(progress, f"rules of {what}", total),
                         stats if stats is not None else RuleStats(), runner, checkpoint)

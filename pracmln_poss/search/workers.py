@@ -39,12 +39,13 @@ from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from typing import Generic, ParamSpec, Protocol, TypeVar, cast
 
-from .. import arguments, stopping
+from .. import arguments
 from ..map import open_engine
 from ..map.engine import MapEngine
 from ..map.interchangeable import Interchangeable
 from ..model.ground_mln import GroundMLN
 from ..startup import start_helper
+from ..stopping import Guard, forget_in_child
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -418,6 +419,7 @@ def _worker_start(parent: int, inherited: Mapping[str, Context]) -> None:
     ``inherited``: the contexts its chunks find by token (the pool's, in a forked worker's
     copy of its memory)."""
     _WORKER.inherited = inherited
+    forget_in_child()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in (signal.SIGTERM, signal.SIGHUP):  # (the command line's handlers are its own)
         signal.signal(signum, signal.SIG_DFL)
@@ -486,22 +488,22 @@ class _LocalPool(ProcessPoolExecutor):
             gc.unfreeze()
 
 
-def _threads() -> int:
+def _threads(guard: Guard | None) -> int:
     """Threads of this process (the OS's count where there is one: libraries start
-    threads Python does not know of), but for the watcher of :mod:`~pracmln_poss.stopping`
-    (it holds no lock a forked child could need, and the child forgets it)."""
+    threads Python does not know of), but for the watcher of the run's ``guard`` (it
+    holds no lock a forked child could need, and the child forgets it)."""
     try:
         count = len(os.listdir("/proc/self/task"))
     except OSError:
         count = threading.active_count()
-    return count - stopping.helper_threads()
+    return count - (guard.helper_threads() if guard is not None else 0)
 
 
-def _start_method() -> BaseContext | None:
+def _start_method(guard: Guard | None) -> BaseContext | None:
     """How the workers start: the platform's default, except that a process with
     threads (a notebook, a Dask client, a test runner) is not forked (its children could
     deadlock on a lock some thread held): a fork server starts them instead."""
-    if multiprocessing.get_start_method(allow_none=True) in (None, "fork") and _threads() > 1 \
+    if multiprocessing.get_start_method(allow_none=True) in (None, "fork") and _threads(guard) > 1 \
             and "forkserver" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("forkserver")
     return None
@@ -516,10 +518,11 @@ def workers_for(jobs: int) -> int:
 
 
 @contextmanager
-def local_pool(jobs: int) -> Iterator[Executor]:
+def local_pool(jobs: int, guard: Guard | None = None) -> Iterator[Executor]:
     """A pool of worker processes (:func:`workers_for` ``jobs``), stopped on leaving, at
-    once on an interrupt or error (the workers' running chunks are abandoned)."""
-    pool = _LocalPool(workers_for(jobs), _start_method())
+    once on an interrupt or error (the workers' running chunks are abandoned); ``guard``:
+    the run's, whose watcher thread does not keep the workers from being forked."""
+    pool = _LocalPool(workers_for(jobs), _start_method(guard))
     try:
         yield pool
     except BaseException:
@@ -554,11 +557,13 @@ def _stop(pool: _LocalPool) -> None:
         manager.join(timeout=5)
 
 
-def executor_for(jobs: int, executor: Executor | None) -> AbstractContextManager[Executor | None]:
+def executor_for(jobs: int, executor: Executor | None, guard: Guard | None = None
+                 ) -> AbstractContextManager[Executor | None]:
     """The executor a search runs on: the caller's, else a local pool of ``jobs``
-    processes when ``jobs`` is not 1, else none (this process)."""
+    processes when ``jobs`` is not 1 (:func:`local_pool`, for the run of ``guard``), else
+    none (this process)."""
     if executor is not None:
         return nullcontext(executor)
     if jobs == 1:
         return nullcontext(None)
-    return local_pool(jobs)
+    return local_pool(jobs, guard)

@@ -246,7 +246,7 @@ def convert_mln(
     """
     keep = arguments.flag("keep_checkpoint", keep_checkpoint)
     theory, runtime = _transformed(mln, method, options)
-    result = filter_redundant(theory, filter)
+    result = filter_redundant(theory, filter, guard=runtime.guard)
     if runtime.checkpoint is not None and not keep:
         discard(runtime.checkpoint)
     return Conversion(result.theory, len(result.removed))

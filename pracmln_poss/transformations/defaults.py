@@ -62,7 +62,7 @@ def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, fo
         output is the same whatever runs it.
     """
     out = hard_part(mln)
-    with open_engine(mln, options.backend) as engine, ExitStack() as stack:
+    with open_engine(mln, options.backend, runtime.guard) as engine, ExitStack() as stack:
         search = RuleSearch(mln=mln, options=options, focus=focus, backend=engine.name)
         sets = list(literal_sets(search.enumerated, options.k))
         run = stack.enter_context(runtime.search_run("evidence sets", len(sets)))

@@ -65,7 +65,7 @@ def exhaustive(mln: GroundMLN, options: ExhaustiveOptions = ExhaustiveOptions(),
     total = 2**m - 1
     report = Reporter(runtime.progress, "subsets of soft formulas", total)
     done = 0
-    with open_engine(mln, options.backend) as engine:
+    with open_engine(mln, options.backend, runtime.guard) as engine:
         for size in range(1, m + 1):
             for subset in itertools.combinations(range(m), size):
                 parts = tuple(mln.soft[i].formula for i in subset)

@@ -87,7 +87,7 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = 
 def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
                  focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Generator[Schema, None, None]:
     """:func:`lifted_schemas` as they are found."""
-    with open_engine(mln, options.backend) as engine, ExitStack() as stack:
+    with open_engine(mln, options.backend, runtime.guard) as engine, ExitStack() as stack:
         search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
                             one_per_class=True)
         equipped(engine, search)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # (the rule search and concurrent.futures: imported by a sear
     from ..possibilistic.lifted_theory import LiftedTheory
     from ..possibilistic.theory import PossibilisticTheory
     from ..search.run import RuleStats, SearchRun
+    from ..stopping import Guard
 
 _V = TypeVar("_V")
 
@@ -126,6 +127,13 @@ def _executor(name: str, value: object) -> None:
         raise ArgumentTypeError(f"{name} takes a concurrent.futures.Executor or None, not {type(value).__name__}")
 
 
+def _guard(name: str, value: object) -> None:
+    from ..stopping import Guard
+
+    if value is not None and not isinstance(value, Guard):
+        raise ArgumentTypeError(f"{name} takes a stopping.Guard or None, not {type(value).__name__}")
+
+
 def _progress(name: str, value: object) -> None:
     if value is not None and not callable(value):
         raise ArgumentTypeError(f"{name} takes a function or None, not {type(value).__name__}")
@@ -179,6 +187,9 @@ class Runtime(_Checked):
     :ivar checkpoint: a file keeping a rule search's finished work: an interrupted conversion
         given the same file resumes from it; removed once the theory is made (by
         :func:`~.conversion.convert_mln`: once it is filtered; by the command line: once it is written).
+    :ivar guard: the run's :class:`~pracmln_poss.stopping.Guard`, which every solve goes
+        through (:func:`~pracmln_poss.stopping.stoppable` makes one that signals stop
+        within a second; None: the solvers' own, which signals do not stop).
     """
 
     progress: Progress = option(None, check=_progress)
@@ -189,6 +200,7 @@ class Runtime(_Checked):
     checkpoint: str | os.PathLike[str] | None = option(None, Flag(
         ("--no-checkpoint",), "with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
         "conversion resumes from it when run again; it is removed once OUT is written)", None), check=_checkpoint)
+    guard: Guard | None = option(None, check=_guard)
 
 
     def used(self) -> tuple[str, ...]:
@@ -202,7 +214,7 @@ class Runtime(_Checked):
         from ..search.run import search_run
 
         return search_run(self.progress, what, total, stats=self.stats, jobs=self.jobs, executor=self.executor,
-                          checkpoint=self.checkpoint)
+                          checkpoint=self.checkpoint, guard=self.guard)
 
 
 RUNTIME_NAMES = tuple(f.name for f in fields(Runtime))
@@ -222,7 +234,7 @@ class MethodOptions(_Checked, ABC):
     """It needs the first-order model (its domains), not a ground MLN."""
     max_evidence_sets: ClassVar[int | None] = None
     """Refused above this many evidence sets unless forced (None: it enumerates none)."""
-    runtime: ClassVar[tuple[str, ...]] = ("progress",)
+    runtime: ClassVar[tuple[str, ...]] = ("progress", "guard")
     """The :class:`~pracmln_poss.transformations.options.Runtime` fields it uses (another
     given is an error, not ignored)."""
 

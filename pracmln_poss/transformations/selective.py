@@ -85,7 +85,7 @@ def selective(mln: GroundMLN, options: SelectiveOptions = SelectiveOptions(), *,
     soft = [wf.formula for wf in mln.soft]
     out = hard_part(mln)
     report = Reporter(runtime.progress, "evidence sets", len(family))
-    with open_engine(mln, options.backend) as engine:
+    with open_engine(mln, options.backend, runtime.guard) as engine:
         negated_level = [engine.penalty([negate(f)]) for f in soft]
         for i, (f, level) in enumerate(zip(soft, negated_level)):
             if level != INF:
