@@ -31,7 +31,7 @@ __all__ = ["FAN_OUT", "backbone", "kept"]
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ..stopping import Guard, SatOracle
+from ..stopping import Guard, SatOracle, given
 
 FAN_OUT = 64
 """The most literals of a clause the backbone's calls add (see the module's text)."""
@@ -63,7 +63,7 @@ def backbone(oracle: SatOracle, assumptions: list[int], candidates: Iterable[int
     # one activation literal for every call: the candidates only shrink, so each
     # call's clause implies the ones before it
     switch = fresh()
-    guard = guard if guard is not None else Guard()
+    guard = given(guard)
     try:
         while left:
             flipped = [-l for l in left]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..closable import Closable
 from ..logic.formula import Formula, Or, literal
 from ..model.ground_mln import GroundMLN
-from ..stopping import Guard, SatOracle
+from ..stopping import Guard, SatOracle, given
 from .world import Optimum, World
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ class Backend(Closable):
     def __init__(self, mln: GroundMLN, guard: Guard | None = None) -> None:
         self.mln = mln
         # the run's guard, which its solves go through (signals and time limits stop them)
-        self.guard = guard if guard is not None else Guard()
+        self.guard = given(guard)
         self.unsat_reason: str | None = None  # set when the hard part is seen unsatisfiable
         # the best world a search stopped by a signal or a time limit had found (its cost
         # exact, but not proven optimal), for ``map --anytime``; None: none found

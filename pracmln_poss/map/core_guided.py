@@ -44,7 +44,7 @@ from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
 from ..closable import Closable
-from ..stopping import SAT_SOLVER, Guard, SatOracle, model_of
+from ..stopping import SAT_SOLVER, Guard, SatOracle, given, model_of
 from .backend import OverBudget
 
 Clause = Sequence[int]
@@ -103,7 +103,7 @@ class CoreGuided(Closable):
     def __init__(self, hard: Iterable[Clause], soft: Iterable[tuple[Clause, int]], top: int,
                  solver: str = SAT_SOLVER, guard: Guard | None = None) -> None:
         self.top = top
-        self.guard = guard if guard is not None else Guard()
+        self.guard = given(guard)
         self.oracle: SatOracle = Solver(name=solver, bootstrap_with=[list(c) for c in hard])
         self._open = True
         weights: dict[int, int] = {}

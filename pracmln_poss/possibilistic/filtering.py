@@ -29,7 +29,7 @@ from ..collector import collection_paused
 from ..errors import UnknownNameError
 from ..logic.cnf import Clause, VarPool, clauses_of, clausify
 from ..logic.formula import Atom, Formula, Implies, NodeMemo, PredAtom, conjunction, negate, walk
-from ..stopping import SAT_SOLVER, Guard
+from ..stopping import SAT_SOLVER, Guard, given
 from ..weights import INF
 from .ground_clauses import ClauseGrounder
 from .lifted_theory import LiftedTheory
@@ -303,7 +303,7 @@ def keep_flags(
     order = sorted(range(len(contents)), key=lambda i: (levels[i], -lengths[i], i))
     bands = [list(band) for _, band in groupby(order, key=lambda i: levels[i])]
     work = _Filtering(n_atoms, lengths, contents, tests, mode == "conservative", solver,
-                      guard if guard is not None else Guard())
+                      given(guard))
     try:
         for band in reversed(bands):
             work.renewed_when_large()

@@ -18,7 +18,7 @@ from ..closable import Closable
 from ..errors import ClosedError
 from ..logic.cnf import Clause, VarPool, clauses_of
 from ..logic.formula import Formula
-from ..stopping import SAT_SOLVER, Guard
+from ..stopping import SAT_SOLVER, Guard, given
 
 
 class SelectorSolver(Closable):
@@ -40,7 +40,7 @@ class SelectorSolver(Closable):
                  groups: Sequence[float] | None = None, always: Iterable[Formula | list[Clause]] = (),
                  run_guard: Guard | None = None) -> None:
         self.pool = VarPool(n_atoms)
-        self.run_guard = run_guard if run_guard is not None else Guard()
+        self.run_guard = given(run_guard)
         self.sat = Solver(name=solver)
         self.calls = 0  # solver calls, for statistics and benchmarks
         keys: Sequence[float] = range(len(formulas)) if groups is None else groups
