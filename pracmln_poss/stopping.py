@@ -227,11 +227,11 @@ class Guard:
         library to call."""
         self.check()
         run = NativeRun()
-        libc = _libc() if handler is not None and self.watching else None
-        armed = _arm(self, libc, handler) if libc is not None and handler is not None else None
-        if libc is None or armed is None:
+        armed = _arm(self, handler) if handler is not None and self.watching else None
+        if armed is None:
             yield run
             return
+        libc = armed.libc
         saved = {}
         try:
             for signum, action in armed.actions.items():
@@ -480,12 +480,16 @@ def _records() -> dict[int, IO[bytes]]:
     return {int(signum): tempfile.TemporaryFile() for signum in SIGNALS}
 
 
-def _arm(guard: Guard, libc: ctypes.CDLL, handler: int) -> _Armed | None:
+def _arm(guard: Guard, handler: int) -> _Armed | None:
     """The actions of :class:`_Armed` for ``handler``, made at the guard's first native
-    search; None where they cannot be had (another solver's handler armed already)."""
+    search; None where they cannot be had (another solver's handler armed already, or
+    no C library to call)."""
     armed = guard.armed
     if armed is not None:
         return armed if armed.handler == handler else None
+    libc = _libc()
+    if libc is None:  # pragma: no cover - no C library to call
+        return None
     records = _records()
     actions = {}
     for signum in SIGNALS:

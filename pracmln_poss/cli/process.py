@@ -81,11 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise OutputError("standard output is closed; give -o FILE or redirect it",
                                   SourcePosition("<stdout>"))
             with stoppable() as args.guard:
-                ending.guard = args.guard
-                try:
-                    status: int = args.run(args)
-                finally:
-                    ending.guard = None
+                ending.guard = args.guard  # (after the block it keeps nothing that matters)
+                status: int = args.run(args)
             _flush_stdout()
         return status
     except TimeLimitReached as exc:

@@ -29,6 +29,7 @@ from ..model.first_order import FirstOrderMLN
 from ..model.ground_mln import GroundMLN
 from ..search.focus import Focus
 from ..search.progress import Progress
+from ..stopping import Guard  # (imported with the backends' names already)
 
 if TYPE_CHECKING:  # (the rule search and concurrent.futures: imported by a search, not by its flags)
     from concurrent.futures import Executor
@@ -36,7 +37,6 @@ if TYPE_CHECKING:  # (the rule search and concurrent.futures: imported by a sear
     from ..possibilistic.lifted_theory import LiftedTheory
     from ..possibilistic.theory import PossibilisticTheory
     from ..search.run import RuleStats, SearchRun
-    from ..stopping import Guard
 
 _V = TypeVar("_V")
 
@@ -128,10 +128,7 @@ def _executor(name: str, value: object) -> None:
 
 
 def _guard(name: str, value: object) -> None:
-    from ..stopping import Guard
-
-    if value is not None and not isinstance(value, Guard):
-        raise ArgumentTypeError(f"{name} takes a stopping.Guard or None, not {type(value).__name__}")
+    arguments.instance(name, value, Guard | None, "a stopping.Guard or None")
 
 
 def _progress(name: str, value: object) -> None:
