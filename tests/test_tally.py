@@ -13,9 +13,9 @@ from pracmln_poss.search.workers import chunked
 
 def test_spread_visits_every_position_once_and_every_first_few_are_spread():
     for n in (0, 1, 2, 3, 7, 64, 1000):
-        order = spread(n)
+        order = list(spread(n))
         assert sorted(order) == list(range(n))
-    order = spread(1000)
+    order = list(spread(1000))
     assert order[0] == 500 and sorted(order[1:3]) == [250, 750]
     assert max(b - a for a, b in zip(sorted(order[:15]), sorted(order[:15])[1:])) <= 1000 // 8 + 1
 

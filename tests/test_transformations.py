@@ -262,31 +262,30 @@ def test_the_options_object_is_the_method():
         transform_mln(mln, "selective", stats=RuleStats())
 
 
-def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, every_report):
-    """The penalties pass times the rules of sets of its last size as their optima come
-    (on a fake clock here: a set's rules cost 1 s, a backbone below size k 0.25 s, so the
-    first set is over the budget at once), and its reports from then on carry what the
-    rules pass will take: the sample's cost per set over every set, its cost per backbone
-    over the sets below size k, and the rules taken in.  The sample's rules are thrown
-    away: the theory is the one made without progress.  The rules pass's own reports say
-    what its chunks done predict (:mod:`pracmln_poss.search.tally`)."""
+def _sampled_on_a_fake_clock(monkeypatch):
+    """Every rules of sets the forecast times cost 1 s and each backbone it finds 0.25 s
+    on a fake clock; its sets of the last size each make one rule of three conclusions
+    (thrown away: only their time, and the rules taken in, count).  Returns the record,
+    per set timed: its size, the rules written of it, its seconds and its backbones."""
     from pracmln_poss.search import forecast, rules_pass
-    from pracmln_poss.transformations import Runtime
+    from pracmln_poss.search.checkpoint import RuleChunk
+    from pracmln_poss.search.rule import DefaultRule
 
-    from .support import converted, smokers
-
-    mln = smokers()
-    quiet = converted(mln, {"method": "lifted", "k": 2})
     clock = [0.0]
     run_rules, below_k = forecast.run_rules, rules_pass.RuleState._below_k
-    sampled: list[int] = []  # the rules of each set the forecast timed
+    sampled: list[tuple[int, int, float, int]] = []
     backbones = [0]  # those the forecast found
 
     def timed_rules(search, engine, state, chunk):
+        start, found = clock[0], backbones[0]
         out = run_rules(search, engine, state, chunk)
         if isinstance(state, rules_pass.TimedState):  # (the forecast's, not the pass's)
             clock[0] += len(chunk)
-            sampled.append(len(out.rules))
+            e = chunk[0][0]
+            if len(e) == search.options.k:
+                out = RuleChunk([DefaultRule(e, (1, 2, 3), 1)], 0, 0)
+            sampled.append((len(e), 3 if len(e) == search.options.k else -1, clock[0] - start,
+                            backbones[0] - found))
         return out
 
     def timed_below_k(self, rep):
@@ -298,20 +297,71 @@ def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, ev
     monkeypatch.setattr(forecast, "run_rules", timed_rules)  # (what the samples call; the pass has its own)
     monkeypatch.setattr(rules_pass.RuleState, "_below_k", timed_below_k)
     monkeypatch.setattr(forecast.time, "process_time", lambda: clock[0])
+    return sampled
+
+
+def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, every_report):
+    """The penalties pass times the rules of sets of its last size as their optima come,
+    and of the sets below, the first of each size first (on a fake clock, the budget is
+    spent at once), and its reports from then on carry what the rules pass will take:
+    the sample's cost per set of the last size (its backbones left out: the pass finds
+    each once) over those sets, the cost of each size below, backbones included, over
+    its sets, and the rules taken in as the theory writes them (one per conclusion in a
+    lifted theory: a rule with three, three).  The sample's rules are thrown away: the
+    theory is the one made without progress.  The rules pass's own reports say what its
+    chunks done predict (:mod:`pracmln_poss.search.tally`)."""
+    from pracmln_poss.search import forecast
+    from pracmln_poss.transformations import Runtime
+
+    from .support import converted, smokers
+
+    mln = smokers()
+    quiet = converted(mln, {"method": "lifted", "k": 2})
+    sampled = _sampled_on_a_fake_clock(monkeypatch)
     seen: list = []
     assert converted(mln, {"method": "lifted", "k": 2}, runtime=Runtime(progress=seen.append)) == quiet
     penalties = [i for i in seen if i.phase.startswith("penalties") and i.note is None]
     measured = [i for i in penalties if i.after is not None]
     assert measured and penalties[0].after is None
-    assert len(sampled) == 1 and backbones[0] > 0  # (1 s: over the budget at once)
     total, last_size = penalties[-1].total, penalties[-1].size
-    smaller = max(i.done for i in penalties if i.size is not None and i.size < last_size)
+    assert [s[0] for s in sampled] == [0, 1, last_size] == [0, 1, 2]  # (over the budget at once)
+    assert sampled[0][3] == 1 and sampled[0][2] == 1.25  # (the backbone of no evidence, with its rules)
+    assert sampled[2][2] == 1.0 + 0.25 * sampled[2][3]  # (its backbones not the last size's cost)
+    ones = max(i.done for i in penalties if i.size == 1) - 1
     after = measured[0].after
-    assert after == pytest.approx(1.0 * total + 0.25 * smaller + forecast.RULE_SECONDS * sampled[0] * total)
+    assert after == pytest.approx(1.0 * (total - 1 - ones) + sampled[0][2] + sampled[1][2] * ones
+                                  + forecast.RULE_SECONDS * 3 * total)
     first = measured[0]
     assert first.remaining_overall == pytest.approx(first.remaining + after)
     rules = [i for i in seen if i.phase.startswith("rules") and i.note is None]
     assert rules and all(i.estimate is not None for i in rules)
+
+
+def test_the_sample_times_each_kind_of_set_as_much_as_it_weighs(monkeypatch, every_report):
+    """Given the time, the forecast spends its sample on the sets below the last size as
+    much as they weigh in the pass as it predicts it (stratified): on the fake clock,
+    the sets of no literal and of one (25) of smokers at k = 2 weigh a tenth of the pass
+    (31 s of 295 s), so they get a tenth of the sample's seconds, give or take a set."""
+    from pracmln_poss.search import forecast
+    from pracmln_poss.transformations import Runtime
+
+    from .support import converted, smokers
+
+    monkeypatch.setattr(forecast, "SAMPLE_LEAST", 40.0)
+    sampled = _sampled_on_a_fake_clock(monkeypatch)
+    seen: list = []
+    converted(smokers(), {"method": "defaults", "k": 2}, runtime=Runtime(progress=seen.append))
+    penalties = [i for i in seen if i.phase.startswith("penalties") and i.note is None]
+    total = penalties[-1].total
+    ones = max(i.done for i in penalties if i.size == 1) - 1
+    small = [s for s in sampled if s[0] < 2]
+    last = [s[2] - 0.25 * s[3] for s in sampled if s[0] == 2]
+    small_seconds, last_seconds = sum(s[2] for s in small), sum(last)
+    below = small[0][2] + ones * sum(s[2] for s in small[1:]) / len(small[1:])
+    at_last = (total - 1 - ones) * last_seconds / len(last)
+    assert len(small) > 2 and len(last) > 2
+    share = small_seconds / (small_seconds + last_seconds)
+    assert abs(share - below / (below + at_last)) < 2.0 / (small_seconds + last_seconds), (share, below, at_last)
 
 
 def test_every_option_declares_its_check_with_its_field():
