@@ -63,6 +63,29 @@ def test_the_time_left_is_the_chunks_left_at_their_neighbours_cost_and_the_pace_
     assert tally.done == 20
 
 
+def test_the_rough_time_left_waits_for_a_few_chunks(monkeypatch):
+    """Before :data:`FIRST` chunks, the time left is the mean cost per item of those
+    worked, over the items left, once :data:`ROUGH` have been (one chunk alone can cost
+    many times the mean), or all there are to work (the others taken from a checkpoint)."""
+    clock = _Clock(monkeypatch)
+    monkeypatch.setattr(tally_module, "ROUGH", 2)
+    tally = Tally([10, 10, 10, 10])
+    clock.now = 10.0
+    tally.finished(1, 10.0)
+    assert tally.rough() is None
+    tally.finished(2, 5.0)  # (another worker's)
+    assert tally.rough() == pytest.approx(20 * 15.0 / 20 * (10.0 / 15.0))
+    resumed = Tally([10, 10, 10])
+    resumed.resumed(0)
+    resumed.resumed(1)
+    resumed.finished(2, 1.0)
+    assert resumed.rough() == 0.0  # (nothing left: the one chunk to work is done)
+    single = Tally([10, 10, 10])
+    single.resumed(0)
+    single.resumed(2)
+    assert single.rough() is None  # (none worked yet)
+
+
 def test_on_two_workers_the_pace_is_half_the_seconds_the_chunks_took(monkeypatch):
     clock = _Clock(monkeypatch)
     monkeypatch.setattr(tally_module, "FIRST", 2)
@@ -127,10 +150,12 @@ def test_without_a_prior_the_time_left_is_none_until_a_chunk_is_done_then_what_t
     """A pass weighed without a prior says no time left before its first chunk is done
     (the rate of the items before it would stand in: over CORA at k = 4 the optima of
     the smaller sets said 13 minutes of a pass that took 45 s), then, until the tally
-    can say more, the items left at what those done cost."""
+    can say more, the items left at what those done cost (from :data:`ROUGH` chunks
+    on, one here)."""
     from pracmln_poss.search.progress import Reporter
 
     clock = _Clock(monkeypatch)
+    monkeypatch.setattr(tally_module, "ROUGH", 1)
     seen = []
     report = Reporter(seen.append, "penalties of evidence sets", 100, interval=0.0)
     clock.now = 1.0

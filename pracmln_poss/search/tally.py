@@ -24,7 +24,7 @@ workers), less the time since the last chunk finished.
 
 from __future__ import annotations
 
-__all__ = ["Tally", "spread", "spread_order", "LAST", "FIRST", "NEAREST"]
+__all__ = ["Tally", "spread", "spread_order", "LAST", "FIRST", "ROUGH", "NEAREST"]
 
 import bisect
 import time
@@ -41,6 +41,12 @@ FIRST = 8
 be of sets its subsets decide, which cost nothing; after the first four, the rules pass
 of CORA at k = 4 said 11 s where 24 s remained, and the pass's forecast said 1.5 times
 the truth: ``benchmarks/time_left.py``)."""
+
+ROUGH = 3
+"""Chunks worked before the mean cost per item of those done says what the rest cost,
+in a pass with no prior (:meth:`Tally.rough`): one chunk alone, the middle one of the
+last size of meals' optima at k = 2, said 528 s where 189 s remained, and the next two
+chunks brought it to 191 s."""
 
 NEAREST = 2
 """Worked chunks on either side of one not done that price its items: neighbouring
@@ -145,8 +151,10 @@ class Tally:
 
     def rough(self) -> float | None:
         """Seconds the chunks not done will take at the cost per item of all those worked
-        (None: none has been): what :meth:`left` says before it can say more."""
-        if self._pace is None or self._last is None:
+        (None: fewer than :data:`ROUGH` have been, of those not taken from a checkpoint):
+        what :meth:`left` says before it can say more."""
+        if self._pace is None or self._last is None \
+                or len(self._worked) < min(ROUGH, len(self.sizes) - len(self._resumed)):
             return None
         worked = sum(self.sizes[c] for c in self._worked)
         todo = sum(self.sizes) - self.done
