@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = ["Forecast", "SAMPLE_SHARE", "SAMPLE_LEAST", "RULE_SECONDS"]
 
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 
 from ..map.engine import World
@@ -55,8 +56,9 @@ class Forecast:
     (over CORA at k = 4, 3,016 of 15,438, where pricing a backbone for each said 13.5 s
     of a rules pass of 31 s).  They are timed the first of each size first, then spread
     over them (:func:`_sample_order`), as much as they weigh in the pass
-    (:meth:`_behind`); and the rules taken in are counted as the theory writes them (a rule found
-    over object-recognition at k = 2 has 41 conclusions on average, each written).
+    (:meth:`_behind`); and the rules taken in are counted as the theory writes them (a
+    rule found over object-recognition at k = 2 has 41 conclusions on average, each
+    written).
 
     :param smaller: the sets below the last size.
     """
@@ -64,9 +66,7 @@ class Forecast:
     def __init__(self, search: RuleSearch, runner: ChunkRunner[RuleSearch],
                  optima: Mapping[EvidenceSet, Packed | None], smaller: Sequence[EvidenceSet]) -> None:
         self.search, self.runner, self.optima = search, runner, optima
-        self.counts: dict[int, int] = {}  # (sets below the last size, by size)
-        for e in smaller:
-            self.counts[len(e)] = self.counts.get(len(e), 0) + 1
+        self.counts = Counter(len(e) for e in smaller)  # (sets below the last size, by size)
         self.spent = 0.0
         self.timed = 0
         self.found = RuleStats()  # (the rules of the sets of the last size timed: the theory gets theirs as written)
@@ -74,7 +74,6 @@ class Forecast:
         self.state: TimedState | None = None
         self.small: TimedState | None = None  # (the sets below the last size: their backbones their own)
         self.by_size: dict[int, tuple[int, float]] = {}  # (sets below the last size timed, by size, and their seconds)
-        self.small_seconds = 0.0  # (theirs in all)
         self._smaller = _sample_order(smaller)
         self._firsts = len(self.counts)  # (the first set of each size below is timed before the rest are weighed)
         self._levels: set[Level] | None = None  # (the finite penalties found so far)
@@ -85,11 +84,11 @@ class Forecast:
         if empty is None or report.total is None:
             return
         self._learn(chunk, empty[0])
-        if self.timed and self.spent >= max(SAMPLE_LEAST, SAMPLE_SHARE * report.elapsed):
+        budget = max(SAMPLE_LEAST, SAMPLE_SHARE * report.elapsed) - self.spent
+        if self.timed and budget <= 0:
             return
         state, small = self._states(empty[0])
         k = self.search.options.k
-        budget = max(SAMPLE_LEAST, SAMPLE_SHARE * report.elapsed) - self.spent
         start = time.process_time()
         sets = iter(chunk)  # (its first sets, in their order, as the pass finds them: alone, one costs 3 times as much)
         while time.process_time() - start < budget or not self.timed:
@@ -97,10 +96,8 @@ class Forecast:
             if lesser is not None:
                 began = time.process_time()
                 run_rules(self.search, self.runner.engine, small, [(lesser, None)])
-                took = time.process_time() - began
                 n, seconds = self.by_size.get(len(lesser), (0, 0.0))
-                self.by_size[len(lesser)] = (n + 1, seconds + took)
-                self.small_seconds += took
+                self.by_size[len(lesser)] = (n + 1, seconds + time.process_time() - began)
                 continue
             e = next(sets, None)
             if e is None:
@@ -119,7 +116,12 @@ class Forecast:
 
     def _at_last_size(self, total: int) -> float:
         """The seconds the rules of the sets of the last size take, as those timed did."""
-        return self.set_seconds / self.timed * (total - sum(self.counts.values())) if self.timed else 0.0
+        return self.set_seconds / self.timed * (total - self.counts.total()) if self.timed else 0.0
+
+    @property
+    def small_seconds(self) -> float:
+        """What the sets below the last size timed took, in all."""
+        return sum(seconds for _n, seconds in self.by_size.values())
 
     def _below(self) -> float:
         """The seconds the rules of the sets below the last size take, as those timed did

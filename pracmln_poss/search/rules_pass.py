@@ -143,22 +143,19 @@ class RuleState:
 
 
 class TimedState(RuleState):
-    """A rule state that times the backbones of the sets below size ``k`` it finds, by
-    their size: each is found once in a pass, so a sample of the pass counts them apart."""
+    """A rule state that times the backbones of the sets below size ``k`` it finds:
+    each is found once in a pass, so a sample of the pass counts them apart."""
 
     def __init__(self, search: RuleSearch, engine: MapEngine, tables: Tables) -> None:
         super().__init__(search, engine, tables)
         self.seconds = 0.0
-        self.by_size: dict[int, list[float]] = {}  # (size -> what each backbone of it took)
 
     def _below_k(self, rep: EvidenceSet) -> frozenset[int]:
         start = time.process_time()
         try:
             return super()._below_k(rep)
         finally:
-            took = time.process_time() - start
-            self.seconds += took
-            self.by_size.setdefault(len(rep), []).append(took)
+            self.seconds += time.process_time() - start
 
 
 def _prepare_rules(search: RuleSearch, engine: MapEngine, tables: Tables) -> RuleState:
