@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -47,8 +48,17 @@ def seconds_of(text: str) -> float:
     return total
 
 
-def run(tree: Path, workload: str | None, k: int | None, jobs: int) -> tuple[float, list[tuple[float, float, bool, str]]]:
-    """Seconds the run took, and per progress line: when it came, the estimate, whether
+def _children_cpu() -> float:
+    """CPU seconds of the children waited for so far (user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(tree: Path, workload: str | None, k: int | None, jobs: int
+        ) -> tuple[float, float, list[tuple[float, float, bool, str]]]:
+    """Seconds the run took, the CPU seconds it took (its workers' included: a run
+    whose wall time grows while its CPU time does not was slowed by the machine, which
+    no estimate foresees), and per progress line: when it came, the estimate, whether
     it is a bound ('under 10 s'), the line."""
     env = {**os.environ, "PRACMLN_POSS_PROGRESS_INTERVAL": "1", "PYTHONPATH": str(tree)}
     with tempfile.TemporaryDirectory() as out:
@@ -61,7 +71,7 @@ def run(tree: Path, workload: str | None, k: int | None, jobs: int) -> tuple[flo
             if k is not None:
                 arguments[arguments.index("-k") + 1] = str(k)
         cmd = [sys.executable, "-m", "pracmln_poss", *arguments, "--progress"]
-        start = time.monotonic()
+        start, cpu = time.monotonic(), _children_cpu()
         # (run from elsewhere: python -m would take the working directory's package first)
         process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=out)
         lines: list[tuple[float, str]] = []
@@ -75,7 +85,7 @@ def run(tree: Path, workload: str | None, k: int | None, jobs: int) -> tuple[flo
         reader.start()
         process.wait()
         reader.join()
-        end = time.monotonic() - start
+        end, cpu = time.monotonic() - start, _children_cpu() - cpu
     if process.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed: {lines[-1][1] if lines else process.returncode}")
     found = []
@@ -84,7 +94,7 @@ def run(tree: Path, workload: str | None, k: int | None, jobs: int) -> tuple[flo
         if m:
             bound = m.group(2) is not None
             found.append((when, float(m.group(2)) if bound else seconds_of(m.group(1)), bound, line))
-    return end, found
+    return end, cpu, found
 
 
 def ok_of(end: float, item: tuple[float, float, bool, str]) -> bool:
@@ -109,8 +119,8 @@ def main() -> None:
     failed = False
     for jobs in args.jobs:
         for name, tree in trees:
-            end, found = run(tree, args.workload, args.k, jobs)
-            print(f"\n{name}, -j {jobs}: the run took {end:.1f} s; {len(found)} estimates")
+            end, cpu, found = run(tree, args.workload, args.k, jobs)
+            print(f"\n{name}, -j {jobs}: the run took {end:.1f} s ({cpu:.1f} s of CPU); {len(found)} estimates")
             print(f"{'at':>7}  {'shown':>8}  {'truth':>8}  ratio")
             worst = 1.0
             for when, _shown, _bound, line in found if args.lines else ():

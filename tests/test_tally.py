@@ -112,7 +112,9 @@ def test_a_chunk_taken_from_a_checkpoint_counts_as_done_in_no_time(monkeypatch):
 def test_a_reporter_weighed_with_a_tally_says_its_count_and_its_time_left(monkeypatch):
     """The count is the chunks done in any order (more than the results given back in
     order), the time left the tally's; before it has its first chunks, the pass's prior
-    less the time since it was weighed."""
+    less the time since it was weighed, and then the two weighed by the share of the
+    pass done (the prior a quarter, the tally three quarters once three of four chunks
+    are done)."""
     from pracmln_poss.search.progress import Reporter
 
     clock = _Clock(monkeypatch)
@@ -120,14 +122,17 @@ def test_a_reporter_weighed_with_a_tally_says_its_count_and_its_time_left(monkey
     seen = []
     report = Reporter(seen.append, "rules of evidence sets", 40, interval=0.0)
     tally = Tally([10, 10, 10, 10])
-    report.weigh(tally, prior=30.0)
+    report.weigh(tally, prior=60.0)
     clock.now = 4.0
     report(0, 0)
-    assert seen[-1].done == 0 and seen[-1].estimate == pytest.approx(26.0)
-    clock.now = 10.0
-    tally.finished(2, 6.0)
-    report(0, 0)
-    assert seen[-1].done == 10 and seen[-1].estimate == pytest.approx(30.0 * 0.6) and seen[-1].remaining == seen[-1].estimate
+    assert seen[-1].done == 0 and seen[-1].estimate == pytest.approx(56.0)
+    for now, chunk, share, tally_left in [(10.0, 2, 0.25, 18.0), (16.0, 0, 0.5, 12.0), (22.0, 1, 0.75, 6.0)]:
+        clock.now = now
+        tally.finished(chunk, 6.0)  # (each 6 s, one after the other from 4 s: pace 1)
+        report(0, 0)
+        assert tally.left() == pytest.approx(tally_left)
+        assert seen[-1].done == 40 * share and seen[-1].remaining == seen[-1].estimate
+        assert seen[-1].estimate == pytest.approx(share * tally_left + (1 - share) * (60.0 - now))
 
 
 def test_a_chunk_not_done_is_priced_by_the_worked_ones_nearest_it_on_either_side(monkeypatch):

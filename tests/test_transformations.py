@@ -266,14 +266,15 @@ def _sampled_on_a_fake_clock(monkeypatch):
     """Every rules of sets the forecast times cost 1 s and each backbone it finds 0.25 s
     on a fake clock; its sets of the last size each make one rule of three conclusions
     (thrown away: only their time, and the rules taken in, count).  Returns the record,
-    per set timed: its size, the rules written of it, its seconds and its backbones."""
+    per set whose rules ran: its size, the rules written of it, its seconds, its
+    backbones, the rule state it ran in and the set."""
     from pracmln_poss.search import forecast, rules_pass
     from pracmln_poss.search.checkpoint import RuleChunk
     from pracmln_poss.search.rule import DefaultRule
 
     clock = [0.0]
     run_rules, below_k = forecast.run_rules, rules_pass.RuleState._below_k
-    sampled: list[tuple[int, int, float, int]] = []
+    sampled: list[tuple[int, int, float, int, object, tuple[int, ...]]] = []
     backbones = [0]  # those the forecast found
 
     def timed_rules(search, engine, state, chunk):
@@ -285,7 +286,7 @@ def _sampled_on_a_fake_clock(monkeypatch):
             if len(e) == search.options.k:
                 out = RuleChunk([DefaultRule(e, (1, 2, 3), 1)], 0, 0)
             sampled.append((len(e), 3 if len(e) == search.options.k else -1, clock[0] - start,
-                            backbones[0] - found))
+                            backbones[0] - found, state, e))
         return out
 
     def timed_below_k(self, rep):
@@ -307,7 +308,9 @@ def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, ev
     the sample's cost per set of the last size (its backbones left out: the pass finds
     each once) over those sets, the cost of each size below, backbones included, over
     its sets, and the rules taken in as the theory writes them (one per conclusion in a
-    lifted theory: a rule with three, three).  The sample's rules are thrown away: the
+    lifted theory: a rule with three, three).  With one worker, the rules of the subsets
+    of a set of the last size run before it in its state, untimed, as they have in the
+    pass (which then looks up their backbones).  The sample's rules are thrown away: the
     theory is the one made without progress.  The rules pass's own reports say what its
     chunks done predict (:mod:`pracmln_poss.search.tally`)."""
     from pracmln_poss.search import forecast
@@ -324,9 +327,14 @@ def test_the_rules_pass_is_sampled_while_the_penalties_pass_runs(monkeypatch, ev
     measured = [i for i in penalties if i.after is not None]
     assert measured and penalties[0].after is None
     total, last_size = penalties[-1].total, penalties[-1].size
-    assert [s[0] for s in sampled] == [0, 1, last_size] == [0, 1, 2]  # (over the budget at once)
-    assert sampled[0][3] == 1 and sampled[0][2] == 1.25  # (the backbone of no evidence, with its rules)
-    assert sampled[2][2] == 1.0 + 0.25 * sampled[2][3]  # (its backbones not the last size's cost)
+    small, (*before, timed) = sampled[:2], sampled[2:]
+    assert [s[0] for s in small] == [0, 1] and timed[0] == last_size == 2  # (over the budget at once)
+    assert small[0][3] == 1 and small[0][2] == 1.25  # (the backbone of no evidence, with its rules)
+    assert timed[2] == 1.0 + 0.25 * timed[3]  # (its backbones not the last size's cost)
+    search = timed[4].search
+    rests = {search.canon(tuple(l for l in timed[5] if l != y))[0] for y in timed[5]}
+    assert {s[5] for s in before} == rests and len(before) == len(rests)  # (each once)
+    assert {s[4] for s in before} == {timed[4]} != {small[0][4]} and set(map(len, rests)) == {1}
     ones = max(i.done for i in penalties if i.size == 1) - 1
     after = measured[0].after
     assert after == pytest.approx(1.0 * (total - 1 - ones) + sampled[0][2] + sampled[1][2] * ones
@@ -347,14 +355,14 @@ def test_the_sample_times_each_kind_of_set_as_much_as_it_weighs(monkeypatch, eve
 
     from .support import converted, smokers
 
-    monkeypatch.setattr(forecast, "SAMPLE_LEAST", 40.0)
+    monkeypatch.setattr(forecast, "SAMPLE_LEAST", 80.0)
     sampled = _sampled_on_a_fake_clock(monkeypatch)
     seen: list = []
     converted(smokers(), {"method": "defaults", "k": 2}, runtime=Runtime(progress=seen.append))
     penalties = [i for i in seen if i.phase.startswith("penalties") and i.note is None]
     total = penalties[-1].total
     ones = max(i.done for i in penalties if i.size == 1) - 1
-    small = [s for s in sampled if s[0] < 2]
+    small = [s for s in sampled if s[4] is sampled[0][4]]  # (in the state of the smaller sets)
     last = [s[2] - 0.25 * s[3] for s in sampled if s[0] == 2]
     small_seconds, last_seconds = sum(s[2] for s in small), sum(last)
     below = small[0][2] + ones * sum(s[2] for s in small[1:]) / len(small[1:])

@@ -139,8 +139,9 @@ class Reporter:
                 tally, offset, prior, before, since = self._tally
                 done, resumed = max(done, offset + tally.done), before + tally.resumed_items
                 estimate = tally.left()
-                if estimate is None and prior is not None:
-                    estimate = max(prior - (now - since), 0.0)
+                if prior is not None:  # (the prior, as far as the chunks done do not say otherwise)
+                    expected, share = max(prior - (now - since), 0.0), tally.share
+                    estimate = expected if estimate is None else share * estimate + (1 - share) * expected
                 if estimate is None:  # (no prior: what the first chunks cost, none: nothing yet)
                     estimate = tally.rough()
             recent = self._measure(done, now)
@@ -163,9 +164,10 @@ class Reporter:
     def weigh(self, tally: Tally, offset: int = 0, prior: float | None = None) -> None:
         """From now on, this pass's items done and time left are those of ``tally`` (its
         items: those after ``offset`` of the reporter's; ``prior``: seconds the pass is
-        expected to take, said until its first chunks are done; without one, what those
-        done cost, and nothing before the first: the rate of the items before the pass
-        says nothing of its own)."""
+        expected to take, said until its first chunks are done, then weighed against what
+        they say by the share of the pass they are (:attr:`.Tally.share`); without one,
+        what those done cost, and nothing before the first: the rate of the items before
+        the pass says nothing of its own)."""
         self._tally = (tally, offset, prior, self._resumed, time.monotonic())
 
     def resumed(self, done: int) -> None:

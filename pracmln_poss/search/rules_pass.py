@@ -10,7 +10,7 @@ renaming fixing ``E`` maps onto each other (:func:`one_per_class`)."""
 
 from __future__ import annotations
 
-__all__ = ["Tables", "RuleState", "TimedState", "run_rules", "combine_rules", "one_per_class", "AtomParts", "RULES"]
+__all__ = ["Tables", "RuleState", "TimedState", "run_rules", "drop_each", "combine_rules", "one_per_class", "AtomParts", "RULES"]
 
 import bisect
 import time
@@ -72,7 +72,7 @@ class RuleState:
         renaming onto it when the caller has them."""
         search = self.search
         if len(e) == search.options.k:  # asked about once (and most sets are of this size): not kept
-            rests = [(y, rest, search.canon(rest)) for y, rest in _drop_each(e)]
+            rests = [(y, rest, search.canon(rest)) for y, rest in drop_each(e)]
             return self.at_k(e, known, [(y, rest, c, self.tables.penalty[c[0]]) for y, rest, c in rests])
         rep, mapping = canon if canon is not None else search.canon(e)
         found = self.backbone.get(rep)
@@ -177,7 +177,7 @@ def run_rules(search: RuleSearch, engine: MapEngine, state: RuleState,
             impossible += 1
             continue
         # each E - {y} once: its representative, penalty and consequences
-        smaller = [(y, rest, search.canon(rest)) for y, rest in _drop_each(e)]
+        smaller = [(y, rest, search.canon(rest)) for y, rest in drop_each(e)]
         below_e = [(y, rest, canon, penalty[canon[0]]) for y, rest, canon in smaller]
         if any(_entails(state, rest, canon, y, p_rest, p) for y, rest, canon, p_rest in below_e):
             cautious += 1  # E - {y} already entails y
@@ -287,7 +287,7 @@ class AtomParts(dict[int, tuple[str, tuple[tuple[str, int, int], ...]]]):
         return found
 
 
-def _drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
+def drop_each(e: EvidenceSet) -> list[tuple[int, EvidenceSet]]:
     """Each literal of ``e`` with the rest of ``e``."""
     return [(y, tuple(l for l in e if l != y)) for y in e]
 

@@ -140,6 +140,17 @@ class Tally:
                    if c not in self._worked and c not in self._resumed)
         return max(todo * self._pace - (time.monotonic() - self._last), 0.0)
 
+    @property
+    def share(self) -> float:
+        """The share of the items to work in this run that have been (a prior for the
+        pass weighs the rest): neighbouring chunks differ tenfold, so the first few
+        chunks done are a small sample of the pass.  The sample of a pass's sets that
+        forecast it is larger: over CORA at ``k = 4`` with one worker, the rules pass's
+        first eight chunks (18% of its sets) said 22 s where 41 s remained, its forecast
+        40 s; weighed by share, 37 s, and no worse than 0.83 of the truth after."""
+        todo = sum(self.sizes) - self.resumed_items
+        return 1.0 if todo <= 0 else (self.done - self.resumed_items) / todo
+
     def _predicted(self, chunk: int) -> float:
         """Seconds chunk ``chunk`` takes: what it took, or its items at the cost per item of
         the :data:`NEAREST` worked chunks nearest it on either side, together."""
