@@ -34,10 +34,14 @@ PACKAGE = Path(pracmln_poss.__file__).parent
 
 EXCEPTIONS = {
     "pracmln_poss.search.workers._WORKER":
-        "a worker's engine, kept between the chunks its thread runs (a pool's initializer "
-        "and its chunks can reach nothing else), one per thread: an engine is not to be "
-        "shared between threads, and Dask runs each chunk in a copy of the thread's context; a "
-        "forked worker keeps there too the contexts its pool gave it as it started",
+        "a worker process's engine, kept between the chunks its thread runs: a task of a "
+        "process pool or of Dask arrives as freshly unpickled arguments, so a pool's "
+        "initializer and its chunks can reach nothing else (a forked worker keeps there too "
+        "the contexts its pool gave it as it started); one per thread, as an engine is not "
+        "to be shared between threads and Dask runs each chunk in a copy of the thread's "
+        "context.  The threads of an executor in the search's own process keep theirs in "
+        "the runner, closed with it (tests.test_process_state), except where the executor "
+        "pickles even there: then a thread's engine is closed as the thread ends",
     "pracmln_poss.startup._NOTED":
         "the start-up handler notes a Ctrl-C while modules are still imported, before any "
         "command (or owner) exists; the command line reads and takes it over",

@@ -5,6 +5,7 @@ PySAT's own SIGINT check."""
 
 from __future__ import annotations
 
+import dataclasses
 import faulthandler
 import gc
 import signal
@@ -151,14 +152,13 @@ def test_each_thread_of_an_executor_of_threads_has_an_engine_of_its_own(pracmln,
     from .test_parallel import converted, smokers
 
     used: list[tuple[int, int]] = []
-    real = workers._worker
+    real = workers._run
 
-    def recorded(context):
-        worker = real(context)
+    def recorded(phase, worker, shared, chunk):
         used.append((threading.get_ident(), id(worker.engine)))
-        return worker
+        return real(phase, worker, shared, chunk)
 
-    monkeypatch.setattr(workers, "_worker", recorded)
+    monkeypatch.setattr(workers, "_run", recorded)
     m = smokers()
     with ThreadPoolExecutor(max_workers=2) as pool:
         assert converted(m, {"k": 2}, executor=pool) == converted(m, {"k": 2})
@@ -168,6 +168,141 @@ def test_each_thread_of_an_executor_of_threads_has_an_engine_of_its_own(pracmln,
     assert len(used) > len(engines)  # (a thread ran several chunks)
     assert all(len(e) == 1 for e in engines.values())  # (one engine per thread and context)
     assert len(set().union(*engines.values())) == len(engines)  # (no engine shared)
+
+
+def test_the_engines_an_executor_of_threads_opened_go_with_the_run(pracmln, monkeypatch):
+    """The engines the threads of a caller's executor open are the run's: closed as the
+    search ends, while the caller's threads live on (they were kept by the threads, and
+    by the exit's callbacks for good: every conversion on a new pool left its engines
+    in the process until it ended), and nothing is kept by the threads."""
+    import atexit
+    import weakref
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pracmln_poss.map.engine import MapEngine
+    from pracmln_poss.search import workers
+
+    from .test_parallel import converted, smokers
+
+    opened: list[weakref.ref[MapEngine]] = []
+    closed: set[int] = set()
+    runners: list[workers.ChunkRunner] = []  # (held: closed, not merely dropped)
+    real_open, real_close, real_init = workers._opened, MapEngine.close, workers.ChunkRunner.__init__
+
+    def recorded(context, inherited):
+        worker = real_open(context, inherited)
+        opened.append(weakref.ref(worker.engine))
+        return worker
+
+    def init(runner, *args, **kwargs):
+        real_init(runner, *args, **kwargs)
+        runners.append(runner)
+
+    def close(engine):
+        closed.add(id(engine))
+        real_close(engine)
+
+    monkeypatch.setattr(workers, "_opened", recorded)
+    monkeypatch.setattr(MapEngine, "close", close)
+    monkeypatch.setattr(workers.ChunkRunner, "__init__", init)
+    m = smokers()
+    callbacks = atexit._ncallbacks()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for _ in range(3):
+            converted(m, {"k": 2}, executor=pool)
+        assert len(opened) >= 3 and len(runners) == 3
+        assert {id(engine()) for engine in opened if engine() is not None} <= closed
+        runners.clear()
+        gc.collect()
+        assert [engine for engine in opened if engine() is not None] == []
+        assert atexit._ncallbacks() == callbacks
+        assert all(not vars(state) for state in pool.map(lambda _: workers._WORKER, range(8)))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Context:
+    """A search's context as a worker gets it (picklable: defined at module level)."""
+
+    mln: object
+    backend: str = "rc2"
+    interchangeable: object = None
+
+
+def test_a_threads_own_worker_is_closed_as_its_thread_ends(monkeypatch):
+    """Where an executor pickles a chunk's arguments even in this process (a Dask
+    cluster of threads), each thread keeps its worker itself: its engine is closed when
+    the thread ends, not kept by the exit's callbacks until the process ends."""
+    import atexit
+    import pickle
+
+    from pracmln_poss.logic.formula import Atom
+    from pracmln_poss.map.engine import MapEngine
+    from pracmln_poss.model.ground_mln import GroundMLN, WeightedFormula
+    from pracmln_poss.search import workers
+
+    closed: list[int] = []
+    real_close = MapEngine.close
+    monkeypatch.setattr(MapEngine, "close", lambda engine: (closed.append(id(engine)), real_close(engine)))
+    shipped = ("a search", pickle.dumps(_Context(GroundMLN.create(["p"], [WeightedFormula(Atom(1), 1)]))))
+    callbacks = atexit._ncallbacks()
+    engines: list[int] = []
+    thread = threading.Thread(target=lambda: engines.append(id(workers._worker(shipped).engine)))
+    thread.start()
+    thread.join()
+    del thread
+    gc.collect()
+    assert len(engines) == 1 and closed == engines
+    assert atexit._ncallbacks() == callbacks
+
+
+def test_an_engine_busy_when_the_run_is_closed_is_closed_as_its_chunk_ends():
+    """An interrupted run closes its runner while a thread of the caller's executor may
+    still be running a chunk (a running future cannot be cancelled): that thread's
+    engine is closed as the chunk ends, not under it; an idle one at once."""
+    from pracmln_poss.search import workers
+
+    class Engine:
+        closes = 0
+
+        def close(self):
+            self.closes += 1
+
+    home = workers._Home()
+    started, release = threading.Event(), threading.Event()
+    busy_engine, idle_engine = Engine(), Engine()
+
+    def opened(engine):
+        return lambda context, inherited: workers._Worker("t", object(), engine)  # type: ignore[arg-type]
+
+    kept = []  # (the chunk's work holds its worker: closed, not merely dropped)
+
+    def slow(worker):
+        kept.append(worker)
+        started.set()
+        release.wait(10)
+        return worker.engine.closes
+
+    original = workers._opened
+    try:
+        workers._opened = opened(idle_engine)  # type: ignore[assignment]
+        ran, end = threading.Event(), threading.Event()  # (the idle thread lives on: its ident not reused)
+        idle = threading.Thread(target=lambda: (home.run(("t", b""), lambda worker: ran.set()), end.wait(10)))
+        idle.start()
+        assert ran.wait(10)
+        workers._opened = opened(busy_engine)  # type: ignore[assignment]
+        seen: list[int] = []
+        busy = threading.Thread(target=lambda: seen.append(home.run(("t", b""), slow)))
+        busy.start()
+        assert started.wait(10)
+        home.close()
+        assert idle_engine.closes == 1 and busy_engine.closes == 0
+        release.set()
+        busy.join()
+        end.set()
+        idle.join()
+    finally:
+        workers._opened = original  # type: ignore[assignment]
+    assert seen == [0] and busy_engine.closes == 1 and idle_engine.closes == 1
 
 
 @pytest.mark.parametrize("argv", [

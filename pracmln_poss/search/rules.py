@@ -66,55 +66,55 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
     k, stats, report = search.options.k, run.stats, run.rules
     if sets is None and search.symmetry is None:
         raise ArgumentError("a search for one evidence set per renaming class (sets=None) needs a symmetry")
-    runner = ChunkRunner(search, engine, run.executor)
-    if run.optima is not None and run.optima.total is None and sets is not None:
-        run.optima.total = len(sets)
-    saved = run.opened(search, sets)
-    try:
-        sets, optima = all_optima(search, runner, sets, run.optima, saved)
-        if report is not None and report.total is None:
-            report.total = len(sets)
-        tables = Tables.of(optima, k)
-        chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
-        del optima  # (the chunks keep what the rules need)
-        done = 0
-        begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
-        start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
-        replayed = set(saved.rules) if saved is not None else set()
-        tally = watched(report, chunks, replayed, 0, run.optima.after if run.optima is not None else None)
+    with ChunkRunner(search, engine, run.executor) as runner:
+        if run.optima is not None and run.optima.total is None and sets is not None:
+            run.optima.total = len(sets)
+        saved = run.opened(search, sets)
+        try:
+            sets, optima = all_optima(search, runner, sets, run.optima, saved)
+            if report is not None and report.total is None:
+                report.total = len(sets)
+            tables = Tables.of(optima, k)
+            chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
+            del optima  # (the chunks keep what the rules need)
+            done = 0
+            begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
+            start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
+            replayed = set(saved.rules) if saved is not None else set()
+            tally = watched(report, chunks, replayed, 0, run.optima.after if run.optima is not None else None)
 
-        def finished(i: int, result: RuleChunk, seconds: float) -> None:
-            # (counted as each chunk is done, in any order: the chunks run spread come back in
-            # order, and the rules found reported would wait for the first)
-            stats.add(len(chunks[i]), result)
-            if saved is not None:
-                saved.chunk_done(saved.rules, i, result)
-            if tally is not None:
-                tally.finished(i, seconds)
+            def finished(i: int, result: RuleChunk, seconds: float) -> None:
+                # (counted as each chunk is done, in any order: the chunks run spread come back in
+                # order, and the rules found reported would wait for the first)
+                stats.add(len(chunks[i]), result)
+                if saved is not None:
+                    saved.chunk_done(saved.rules, i, result)
+                if tally is not None:
+                    tally.finished(i, seconds)
 
-        results = runner.map(RULES, tables, chunks, saved.rules if saved is not None else None,
-                             part_reporter(report, lambda: done, lambda: stats.written(search.one_per_class),
-                                           start[1] if start is not None else None),
-                             start,
-                             keeper(saved, lambda i, items, parts: Begun(0, i, items, None, combine_rules(parts))),
-                             spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
-        for i, (chunk, result) in enumerate(zip(chunks, results)):
-            done += len(chunk)
-            if i in replayed:  # (taken from the checkpoint: not heard finished)
-                stats.add(len(chunk), result)
-            if report is not None and i in replayed:
-                report.resumed(done)
-            elif report is not None:
-                report(done, stats.written(search.one_per_class), len(chunk[-1][0]))
-            yield from result.rules
-    except INTERRUPTS + (BrokenExecutor, GeneratorExit) as exc:
-        # (an interrupt, a signal, a worker killed; or the caller closing this search early,
-        # as it does when an interrupt reaches it between two rules)
-        if saved is not None and (isinstance(exc, (BrokenExecutor, GeneratorExit)) or interrupted(exc)):
-            saved.save()
-        raise
-    if report is not None:
-        report(len(sets), stats.written(search.one_per_class), final=True)
-    stats.map_calls = engine.calls + runner.calls
-    if saved is not None:
-        saved.finish()  # (kept: the caller discards it once the result is safe)
+            results = runner.map(RULES, tables, chunks, saved.rules if saved is not None else None,
+                                 part_reporter(report, lambda: done, lambda: stats.written(search.one_per_class),
+                                               start[1] if start is not None else None),
+                                 start,
+                                 keeper(saved, lambda i, items, parts: Begun(0, i, items, None, combine_rules(parts))),
+                                 spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
+            for i, (chunk, result) in enumerate(zip(chunks, results)):
+                done += len(chunk)
+                if i in replayed:  # (taken from the checkpoint: not heard finished)
+                    stats.add(len(chunk), result)
+                if report is not None and i in replayed:
+                    report.resumed(done)
+                elif report is not None:
+                    report(done, stats.written(search.one_per_class), len(chunk[-1][0]))
+                yield from result.rules
+        except INTERRUPTS + (BrokenExecutor, GeneratorExit) as exc:
+            # (an interrupt, a signal, a worker killed; or the caller closing this search early,
+            # as it does when an interrupt reaches it between two rules)
+            if saved is not None and (isinstance(exc, (BrokenExecutor, GeneratorExit)) or interrupted(exc)):
+                saved.save()
+            raise
+        if report is not None:
+            report(len(sets), stats.written(search.one_per_class), final=True)
+        stats.map_calls = engine.calls + runner.calls
+        if saved is not None:
+            saved.finish()  # (kept: the caller discards it once the result is safe)

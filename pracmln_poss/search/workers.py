@@ -22,7 +22,6 @@ from __future__ import annotations
 __all__ = ["ChunkRunner", "Context", "Phase", "Part", "Keep", "Finished", "Shipped", "local_pool", "executor_for", "chunked",
            "CHUNKS", "PART", "TICK", "workers_for"]
 
-import atexit
 import gc
 import hashlib
 import multiprocessing
@@ -32,6 +31,7 @@ import secrets
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence, Sized
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -40,6 +40,7 @@ from multiprocessing.context import BaseContext
 from typing import Generic, ParamSpec, Protocol, TypeVar, cast
 
 from .. import arguments
+from ..closable import Closable
 from ..map import open_engine
 from ..map.engine import MapEngine
 from ..map.interchangeable import Interchangeable
@@ -170,7 +171,8 @@ def _packed(value: object) -> tuple[str, bytes]:
 @dataclass
 class _Worker:
     """What a worker keeps between chunks: one context and its engine, and the state of
-    the phase whose shared data it last unpacked."""
+    the phase whose shared data it last unpacked; its engine is closed by :meth:`close`,
+    or when the worker is dropped (its thread ended), or at exit, whichever comes first."""
 
     token: str
     context: Context
@@ -178,15 +180,28 @@ class _Worker:
     shared: str | None = None
     state: object = None
 
+    def __post_init__(self) -> None:
+        # (no reference to the worker itself: only what closes its engine)
+        self._closing = weakref.finalize(self, self.engine.close)
+
+    def close(self) -> None:
+        """Close its engine (once)."""
+        self._closing()
+
 
 _WORKER = threading.local()
-"""This thread's worker (``.worker``), once it has worked on a chunk: a worker process's
-thread that runs the chunks keeps it from one to the next, and each thread of an
-executor of threads has its own (an engine, its SAT solvers included, is not to be
-shared between threads).  Per thread, not per context: Dask runs each chunk in a copy of
-its thread's context, where a worker set would be gone at the next.  In a local pool's
-forked worker, also the contexts it inherited (``.inherited``: its pool's, as they were
-when it was forked; :class:`_LocalPool`)."""
+"""A worker process's own worker (``.worker``), once it has worked on a chunk: the
+process's thread that runs the chunks keeps it from one to the next (a task function
+of ``ProcessPoolExecutor``, Dask or any executor of processes is called with freshly
+unpickled arguments, so between chunks it can reach only what its process holds).  In
+a local pool's forked worker, also the contexts it inherited (``.inherited``: its
+pool's, as they were when it was forked; :class:`_LocalPool`).  The threads of an
+executor in the process that runs the search keep their workers in the runner's
+:class:`_Home` instead, closed with the runner, unless the executor pickles their
+arguments even there (a Dask cluster of threads): then here, one per thread, closed
+when the thread moves to another search or ends.  Per thread, not per context: Dask
+runs each chunk in a copy of its thread's context, where a worker set would be gone at
+the next."""
 
 
 def _pickled(data: object) -> bytes:
@@ -196,26 +211,28 @@ def _pickled(data: object) -> bytes:
     return data
 
 
+def _opened(context: Shipped, inherited: Mapping[str, Context]) -> _Worker:
+    """A worker for ``context`` (unpickled, or found among the ``inherited``), its engine opened."""
+    found = inherited[context[0]] if context[1] is None else pickle.loads(_pickled(context[1]))
+    if not all(hasattr(found, name) for name in ("mln", "backend", "interchangeable")):
+        raise TypeError(f"a worker got {type(found).__name__} for a search's context")
+    return _Worker(context[0], found, equipped(open_engine(found.mln, found.backend), found))
+
+
 def _worker(context: Shipped) -> _Worker:
-    """This thread's worker state for ``context``, its engine opened (once per context);
-    the engine is closed when the worker moves to another context, or at exit."""
+    """This thread's worker state for ``context`` (a worker process's), its engine opened
+    (once per context); the engine is closed when the worker moves to another context."""
     current: _Worker | None = getattr(_WORKER, "worker", None)
     if current is not None and current.token == context[0]:
         return current
-    # (frozen only in a worker process of its own: an executor of threads runs chunks in
-    # the caller's process, whose freeze is not ours to change)
+    # (frozen only in a worker process of its own: a task run in the process that runs
+    # the search, whose freeze is not ours to change, is its home's)
     child = multiprocessing.parent_process() is not None
     if current is not None:
-        atexit.unregister(current.engine.close)
-        current.engine.close()
+        current.close()
         if child:
             gc.unfreeze()  # (the previous context's objects can go)
-    found = (getattr(_WORKER, "inherited", {})[context[0]] if context[1] is None
-             else pickle.loads(_pickled(context[1])))
-    if not all(hasattr(found, name) for name in ("mln", "backend", "interchangeable")):
-        raise TypeError(f"a worker got {type(found).__name__} for a search's context")
-    worker = _Worker(context[0], found, equipped(open_engine(found.mln, found.backend), found))
-    atexit.register(worker.engine.close)
+    worker = _opened(context, getattr(_WORKER, "inherited", {}))
     _WORKER.worker = worker
     # the collector's passes need not walk what every chunk reads (and, in a forked
     # worker, would write to the parent's pages they share)
@@ -224,10 +241,69 @@ def _worker(context: Shipped) -> _Worker:
     return worker
 
 
+def _elsewhere() -> None:
+    """What a :class:`_Home` is in another process: none."""
+    return None
+
+
+class _Home:
+    """The workers that run a runner's chunks in the runner's own process (the threads
+    of an executor of threads), one per thread, owned by the runner: each opens its
+    engine at its thread's first chunk and keeps it for the next, and all are closed as
+    the runner is (a worker still running a chunk then, after an interrupt, closes its
+    own as that chunk ends: an engine's solvers are not to be freed under it).  Sent to
+    another process it arrives as None (it pickles as :func:`_elsewhere`), and a worker
+    process keeps its worker itself (:data:`_WORKER`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._workers: dict[int, _Worker] = {}
+        self._busy: set[int] = set()
+        self._closed = False
+
+    def __reduce__(self) -> tuple[Callable[[], None], tuple[()]]:
+        return _elsewhere, ()
+
+    def run(self, context: Shipped, work: Callable[[_Worker], R]) -> R:
+        """``work`` done with this thread's worker for ``context`` (opened at its first chunk)."""
+        me = threading.get_ident()
+        with self._lock:
+            self._busy.add(me)
+            worker = self._workers.get(me)
+        try:
+            if worker is None:
+                worker = _opened(context, {})
+                with self._lock:
+                    self._workers[me] = worker
+            return work(worker)
+        finally:
+            with self._lock:
+                self._busy.discard(me)
+                ended = self._workers.pop(me, None) if self._closed else None
+            if ended is not None:
+                ended.close()
+
+    def close(self) -> None:
+        """Close the workers' engines (a busy one's as its chunk ends)."""
+        with self._lock:
+            self._closed = True
+            idle = [self._workers.pop(t) for t in list(self._workers) if t not in self._busy]
+        for worker in idle:
+            worker.close()
+
+
 def _task(phase: Phase[C, Shared, State, Chunk, Result], context: Shipped, shared: Shipped,
-          chunk: Chunk) -> tuple[Result, int, float]:
-    """Run one chunk in a worker: the result, and the MAP solver calls and seconds it took."""
-    worker = _worker(context)
+          chunk: Chunk, home: _Home | None = None) -> tuple[Result, int, float]:
+    """Run one chunk on a worker: the result, and the MAP solver calls and seconds it took
+    (``home``: the runner's, when the chunk runs in the runner's process)."""
+    if home is not None:
+        return home.run(context, lambda worker: _run(phase, worker, shared, chunk))
+    return _run(phase, _worker(context), shared, chunk)
+
+
+def _run(phase: Phase[C, Shared, State, Chunk, Result], worker: _Worker, shared: Shipped,
+         chunk: Chunk) -> tuple[Result, int, float]:
+    """Run one chunk with ``worker`` (its phase's state made when the shared data changed)."""
     ctx = worker.context
     if not isinstance(ctx, phase.context):
         raise TypeError(f"a {phase.context.__name__} phase got a {type(ctx).__name__} context")
@@ -241,8 +317,10 @@ def _task(phase: Phase[C, Shared, State, Chunk, Result], context: Shipped, share
     return result, worker.engine.calls - before, time.perf_counter() - start
 
 
-class ChunkRunner(Generic[C]):
-    """Runs the chunks of a search's phases, here or on ``executor``, results in order.
+class ChunkRunner(Closable, Generic[C]):
+    """Runs the chunks of a search's phases, here or on ``executor``, results in order;
+    closed, it closes the engines the executor's workers opened in this process (an
+    executor of threads: they are the run's, not the threads').
 
     :ivar calls: MAP solver calls made in worker processes (this process's engine
         counts its own).
@@ -256,6 +334,7 @@ class ChunkRunner(Generic[C]):
         self.engine = engine
         self.executor = executor
         self.calls = 0
+        self._home = _Home()
         # a Dask cluster's executor: big arguments go to every worker once (scatter),
         # not through the scheduler with each chunk
         self._client = getattr(executor, "_client", None) if executor is not None else None
@@ -269,6 +348,10 @@ class ChunkRunner(Generic[C]):
             self.shipped_context = (token, None)
         elif executor is not None:
             self.shipped_context = self._shipped(_packed(context))
+
+    def close(self) -> None:
+        """Close the engines of the workers that ran chunks in this process."""
+        self._home.close()
 
     @property
     def workers(self) -> int:
@@ -313,7 +396,8 @@ class ChunkRunner(Generic[C]):
             raise ValueError("a runner with an executor ships its context when made")
         packed = self._shipped(_packed(shared))
         futures: dict[int, Future[tuple[Result, int, float]]] = {
-            i: self.executor.submit(_task, phase, self.shipped_context, packed, chunks[i]) for i in runs}
+            i: self.executor.submit(_task, phase, self.shipped_context, packed, chunks[i], self._home)
+            for i in runs}
         # (decided now: a generator left suspended by an exception in its consumer may be
         # closed only as the interpreter ends, when this module's names are None)
         local = isinstance(self.executor, _LocalPool)
