@@ -132,7 +132,7 @@ class Forecast:
         the last size ask for (their own rules decided without), as the timed sets found
         them per representative they touched: each is found once, by every worker whose
         chunks ask for it (over meals at k = 2 with one worker, 2.3 s of a rules pass of
-        21 s, the sample's budget spent on them till 154 s into the penalties pass)."""
+        21 s)."""
         if not self.touched:
             return 0.0
         return self.lazy_seconds * max(self.counts[self.search.options.k - 1], len(self.touched)) / len(self.touched)
