@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["Forecast", "SAMPLE_SHARE", "SAMPLE_LEAST", "RULE_SECONDS"]
+__all__ = ["Forecast", "SAMPLE_SHARE", "SAMPLE_LEAST", "RULE_SECONDS", "CLASSIFIED", "ENGINE_LEAST"]
 
 import time
 from collections import Counter
@@ -14,7 +14,18 @@ from .checkpoint import Packed, unpack_world
 from .evidence import EvidenceSet
 from .progress import Reporter
 from .rule_search import RuleSearch
-from .rules_pass import Tables, TimedState, drop_each, run_rules
+from .rules_pass import (
+    CAUTIOUS,
+    ENGINE,
+    IMPOSSIBLE,
+    KNOWN,
+    RuleState,
+    Tables,
+    TimedState,
+    drop_each,
+    kind_of,
+    run_rules,
+)
 from .run import RuleStats
 from .symmetry import Memo
 from .tally import spread
@@ -27,6 +38,17 @@ SAMPLE_SHARE = 0.02
 SAMPLE_LEAST = 0.05
 """The least seconds the sample of the rules may take (the penalties pass's first
 seconds would allow it next to nothing)."""
+
+CLASSIFIED = 64
+"""Sets of each chunk of the last size whose kind is counted, spread over it, and of
+those left waiting before (table lookups, about 35 µs a set over CORA at k = 4, whose
+sample 256 a chunk would have spent): the kinds' shares of the pass."""
+
+ENGINE_LEAST = 16
+"""Sets the engine answers timed ahead of their chunk's order, one per chunk, before the
+sample keeps to the chunks' order: over meals at k = 2 the first sets of each chunk
+met five in all (7% of the sets, 18 s of a rules pass of 21), over CORA at k = 4 the
+chunks' order meets hundreds, which alone, out of their order, cost three times as much."""
 
 RULE_SECONDS = 6e-6
 """What taking in one rule, as the theory writes it, costs the caller of the search
@@ -46,6 +68,14 @@ class Forecast:
     them), so no constant makes the first estimate of a whole run hold; the sets of the
     last size are most of the sets.  The tables are as far as they are known (a penalty
     not yet found is taken as 0): the rules are thrown away, only their time counts.
+
+    The sets of the last size are of four kinds (:func:`~.rules_pass.kind_of`), and one,
+    those the engine answers, costs a hundred times the others: the kinds are counted
+    on many sets of each chunk (:meth:`_classify`, with the penalties found so far; a set
+    waits for one not found yet), a set the engine answers is timed first in a chunk
+    while few have been (:data:`ENGINE_LEAST`), and each kind is priced at what its sets
+    timed cost (:meth:`_at_last_size`): over meals at k = 2, the first sets of each
+    chunk met five of them in all, where the pass spent 18 of its 21 s on them.
 
     The backbones of the smaller sets the rules of the last size ask for are found once
     in the pass, and once here (one state keeps them from chunk to chunk): not in the
@@ -74,8 +104,13 @@ class Forecast:
         self.set_seconds = 0.0
         self.lazy_seconds = 0.0  # (the backbones one literal smaller the timed sets found that their subsets had not)
         self.touched: set[EvidenceSet] = set()  # (the representatives one literal smaller of the timed sets)
+        self.kinds: dict[str, float] = {}  # (the sets of the last size classified, of each kind, as many as they stand for)
+        self.by_kind: dict[str, tuple[int, float]] = {}  # (sets of the last size timed, by kind, and their seconds)
+        # (a penalty not found yet: the sets waiting for it, each with as many as it stands for)
+        self._waiting: dict[EvidenceSet, list[tuple[EvidenceSet, float]]] = {}
         self.state: TimedState | None = None
         self.small: TimedState | None = None  # (the sets below the last size: their backbones their own)
+        self.strict: RuleState | None = None  # (classifies: a penalty not yet found raises _Unknown)
         self.by_size: dict[int, tuple[int, float]] = {}  # (sets below the last size timed, by size, and their seconds)
         self._smaller = _sample_order(smaller)
         self._firsts = len(self.counts)  # (the first set of each size below is timed before the rest are weighed)
@@ -88,13 +123,17 @@ class Forecast:
         if empty is None or report.total is None:
             return
         self._learn(chunk, empty[0])
-        budget = max(SAMPLE_LEAST, SAMPLE_SHARE * report.elapsed) - self.spent
-        if self.timed and budget <= 0:
-            return
-        state, small = self._states(empty[0])
-        k = self.search.options.k
+        state, small, strict = self._states(empty[0])
         start = time.process_time()
-        sets = iter(chunk)  # (its first sets, in their order, as the pass finds them: alone, one costs 3 times as much)
+        # (the kinds counted whatever the budget: a few microseconds a set)
+        firsts = self._classify(chunk, strict)
+        budget = max(SAMPLE_LEAST, SAMPLE_SHARE * report.elapsed) - self.spent
+        # (first a set the engine answers, while fewer than ENGINE_LEAST were timed, and one
+        # of each kind none of whose sets was timed yet; the others then in their order, as
+        # the pass finds them: alone, one costs 3 times as much)
+        first = [e for kind, e in firsts.items()
+                 if kind not in self.by_kind or kind == ENGINE and self.by_kind[kind][0] < ENGINE_LEAST]
+        sets = iter(dict.fromkeys([*sorted(first, key=lambda e: firsts.get(ENGINE) != e), *chunk]))
         while time.process_time() - start < budget or not self.timed:
             lesser = next(self._smaller, None) if self._behind(report.total) else None
             if lesser is not None:
@@ -106,16 +145,7 @@ class Forecast:
             e = next(sets, None)
             if e is None:
                 break
-            if self.runner.workers == 1:
-                self._as_before(state, e)
-            began, backbones = time.process_time(), state.seconds
-            self.found.add(1, run_rules(self.search, self.runner.engine, state,
-                                        [(e, self.optima[e] if len(e) == k else None)]))
-            lazy = state.seconds - backbones
-            self.set_seconds += time.process_time() - began - lazy
-            self.lazy_seconds += lazy
-            self.touched.update(self.search.canon(rest)[0] for _y, rest in drop_each(e))
-            self.timed += 1
+            self._time_set(state, e)
         self.spent += time.process_time() - start
         if not self.timed:
             return
@@ -123,9 +153,70 @@ class Forecast:
         report.expect_after((self._at_last_size(report.total) + self._below()) / self.runner.workers + self._lazy()
                             + RULE_SECONDS * self.found.written(self.search.one_per_class) / self.timed * report.total)
 
+    def _time_set(self, state: TimedState, e: EvidenceSet) -> None:
+        """Time the rules of ``e``, of the last size, in ``state`` (with one worker, its
+        subsets' run first, untimed: :meth:`_as_before`)."""
+        if self.runner.workers == 1:
+            self._as_before(state, e)
+        known = self.optima[e] if len(e) == self.search.options.k else None
+        began, backbones = time.process_time(), state.seconds
+        found = run_rules(self.search, self.runner.engine, state, [(e, known)])
+        lazy = state.seconds - backbones
+        seconds = time.process_time() - began - lazy
+        self.found.add(1, found)
+        self.set_seconds += seconds
+        self.lazy_seconds += lazy
+        self.touched.update(self.search.canon(rest)[0] for _y, rest in drop_each(e))
+        self.timed += 1
+        kind = IMPOSSIBLE if found.impossible else CAUTIOUS if found.cautious else \
+            KNOWN if known is not None and known[2] is not None else ENGINE
+        n, total = self.by_kind.get(kind, (0, 0.0))
+        self.by_kind[kind] = (n + 1, total + seconds)
+
+    def _classify(self, chunk: Sequence[EvidenceSet], strict: RuleState) -> dict[str, EvidenceSet]:
+        """Count the kinds of up to :data:`CLASSIFIED` sets of ``chunk``, spread over it,
+        each for as many sets of the chunk as it stands for, whose kind the penalties
+        found so far decide, and of those that waited for a penalty of ``chunk`` (a set
+        one of whose penalties is not found yet waits for it: taken as 0, it would be
+        answered by the engine where the pass skips it); the first set of ``chunk`` of
+        each kind counted."""
+        firsts: dict[str, EvidenceSet] = {}
+        if not chunk or len(chunk[0]) != self.search.options.k:
+            return firsts
+        freed = [waiting for found in chunk for waiting in self._waiting.pop(found, ())]
+        step = max(1, len(chunk) // CLASSIFIED)
+        mine = [(e, len(chunk) / len(chunk[::step])) for e in chunk[::step]]
+        for i, (e, weight) in enumerate([*freed, *mine]):
+            try:
+                kind = kind_of(self.search, strict, e, self.optima[e])
+            except _Unknown as missing:
+                self._waiting.setdefault(missing.args[0], []).append((e, weight))
+                continue
+            if i >= len(freed):
+                firsts.setdefault(kind, e)
+            self.kinds[kind] = self.kinds.get(kind, 0.0) + weight
+        return firsts
+
     def _at_last_size(self, total: int) -> float:
-        """The seconds the rules of the sets of the last size take, as those timed did."""
-        return self.set_seconds / self.timed * (total - self.counts.total()) if self.timed else 0.0
+        """The seconds the rules of the sets of the last size take, as those timed did:
+        each kind of set (:func:`~.rules_pass.kind_of`) as many as it is of those
+        classified, at what those of its kind timed cost (a kind none of whose sets was
+        timed yet, at what those of the other kinds but the engine's did: they only look
+        up tables; the engine's, at what all did)."""
+        if not self.timed:
+            return 0.0
+        n, mean = total - self.counts.total(), self.set_seconds / self.timed
+        classified = sum(self.kinds.values())
+        if not classified:
+            return n * mean
+        cheap = [self.by_kind[kind] for kind in self.by_kind if kind != ENGINE]
+        lookups = sum(seconds for _n, seconds in cheap) / sum(n for n, _seconds in cheap) if cheap else mean
+
+        def price(kind: str) -> float:
+            timed = self.by_kind.get(kind)
+            return timed[1] / timed[0] if timed is not None else mean if kind == ENGINE else lookups
+
+        return n * sum(count / classified * price(kind) for kind, count in self.kinds.items())
 
     def _lazy(self) -> float:
         """The seconds the backbones of sets one literal smaller take that only the rules of
@@ -183,12 +274,13 @@ class Forecast:
                 if found is not None:
                     self._levels.add(found[0] - base)
 
-    def _states(self, base: int) -> tuple[TimedState, TimedState]:
+    def _states(self, base: int) -> tuple[TimedState, TimedState, RuleState]:
         """The rule states of the sets of the last size and of those below, over the
         optima found so far (the search's own engine: one of its own would cost its
         making and first optimum, 0.57 s for object-recognition over two objects; the
         questions asked here add what they teach it, about 1.5% more solver calls in the
-        rest of CORA at k = 3)."""
+        rest of CORA at k = 3), and one that classifies sets of the last size, where a
+        penalty not found yet raises :class:`_Unknown`."""
         optima = self.optima
 
         def penalty_of(e: EvidenceSet) -> Level:
@@ -197,19 +289,35 @@ class Forecast:
             found = optima[e]
             return INF if found is None else found[0] - base
 
+        def known_penalty_of(e: EvidenceSet) -> Level:
+            if e not in optima:
+                raise _Unknown(e)
+            return penalty_of(e)
+
         def world_of(e: EvidenceSet) -> World:  # (asked only of possible sets)
             found = optima[e]
             if found is None:
                 raise KeyError(e)
             return unpack_world(found)
 
-        tables = Tables(Memo(penalty_of), Memo(world_of), tuple(sorted(self._levels or ())), base)
-        if self.state is None or self.small is None:
+        levels = tuple(sorted(self._levels or ()))
+        tables = Tables(Memo(penalty_of), Memo(world_of), levels, base)
+        strict = Tables(Memo(known_penalty_of), tables.worlds, levels, base)
+        if self.state is None or self.small is None or self.strict is None:
             self.state = TimedState(self.search, self.runner.engine, tables)
             self.small = TimedState(self.search, self.runner.engine, tables)
+            # (no backbones of its own: a subset's, found over the penalties found so far,
+            # may lack literals a penalty not found yet would have put in; so each test of
+            # cautious monotonicity is the lookup of a penalty, which is found or raises)
+            self.strict = RuleState(self.search, self.runner.engine, strict)
         else:  # (the backbones found kept: the pass finds each once)
             self.state.tables = self.small.tables = tables
-        return self.state, self.small
+            self.strict.tables = strict
+        return self.state, self.small, self.strict
+
+
+class _Unknown(KeyError):
+    """A penalty not found yet (the set's chunk of optima is not done)."""
 
 
 def _sample_order(smaller: Sequence[EvidenceSet]) -> Iterator[EvidenceSet]:
