@@ -222,10 +222,9 @@ def decided(search: RuleSearch, state: RuleState, e: EvidenceSet) -> tuple[Level
     p = penalty[e]
     if p == INF:
         return p, [], IMPOSSIBLE
-    below_e = []
-    for y, rest in drop_each(e):  # (each E - {y} once: its representative and penalty)
-        canon = search.canon(rest)
-        below_e.append((y, rest, canon, penalty[canon[0]]))
+    # each E - {y} once: its representative and penalty
+    smaller = [(y, rest, search.canon(rest)) for y, rest in drop_each(e)]
+    below_e = [(y, rest, canon, penalty[canon[0]]) for y, rest, canon in smaller]
     if any(_entails(state, rest, canon, y, p_rest, p) for y, rest, canon, p_rest in below_e):
         return p, below_e, CAUTIOUS
     return p, below_e, None
