@@ -121,7 +121,7 @@ def _optima_of_size(search: RuleSearch, runner: ChunkRunner[RuleSearch], group: 
             saved.chunk_done(partial, i, result.optima)
         if tally is not None and forecast is not None and report is not None:
             tally.finished(i, seconds)
-            forecast.time(chunks[i], report)
+            forecast.time(chunks[i], report, seconds)
 
     results = runner.map(OPTIMA, (previous, base, extend), chunks,
                          {i: OptimaChunk(packed, None) for i, packed in partial.items()},
