@@ -466,9 +466,9 @@ def test_the_forecast_weighs_each_kind_of_set_as_many_as_it_counts_of_them(monke
 def test_the_forecast_prices_an_engines_set_no_lower_than_an_optimum_of_its_size(monkeypatch, every_report):
     """A set the engine answers, timed just after its optimum was found, may cost next to
     nothing (the engine still holds that optimum; over meals at k = 2 the ten timed cost
-    22 ms on average, the same ten 190 ms in the pass): the forecast prices it at no less
-    than the optima of the last size cost on average, as their chunks took (over meals
-    87 ms, the pass 96).  On the fake clock an engine's set costs nothing, any other 1 s;
+    22 ms on average, the same ten 190 ms in the pass): with one worker, the forecast
+    prices it at no less than the optima of the last size cost on average, as their
+    chunks took (over meals 87 ms, the pass 96).  On the fake clock an engine's set costs nothing, any other 1 s;
     the optima take what they really do."""
     from pracmln_poss.bridge.loader import load_model
     from pracmln_poss.search import forecast
@@ -500,6 +500,9 @@ def test_the_forecast_prices_an_engines_set_no_lower_than_an_optimum_of_its_size
     ones = max(i.done for i in penalties if i.size == 1) - 1
     share = sample.kinds[ENGINE] / sum(sample.kinds.values())
     assert sample._at_last_size(total) == pytest.approx((total - 1 - ones) * (optimum * share + 1.0 * (1 - share)))
+    # (with workers, this process's engine found none of the optima: what the sets timed cost stands)
+    sample.runner = type("Workers", (), {"workers": 2})()
+    assert sample._engine_price(1.0) == 0.0
 
 
 def test_the_kinds_counted_of_a_chunk_stand_for_all_its_sets(monkeypatch):

@@ -229,17 +229,21 @@ class Forecast:
 
     def _engine_price(self, mean: float) -> float:
         """The seconds of a set the engine answers: what those timed cost (none yet: what all
-        timed did, ``mean``), but no less than an optimum of the last size cost on average.
-        The engine asks its solver for the set's optimal worlds and then for each literal
-        left open, where an optimum is often an optimal world of a subset read off; and
-        a set timed here is often one whose optimum the engine has just found, which it
-        still holds: over meals at k = 2 the ten timed cost 22 ms on average (eight of
-        them 0.2 ms), the same ten 190 ms in the pass, whose 245 cost 96 ms on average
-        and its optima 87 ms (over CORA at k = 4, timed 0.65 ms, in the pass 0.5, its
-        optima 0.07: the floor stays below)."""
+        timed did, ``mean``), with one worker no less than an optimum of the last size
+        cost on average.  The engine asks its solver for the set's optimal worlds and
+        then for each literal left open, where an optimum is often an optimal world of a
+        subset read off; and with one worker, a set timed here is often one whose
+        optimum the engine has just found, which it still holds: over meals at k = 2 the
+        ten timed cost 22 ms on average (eight of them 0.2 ms), the same ten 190 ms in
+        the pass, whose 245 cost 96 ms on average and its optima 87 ms (over CORA at
+        k = 4, timed 0.65 ms, in the pass 0.5, its optima 0.07: the floor stays below).
+        With workers, this process's engine found none of the optima and errs the other
+        way (meals with two: 0.88 s a set timed), which no floor mends."""
         timed = self.by_kind.get(ENGINE)
         sampled = timed[1] / timed[0] if timed is not None else mean
-        return max(sampled, self.optima_seconds / self.optima_found if self.optima_found else 0.0)
+        if self.runner.workers > 1 or not self.optima_found:
+            return sampled
+        return max(sampled, self.optima_seconds / self.optima_found)
 
     def _lazy(self) -> float:
         """The seconds the backbones of sets one literal smaller take that only the rules of
