@@ -63,6 +63,33 @@ def test_the_time_left_is_the_chunks_left_at_their_neighbours_cost_and_the_pace_
     assert tally.done == 20
 
 
+def test_the_time_since_the_last_chunk_is_taken_off_the_chunks_under_way_only(monkeypatch):
+    """Told the order the chunks run in, the tally takes the time since the last chunk
+    was done off those under way (the first not done, one per worker) and no further: a
+    chunk that runs longer than foreseen leaves the others' time whole."""
+    clock = _Clock(monkeypatch)
+    monkeypatch.setattr(tally_module, "FIRST", 1)
+    tally = Tally([10, 10, 10, 10], order=[0, 3, 1, 2])
+    clock.now = 10.0
+    tally.finished(0, 10.0)
+    clock.now = 11.0
+    tally.finished(3, 1.0)  # (chunk 1 under way, and chunk 2: 5.5 s foreseen each)
+    pace = 11.0 / 11.0
+    clock.now = 14.0
+    assert tally.left() == pytest.approx((5.5 + 5.5) * pace - 3.0)
+    clock.now = 30.0  # (chunk 1 ran 19 s, foreseen 5.5)
+    assert tally.left() == pytest.approx(5.5 * pace)
+    tally.finished(1, 19.0)
+    assert tally.left() == pytest.approx(10 * (10.0 + 19.0 + 1.0) / 30 * 30.0 / 30.0)  # (chunk 2 at its neighbours')
+    two = Tally([10, 10, 10, 10], order=[0, 3, 1, 2])  # (on two workers: chunks 1 and 2 both under way)
+    clock.now = 100.0
+    two.finished(0, 10.0)
+    two.finished(3, 10.0)
+    clock.now = 150.0
+    assert two.left() == 0.0
+    assert tally.order == [0, 3, 1, 2] and Tally([1, 2]).order is None
+
+
 def test_the_rough_time_left_waits_for_a_few_chunks(monkeypatch):
     """Before :data:`FIRST` chunks, the time left is the mean cost per item of those
     worked, over the items left, once :data:`ROUGH` have been (one chunk alone can cost

@@ -561,14 +561,14 @@ def test_the_rules_found_are_counted_as_their_chunks_finish(monkeypatch, every_r
     was that of the chunks handed on, 0 while the first chunk waited its turn: "0 rules
     found" with 200,000 of CORA's 339,308 classes done at k = 4).  Here the chunks run
     last first, so the first is the last done.  At the end, the count is the theory's."""
-    from pracmln_poss.search import rules as search_rules
+    from pracmln_poss.search import run as search_run
     from pracmln_poss.search import workers
     from pracmln_poss.search.run import RuleStats
     from pracmln_poss.transformations import Runtime
 
     from .support import smokers
 
-    monkeypatch.setattr(search_rules, "spread_order", lambda sizes: list(reversed(range(len(sizes)))))
+    monkeypatch.setattr(search_run, "spread_order", lambda sizes: list(reversed(range(len(sizes)))))
     monkeypatch.setattr(workers, "PART", 2)  # (a chunk reports after each part: reports come while chunks run)
     seen: list = []
     stats = RuleStats()
@@ -585,7 +585,7 @@ def test_no_sample_of_the_rules_pass_is_taken_when_no_one_listens(monkeypatch):
     the rules pass is not sampled, nor are the chunks run spread over a pass: the
     sample's questions would only change what the engine is asked in the rest of the
     search, and the order would hold results back for nothing."""
-    from pracmln_poss.search import forecast, optima_pass, rules
+    from pracmln_poss.search import forecast, run
 
     from .support import converted, smokers
 
@@ -593,7 +593,6 @@ def test_no_sample_of_the_rules_pass_is_taken_when_no_one_listens(monkeypatch):
         raise AssertionError("sampled with no one to tell")
 
     monkeypatch.setattr(forecast.Forecast, "time", refused)
-    for module in (optima_pass, rules):
-        monkeypatch.setattr(module, "spread_order", refused)
+    monkeypatch.setattr(run, "spread_order", refused)
     assert converted(smokers(), {"method": "lifted", "k": 2})
     assert converted(smokers(), {"method": "defaults", "k": 2})

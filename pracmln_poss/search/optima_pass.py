@@ -20,7 +20,6 @@ from .representatives import extensions, set_order
 from .rule_search import Canonical, RuleSearch
 from .run import keeper, part_reporter, watched
 from .symmetry import Symmetry
-from .tally import spread_order
 from .workers import ChunkRunner, Phase, chunked
 
 
@@ -127,7 +126,7 @@ def _optima_of_size(search: RuleSearch, runner: ChunkRunner[RuleSearch], group: 
                          {i: OptimaChunk(packed, None) for i, packed in partial.items()},
                          part_reporter(report, lambda: len(optima), lambda: 0, start[1] if start is not None else None),
                          start, keeper(saved, _begun_optima(size)),
-                         spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
+                         tally.order if tally is not None else None, finished)
     again: list[Sequence[EvidenceSet]] = []
     done = offset
     for i, (chunk, (packed, more)) in enumerate(zip(chunks, results)):

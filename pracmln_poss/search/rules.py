@@ -45,7 +45,6 @@ from .rule import BlockingRule, DefaultRule
 from .rule_search import RuleSearch
 from .rules_pass import RULES, Tables, combine_rules
 from .run import SearchRun, keeper, part_reporter, watched
-from .tally import spread_order
 from .workers import ChunkRunner, chunked
 
 
@@ -97,7 +96,7 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
                                                start[1] if start is not None else None),
                                  start,
                                  keeper(saved, lambda i, items, parts: Begun(0, i, items, None, combine_rules(parts))),
-                                 spread_order([len(c) for c in chunks]) if tally is not None else None, finished)
+                                 tally.order if tally is not None else None, finished)
             for i, (chunk, result) in enumerate(zip(chunks, results)):
                 done += len(chunk)
                 if i in replayed:  # (taken from the checkpoint: not heard finished)

@@ -20,7 +20,7 @@ from .evidence import EvidenceSet
 from .progress import LATER_RULES, Progress, Reporter
 from .rule import BlockingRule
 from .rule_search import RuleSearch
-from .tally import Tally
+from .tally import Tally, spread_order
 from .workers import Keep, Part, executor_for
 
 
@@ -157,10 +157,11 @@ def watched(report: Reporter | None, chunks: Sequence[Sized], replayed: Iterable
              prior: float | None) -> Tally | None:
     """A tally of ``chunks`` (those ``replayed`` taken from a checkpoint) that ``report``
     is weighed with (after ``offset`` items; ``prior``: what the pass is expected to
-    take), when someone listens to it (None: no one)."""
+    take), when someone listens to it (None: no one); they run in :func:`.spread_order`."""
     if report is None or report.progress is None:
         return None
-    tally = Tally([len(c) for c in chunks])
+    sizes = [len(c) for c in chunks]
+    tally = Tally(sizes, spread_order(sizes))
     for i in replayed:
         tally.resumed(i)
     report.weigh(tally, offset, prior)
