@@ -208,8 +208,8 @@ class Forecast:
         each kind of set (:func:`~.rules_pass.kind_of`) as many as it is of those
         classified, at what those of its kind timed cost (a kind none of whose sets was
         timed yet, at what those of the other kinds but the engine's did: they only look
-        up tables; the engine's, at what all did), an engine's set at no less than an
-        optimum of the last size cost on average (:meth:`_engine_price`)."""
+        up tables; the engine's, at what all did; with one worker, no less than an
+        optimum of the last size cost on average: :meth:`_engine_price`)."""
         if not self.timed:
             return 0.0
         n, mean = total - self.counts.total(), self.set_seconds / self.timed

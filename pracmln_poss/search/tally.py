@@ -135,14 +135,14 @@ class Tally:
         self._pace = (now - self.start) / sum(self._worked.values())
 
     def left(self) -> float | None:
-        """Seconds the chunks not done will take (None: fewer than :data:`FIRST` have
-        been worked, or all)."""
+        """Seconds the chunks not done will take, the time since the last was done taken
+        off those under way (None: fewer than :data:`FIRST` have been worked, or all)."""
         if self._pace is None or self._last is None or len(self._worked) < min(FIRST, len(self.sizes)):
             return None
         todo = sum(self._predicted(c) for c in range(len(self.sizes))
                    if c not in self._worked and c not in self._resumed)
-        return max((todo - self._under_way()) * self._pace
-                   + max(self._under_way() * self._pace - (time.monotonic() - self._last), 0.0), 0.0)
+        under_way = self._under_way()
+        return (todo - under_way) * self._pace + max(under_way * self._pace - (time.monotonic() - self._last), 0.0)
 
     def _under_way(self) -> float:
         """Seconds the chunks under way were predicted to take (all those not done, when
