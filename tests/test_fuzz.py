@@ -226,6 +226,22 @@ PROJECT = {
 }
 
 
+def test_a_project_archive_python_cannot_read_is_refused_in_one_line(tmp_path):
+    """A member that needs a newer zip version than Python reads (6.4 here; the fuzz test
+    above drew it) makes ``zipfile`` raise ``NotImplementedError`` as the archive opens:
+    status 2 and one line naming the file, for the project and for a model in it."""
+    archive = bytearray(project_archive(PROJECT))
+    central = archive.index(b"PK\x01\x02")
+    archive[central + 6] = 64  # (the version needed to extract it: 6.4)
+    project = tmp_path / "p.pracmln"
+    project.write_bytes(bytes(archive))
+    for argv in (["map", str(project)], ["convert", f"{project}:m.mln", "-k", "1", "-o", str(tmp_path / "o")]):
+        code, err = _run(argv)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert "p.pracmln" in err and "cannot read the project" in err, err
+    assert not (tmp_path / "o").exists()
+
+
 @pytest.mark.slow
 @FUZZ
 @given(data=st.data(), part=st.sampled_from(["archive", *PROJECT]))

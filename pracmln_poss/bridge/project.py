@@ -120,7 +120,8 @@ def _archive(path: str | os.PathLike[str]) -> Iterator[zipfile.ZipFile]:
     with open_regular(path, "the project file", _MAX_PROJECT) as fh:
         try:
             archive = zipfile.ZipFile(fh)
-        except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
+        # (NotImplementedError: a member needs a newer zip version than Python reads)
+        except (OSError, zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as exc:
             raise ModelError(f"cannot read the project (a .pracmln file is a zip archive): {exc}", where) from None
         with archive:
             yield archive
