@@ -18,10 +18,10 @@ from .rules_pass import (
     CAUTIOUS,
     ENGINE,
     IMPOSSIBLE,
-    KNOWN,
     RuleState,
     Tables,
     TimedState,
+    backbone_kind,
     drop_each,
     kind_of,
     run_rules,
@@ -174,8 +174,7 @@ class Forecast:
         self.lazy_seconds += lazy
         self.touched.update(self.search.canon(rest)[0] for _y, rest in drop_each(e))
         self.timed += 1
-        kind = IMPOSSIBLE if found.impossible else CAUTIOUS if found.cautious else \
-            KNOWN if known is not None and known[2] is not None else ENGINE
+        kind = IMPOSSIBLE if found.impossible else CAUTIOUS if found.cautious else backbone_kind(known)
         n, total = self.by_kind.get(kind, (0, 0.0))
         self.by_kind[kind] = (n + 1, total + seconds)
 

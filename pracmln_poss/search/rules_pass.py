@@ -11,7 +11,7 @@ renaming fixing ``E`` maps onto each other (:func:`one_per_class`)."""
 from __future__ import annotations
 
 __all__ = ["Tables", "RuleState", "TimedState", "run_rules", "drop_each", "combine_rules", "one_per_class", "AtomParts", "RULES",
-           "decided", "kind_of", "IMPOSSIBLE", "CAUTIOUS", "KNOWN", "ENGINE"]
+           "decided", "kind_of", "backbone_kind", "IMPOSSIBLE", "CAUTIOUS", "KNOWN", "ENGINE"]
 
 import bisect
 import time
@@ -236,6 +236,12 @@ def kind_of(search: RuleSearch, state: RuleState, e: EvidenceSet, known: Packed 
     skipped = decided(search, state, e)[2]
     if skipped is not None:
         return skipped
+    return backbone_kind(known)
+
+
+def backbone_kind(known: Packed | None) -> str:
+    """How a set of ``k`` literals that its subsets do not decide gets its backbone:
+    read off its optimum ``known`` (:data:`KNOWN`), or from the engine (:data:`ENGINE`)."""
     return KNOWN if known is not None and known[2] is not None else ENGINE
 
 
