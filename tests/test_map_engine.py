@@ -419,3 +419,32 @@ def test_oll_hands_a_question_of_meals_to_toulbar2_past_its_cores():
             assert engine.penalty(evidence) == other.penalty(evidence)
             assert engine.consequences(evidence) == other.consequences(evidence)
         assert engine.backend.answered["toulbar2"] >= 2
+
+
+def test_what_oll_makes_once_is_counted_as_its_setup(monkeypatch):
+    """Making toulbar2, when a question is first handed to it, is what the engine makes
+    once per process (:attr:`.MapEngine.setup_seconds`, 2 to 2.3 s over meals at k = 2);
+    the questions themselves are not, nor is toulbar2 made again."""
+    from pracmln_poss.map import backend, toulbar2
+    from pracmln_poss.map.oll import OLLBackend
+
+    clock = [0.0]
+    monkeypatch.setattr(backend.time, "process_time", lambda: clock[0])
+    make = toulbar2.Toulbar2Backend.__init__
+
+    def made(self, *args, **kwargs):
+        clock[0] += 2.0  # (what making it takes, on the fake clock)
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(toulbar2.Toulbar2Backend, "__init__", made)
+    pairs = [(f"a{i} v b{i % 5} v !c{(i * 7) % 11}", 1 + (i * 37) % 97) for i in range(60)]
+    pairs += [(f"c{i}", 3 + i) for i in range(11)] + [(f"!b{i}", 50 + i) for i in range(5)]
+    mln = GroundMLN.from_pairs(pairs)
+    with open_engine(mln, "oll") as engine:
+        assert isinstance(engine.backend, OLLBackend)
+        engine.penalty(["c3", "!a5"])
+        assert engine.setup_seconds == 0.0 and not engine.backend.answered["toulbar2"]
+        engine.backend.FALLBACK_CORES = 0
+        for evidence in (["b1", "!c0", "a2"], ["c4", "!a6"], ["b2", "!c1", "a3"]):
+            engine.consequences(evidence)
+        assert engine.backend.answered["toulbar2"] >= 2 and engine.setup_seconds == 2.0

@@ -262,13 +262,16 @@ def test_the_options_object_is_the_method():
         transform_mln(mln, "selective", stats=RuleStats())
 
 
-def _sampled_on_a_fake_clock(monkeypatch, engine: float = 1.0):
+def _sampled_on_a_fake_clock(monkeypatch, engine: float = 1.0, setup: float = 0.0):
     """Every rules of sets the forecast times cost 1 s (those of a set of the last size the
     engine answers, ``engine`` s) and each backbone it finds 0.25 s on a fake clock; its
     sets of the last size each make one rule of three conclusions (thrown away: only their
-    time, and the rules taken in, count).  Returns the record, per set whose rules ran: its
-    size, the rules written of it, its seconds, its backbones, the rule state it ran in
-    and the set."""
+    time, and the rules taken in, count).  The engine makes a solver once, when first
+    needed, at ``setup`` s more: in its first set of the last size it answers, and in
+    each backbone it finds (:attr:`.MapEngine.setup_seconds`).  Returns the record, per set whose
+    rules ran: its size, the rules written of it, its seconds, its backbones, the rule
+    state it ran in and the set."""
+    from pracmln_poss.map.engine import MapEngine
     from pracmln_poss.search import forecast, rules_pass
     from pracmln_poss.search.checkpoint import RuleChunk
     from pracmln_poss.search.rule import DefaultRule
@@ -277,6 +280,12 @@ def _sampled_on_a_fake_clock(monkeypatch, engine: float = 1.0):
     run_rules, below_k = forecast.run_rules, rules_pass.RuleState._below_k
     sampled: list[tuple[int, int, float, int, object, tuple[int, ...]]] = []
     backbones = [0]  # those the forecast found
+    made: set[object] = set()  # (what the engine has made once: its seconds are the engine's setup)
+
+    def once(what: object) -> None:
+        if what not in made:
+            made.add(what)
+            clock[0] += setup
 
     def timed_rules(search, engine_, state, chunk):
         start, found = clock[0], backbones[0]
@@ -287,6 +296,7 @@ def _sampled_on_a_fake_clock(monkeypatch, engine: float = 1.0):
             if len(e) == search.options.k:
                 if not out.impossible and not out.cautious and (known is None or known[2] is None):
                     clock[0] += engine - 1.0
+                    once("for the last size")
                 out = RuleChunk([DefaultRule(e, (1, 2, 3), 1)], out.impossible, out.cautious)
             sampled.append((len(e), 3 if len(e) == search.options.k else -1, clock[0] - start,
                             backbones[0] - found, state, e))
@@ -296,11 +306,13 @@ def _sampled_on_a_fake_clock(monkeypatch, engine: float = 1.0):
         if isinstance(self, rules_pass.TimedState):
             clock[0] += 0.25
             backbones[0] += 1
+            once(rep)
         return below_k(self, rep)
 
     monkeypatch.setattr(forecast, "run_rules", timed_rules)  # (what the samples call; the pass has its own)
     monkeypatch.setattr(rules_pass.RuleState, "_below_k", timed_below_k)
     monkeypatch.setattr(forecast.time, "process_time", lambda: clock[0])
+    monkeypatch.setattr(MapEngine, "setup_seconds", property(lambda self: setup * len(made)))
     return sampled
 
 
@@ -503,6 +515,42 @@ def test_the_forecast_prices_an_engines_set_no_lower_than_an_optimum_of_its_size
     # (with workers, this process's engine found none of the optima: what the sets timed cost stands)
     sample.runner = type("Workers", (), {"workers": 2})()
     assert sample._engine_price(1.0) == 0.0
+
+
+def test_what_the_engine_makes_once_is_no_part_of_a_sets_price():
+    """A solver the engine makes when first needed (toulbar2, for the questions it is
+    handed) is made once per process: with workers, each made its own in the penalties
+    pass, and this process's engine makes it in the sample (over meals at k = 2 with two,
+    2.3 s in the first set timed, which priced the rules pass at twice its time).  So the
+    sample counts no second of it: the forecast is what it is when nothing is made."""
+    from pracmln_poss.bridge.loader import load_model
+    from pracmln_poss.search import forecast
+    from pracmln_poss.transformations import Runtime
+
+    from .support import PAPER, converted
+
+    model = load_model(PAPER / "cora.mln").model
+
+    def figures(setup: float) -> tuple:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            made: list = []
+            said: list[float] = []
+            init, expect_after = forecast.Forecast.__init__, forecast.Reporter.expect_after
+            monkeypatch.setattr(forecast.Forecast, "__init__", lambda self, *a: (made.append(self), init(self, *a))[1])
+            monkeypatch.setattr(forecast.Reporter, "expect_after",
+                                lambda self, s: (said.append(s), expect_after(self, s))[1])
+            monkeypatch.setattr(forecast, "SAMPLE_LEAST", 1e9)  # (every set timed, whatever the setup took)
+            _sampled_on_a_fake_clock(monkeypatch, engine=3.0, setup=setup)
+            converted(model, {"k": 2}, runtime=Runtime(progress=lambda info: None))
+            (sample,) = made
+            # (the engine made some in the sets of the last size, some in the backbones)
+            assert sample.runner.engine.setup_seconds == setup * (1 + len({*sample.small.backbone,
+                                                                        *sample.state.backbone}))
+            return said, sample.by_kind, sample.by_size, sample.set_seconds, sample.lazy_seconds
+
+    nothing = figures(0.0)
+    assert nothing[0] and nothing[1][forecast.ENGINE][0] and nothing[4]  # (said, and both kinds timed)
+    assert figures(5.0) == nothing
 
 
 def test_the_kinds_counted_of_a_chunk_stand_for_all_its_sets(monkeypatch):

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 __all__ = ["Backend", "Solve", "Check", "OptimalWorlds", "OverBudget"]
 
+import time
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..closable import Closable
 from ..logic.formula import Formula, Or, literal
@@ -30,6 +31,8 @@ class OverBudget(Exception):  # noqa: N818 (a signal between backends, not an er
     """A solver stopped at its work budget without an answer (the portfolio then gives
     the question to another solver, or to the same one with a larger budget)."""
 
+
+Made = TypeVar("Made")
 
 Solve = Callable[[tuple[int, ...]], "Optimum | None"]
 Check = Callable[[tuple[int, ...]], "Optimum | None"]
@@ -84,6 +87,23 @@ class Backend(Closable):
         # the best world a search stopped by a signal or a time limit had found (its cost
         # exact, but not proven optimal), for ``map --anytime``; None: none found
         self.incumbent: Optimum | None = None
+        self._setup = 0.0  # (CPU seconds of what _once made)
+
+    @property
+    def setup_seconds(self) -> float:
+        """CPU seconds this backend spent making what it makes once, when first needed (a
+        solver it hands questions to, and that one's): paid once per process, so a
+        question timed here that paid it costs an engine that has it that much less."""
+        return self._setup
+
+    def _once(self, make: Callable[[], Made]) -> Made:
+        """``make()``, a solver made once when first needed, its CPU seconds counted in
+        :attr:`setup_seconds`."""
+        began = time.process_time()
+        try:
+            return make()
+        finally:
+            self._setup += time.process_time() - began
 
     def close(self) -> None:  # noqa: B027 (an optional hook: most backends hold nothing)
         """Release solver resources."""

@@ -67,6 +67,11 @@ class MapEngine(Closable):
         return self.backend.name
 
     @property
+    def setup_seconds(self) -> float:
+        """CPU seconds the backend spent making what it makes once (:attr:`.Backend.setup_seconds`)."""
+        return self.backend.setup_seconds
+
+    @property
     def sat_backbones(self) -> bool:
         """Whether a backbone costs a few SAT calls (:attr:`.Backend.sat_backbones`)."""
         return self.backend.sat_backbones

@@ -167,8 +167,13 @@ class Toulbar2Backend(Backend):
     def _fallback(self) -> CPSATBackend:
         """CP-SAT on the clausal instance, for evidence formulas and the portfolio."""
         if self._other is None:
-            self._other = CPSATBackend(self.mln, self.instance, guard=self.guard)
+            self._other = self._once(lambda: CPSATBackend(self.mln, self.instance, guard=self.guard))
         return self._other
+
+    @property
+    def setup_seconds(self) -> float:
+        """Making CP-SAT, when a question needed it."""
+        return super().setup_seconds + (self._other.setup_seconds if self._other is not None else 0.0)
 
     def close(self) -> None:
         if self._other is not None:
