@@ -240,8 +240,10 @@ class Forecast:
         ten timed cost 22 ms on average (eight of them 0.2 ms), the same ten 190 ms in
         the pass, whose 245 cost 96 ms on average and its optima 87 ms (over CORA at
         k = 4, timed 0.65 ms, in the pass 0.5, its optima 0.07: the floor stays below).
-        With workers, this process's engine found none of the optima and errs the other
-        way (meals with two: 0.88 s a set timed), which no floor mends."""
+        With workers, this process's engine found none of the optima, so holds none:
+        its price stands (meals with two: 43 ms a set timed, 71 to 85 ms in the pass
+        with the backbones one literal smaller they found, 110 ms an optimum; before
+        what the engine makes once was left out of it, 0.88 s)."""
         timed = self.by_kind.get(ENGINE)
         sampled = timed[1] / timed[0] if timed is not None else mean
         if self.runner.workers > 1 or not self.optima_found:
