@@ -94,11 +94,16 @@ class Backend(Closable):
         """CPU seconds this backend spent making what it makes once, when first needed (a
         solver it hands questions to, and that one's): paid once per process, so a
         question timed here that paid it costs an engine that has it that much less."""
-        return self._setup
+        return self._setup + sum(other.setup_seconds for other in self._made())
+
+    def _made(self) -> tuple[Backend, ...]:
+        """The backends this one made when first needed (:meth:`_once`), so far."""
+        return ()
 
     def _once(self, make: Callable[[], Made]) -> Made:
         """``make()``, a solver made once when first needed, its CPU seconds counted in
-        :attr:`setup_seconds`."""
+        :attr:`setup_seconds` (a backend made counts what it makes in turn itself, later,
+        and :meth:`_made` lists it: none makes any as it is made, which would count twice)."""
         began = time.process_time()
         try:
             return make()

@@ -198,11 +198,10 @@ class OLLBackend(Backend):
             self._fallback = self._once(make)
         return self._fallback
 
-    @property
-    def setup_seconds(self) -> float:
-        """Making toulbar2 (2 to 2.3 s over meals at k = 2, in every process that hands it
-        a question) and what it makes in turn."""
-        return super().setup_seconds + (self._fallback.setup_seconds if self._fallback is not None else 0.0)
+    def _made(self) -> tuple[Backend, ...]:
+        """toulbar2, once a question was handed to it (making it took 2 to 2.3 s over meals
+        at k = 2, in every process)."""
+        return () if self._fallback is None else (self._fallback,)
 
     def use_interchangeable(self, find: FindInterchangeable) -> None:
         """Kept for toulbar2, should a question be handed to it."""

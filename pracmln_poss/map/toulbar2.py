@@ -170,10 +170,9 @@ class Toulbar2Backend(Backend):
             self._other = self._once(lambda: CPSATBackend(self.mln, self.instance, guard=self.guard))
         return self._other
 
-    @property
-    def setup_seconds(self) -> float:
-        """Making CP-SAT, when a question needed it."""
-        return super().setup_seconds + (self._other.setup_seconds if self._other is not None else 0.0)
+    def _made(self) -> tuple[Backend, ...]:
+        """CP-SAT, once a question needed it."""
+        return () if self._other is None else (self._other,)
 
     def close(self) -> None:
         if self._other is not None:
