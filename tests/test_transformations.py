@@ -553,6 +553,29 @@ def test_what_the_engine_makes_once_is_no_part_of_a_sets_price():
     assert figures(5.0) == nothing
 
 
+def test_a_chunk_not_counted_yet_is_priced_at_its_neighbours_kinds():
+    """The chunks of the last size run spread over the pass, and its last eighth at the
+    end; the sets the engine answers crowd some stretches of the pass's order (over meals
+    at k = 2, its last four tenths): a chunk none of whose sets is counted yet is priced at
+    the kinds of its nearest counted chunks in that order, one on each side, not at those
+    of all counted chunks pooled."""
+    from pracmln_poss.search import forecast
+    from pracmln_poss.search.rules_pass import CAUTIOUS, ENGINE
+
+    chunks = [[(100 * c + j,) for j in range(10)] for c in range(6)]
+    sample = forecast.Forecast(None, type("Workers", (), {"workers": 2})(), {}, [], chunks)
+    sample.timed, sample.set_seconds = 2, 1.0
+    sample.by_kind = {ENGINE: (1, 1.0), CAUTIOUS: (1, 0.0)}  # (an engine's set costs 1 s, any other nothing)
+    # chunks 0 and 1 counted all cautious, chunk 5 all the engine's; 2, 3 and 4 not counted
+    sample.chunk_kinds = {0: {CAUTIOUS: 10.0}, 1: {CAUTIOUS: 10.0}, 5: {ENGINE: 10.0}}
+    sample.kinds = {CAUTIOUS: 20.0, ENGINE: 10.0}
+    # (2, 3 and 4 lie between 1 and 5: half the engine's each; pooled, a third)
+    assert sample._at_last_size(60) == pytest.approx(10 + 3 * 5)
+    sample.chunk_kinds[3] = {CAUTIOUS: 10.0}
+    sample.kinds[CAUTIOUS] += 10.0
+    assert sample._at_last_size(60) == pytest.approx(10 + 0 + 5)  # (2 between 1 and 3, 4 between 3 and 5)
+
+
 def test_the_kinds_counted_of_a_chunk_stand_for_all_its_sets(monkeypatch):
     """A chunk's sets are counted on a sample of at most :data:`~.forecast.CLASSIFIED`
     spread over it, each for as many of the chunk's sets as it stands for (the chunks

@@ -112,7 +112,7 @@ def _optima_of_size(search: RuleSearch, runner: ChunkRunner[RuleSearch], group: 
     tally = watched(report, chunks, replayed, len(optima), None) if last else None
     if tally is not None and report is not None:
         report(offset, 0, size)  # (the size at hand from the first line: the chunks run spread, the first ones late)
-    forecast = Forecast(search, runner, optima, [e for e in optima if len(e) < size]) if tally is not None else None
+    forecast = Forecast(search, runner, optima, [e for e in optima if len(e) < size], chunks) if tally is not None else None
 
     def finished(i: int, result: OptimaChunk, seconds: float) -> None:
         optima.update(zip(chunks[i], result.optima))
