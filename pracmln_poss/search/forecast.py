@@ -74,7 +74,8 @@ class Forecast:
     The sets of the last size are of four kinds (:func:`~.rules_pass.kind_of`), and one,
     those the engine answers, costs a hundred times the others: the kinds are counted
     on many sets of each chunk (:meth:`_classify`, with the penalties found so far; a set
-    waits for one not found yet), a set the engine answers is timed first in a chunk
+    waits for one not found yet; a chunk not counted yet has its neighbours' kinds:
+    :meth:`_by_chunk`), a set the engine answers is timed first in a chunk
     while few have been (:data:`ENGINE_LEAST`), and each kind is priced at what its sets
     timed cost (:meth:`_at_last_size`): over meals at k = 2, the first sets of each
     chunk met five of them in all, where the pass spent 18 of its 21 s on them.
@@ -97,6 +98,8 @@ class Forecast:
     (:func:`~.rules_pass.work_clock`): a worker made its own in the penalties pass.
 
     :param smaller: the sets below the last size.
+    :param chunks: the chunks of the last size, in the pass's order (none: the kinds of
+        all counted pooled).
     """
 
     def __init__(self, search: RuleSearch, runner: ChunkRunner[RuleSearch],
