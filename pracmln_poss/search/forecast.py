@@ -117,6 +117,7 @@ class Forecast:
         self.touched: set[EvidenceSet] = set()  # (the representatives one literal smaller of the timed sets)
         self.kinds: dict[str, float] = {}  # (the sets of the last size classified, of each kind, as many as they stand for)
         self.chunk_kinds: dict[int, dict[str, float]] = {}  # (the same, by chunk of the last size)
+        self._kept: tuple[tuple[int, float, int], dict[str, float]] | None = None  # (_expected's last answer)
         self.by_kind: dict[str, tuple[int, float]] = {}  # (sets of the last size timed, by kind, and their seconds)
         self.optima_seconds = 0.0  # (what the optima of the last size found so far took, and how many they are)
         self.optima_found = 0
@@ -219,8 +220,8 @@ class Forecast:
 
     def _at_last_size(self, total: int) -> float:
         """The seconds the rules of the sets of the last size take, as those timed did:
-        each kind of set (:func:`~.rules_pass.kind_of`) as many as it is of those
-        classified, at what those of its kind timed cost (a kind none of whose sets was
+        each kind of set (:func:`~.rules_pass.kind_of`) as many as :meth:`_expected`
+        says, at what those of its kind timed cost (a kind none of whose sets was
         timed yet, at what those of the other kinds but the engine's did: they only look
         up tables; the engine's, at what all did; with one worker, no less than an
         optimum of the last size cost on average: :meth:`_engine_price`)."""
@@ -239,10 +240,23 @@ class Forecast:
             timed = self.by_kind.get(kind)
             return timed[1] / timed[0] if timed is not None else lookups
 
-        prices = {kind: price(kind) for kind in self.kinds}
-        if not self.sizes or sum(self.sizes) != n:  # (chunks not told: the kinds pooled over all)
-            return n * sum(count / classified * prices[kind] for kind, count in self.kinds.items())
-        return sum(size * _per_set(kinds, prices) for size, kinds in zip(self.sizes, self._by_chunk(), strict=True))
+        return sum(count * price(kind) for kind, count in self._expected(n).items())
+
+    def _expected(self, n: int) -> dict[str, float]:
+        """How many of the ``n`` sets of the last size are of each kind: each chunk's as its
+        kinds go (:meth:`_by_chunk`; not told the chunks, as the kinds of all counted go).
+        Kept until more are counted: the sample asks at every set it times."""
+        key = (n, sum(self.kinds.values()), len(self.chunk_kinds))
+        if self._kept is not None and self._kept[0] == key:
+            return self._kept[1]
+        expected: dict[str, float] = {}
+        chunks = zip(self.sizes, self._by_chunk(), strict=True) if sum(self.sizes) == n else [(n, self.kinds)]
+        for size, kinds in chunks:
+            counted = sum(kinds.values())
+            for kind, weight in kinds.items():
+                expected[kind] = expected.get(kind, 0.0) + size * weight / counted
+        self._kept = (key, expected)
+        return expected
 
     def _by_chunk(self) -> list[dict[str, float]]:
         """The kinds of each chunk of the last size: as counted on its sets, and for a chunk
@@ -384,12 +398,6 @@ class Forecast:
             self.state.tables = self.small.tables = tables
             self.strict.tables = strict
         return self.state, self.small, self.strict
-
-
-def _per_set(kinds: Mapping[str, float], prices: Mapping[str, float]) -> float:
-    """The price of a set of kinds counted ``kinds``, each kind at its price."""
-    counted = sum(kinds.values())
-    return sum(weight / counted * prices[kind] for kind, weight in kinds.items()) if counted else 0.0
 
 
 class _Unknown(KeyError):
