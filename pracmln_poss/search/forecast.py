@@ -4,7 +4,6 @@ from __future__ import annotations
 
 __all__ = ["Forecast", "SAMPLE_SHARE", "SAMPLE_LEAST", "RULE_SECONDS", "CLASSIFIED", "ENGINE_LEAST"]
 
-import bisect
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,7 +29,7 @@ from .rules_pass import (
 )
 from .run import RuleStats
 from .symmetry import Memo
-from .tally import spread
+from .tally import nearest, spread
 from .workers import ChunkRunner
 
 SAMPLE_SHARE = 0.02
@@ -274,9 +273,8 @@ class Forecast:
             if i in self.chunk_kinds:
                 out.append(self.chunk_kinds[i])
                 continue
-            at = bisect.bisect_left(counted, i)
             near: dict[str, float] = {}
-            for j in counted[max(0, at - 1):at + 1]:
+            for j in nearest(counted, i, 1):  # (one on either side: the kinds change by stretches)
                 for kind, weight in self.chunk_kinds[j].items():
                     near[kind] = near.get(kind, 0.0) + weight
             out.append(near or self.kinds)

@@ -24,7 +24,7 @@ only (:meth:`Tally.left`)."""
 
 from __future__ import annotations
 
-__all__ = ["Tally", "spread", "spread_order", "LAST", "FIRST", "ROUGH", "NEAREST"]
+__all__ = ["Tally", "spread", "spread_order", "nearest", "LAST", "FIRST", "ROUGH", "NEAREST"]
 
 import bisect
 import time
@@ -70,6 +70,13 @@ def spread(n: int) -> Iterator[int]:
                 seen.add(position)
                 yield position
         m *= 2
+
+
+def nearest(done: Sequence[int], chunk: int, n: int = NEAREST) -> Sequence[int]:
+    """The chunks of ``done`` (ascending) nearest ``chunk`` in the pass's order, up to ``n``
+    on either side."""
+    j = bisect.bisect_left(done, chunk)
+    return done[max(0, j - n):j + n]
 
 
 def spread_order(sizes: Sequence[int]) -> list[int]:
@@ -173,8 +180,7 @@ class Tally:
         the :data:`NEAREST` worked chunks nearest it on either side, together."""
         if chunk in self._worked:
             return self._worked[chunk]
-        j = bisect.bisect_left(self._positions, chunk)
-        near = self._positions[max(0, j - NEAREST):j + NEAREST]
+        near = nearest(self._positions, chunk)
         return self.sizes[chunk] * sum(self._worked[c] for c in near) / sum(self.sizes[c] for c in near)
 
     def rough(self) -> float | None:
