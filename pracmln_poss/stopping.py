@@ -20,17 +20,22 @@ After a stopped solve, the Python handlers run at once (:func:`run_handlers`): C
 raises ``KeyboardInterrupt``, the command line's SIGTERM handler its own interrupt, a
 :meth:`Guard.deadline` :class:`~pracmln_poss.errors.TimeLimitReached`; when none raises
 (a handler that ignores the signal), the solve is asked again: a stopped solve never
-passes for an answer.  Python may run a handler inside a ``__del__``, which prints its
-exception and goes on; so a handler that raises to stop the work raises
-``guard.expire(exc)``, which keeps ``exc``: every later solve of the run raises it
-before it starts (:meth:`Guard.check`).
+passes for an answer.  Python may run a handler inside a finalizer (a ``__del__``, a
+weak reference's callback, a generator closed as it is freed), which hands what it raises
+to ``sys.unraisablehook`` and goes on; so a handler that raises to stop the work raises
+``guard.expire(exc, signum)``, which keeps ``exc``: every later solve of the run raises it
+before it starts (:meth:`Guard.check`), and the run's hook, instead of printing it as
+an error, has the watcher send its signal again :data:`~pracmln_poss.startup.RETRY`
+seconds later (out of the finalizer by then), whose handler raises it again
+(:meth:`Guard.again`; a time limit's alarm comes again by itself); the block raises it
+as it ends if it is still swallowed.
 
 A solver given no guard makes a ``Guard()`` of its own, which installs nothing: PySAT
 catches Ctrl-C itself during a solve and raises its own error (:data:`INTERRUPTS`,
 :func:`interrupted`).
 
 What a run changes of the process (the signals' handlers and wakeup fd, PySAT's own
-handler check, the watcher thread, the exception kept, the deadlines running,
+handler check, ``sys.unraisablehook``, the watcher thread, the exception kept, the deadlines running,
 faulthandler's registrations for a native search) is held by one owner, its guard, and
 all of it is given back as the block ends: a program that calls us in-process finds its
 process as it left it.  The module itself keeps nothing.
@@ -49,8 +54,10 @@ import functools
 import os
 import select
 import signal
+import sys
 import tempfile
 import threading
+import time
 import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -61,7 +68,7 @@ from pycard import error as _CardinalityError
 from pysolvers import error as _SolverError
 
 from .errors import ArgumentError, TimeLimitReached
-from .startup import importing, start_helper
+from .startup import RETRY, importing, start_helper
 
 _PYSAT_ERRORS = (_SolverError, _CardinalityError)
 """PySAT's C extensions' errors: the solvers', and the totalizers' (RC2 and ours grow
@@ -104,6 +111,8 @@ class _Watcher:
     thread: threading.Thread | None = None
     current: Run | None = None
     signalled: bool = False  # a signal came that has not stopped a solve yet
+    again_at: float | None = None  # when to send a swallowed stop's signal again (Guard._unraisable)
+    send_again: Callable[[], None] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -118,6 +127,8 @@ class Guard:
 
     :ivar watcher: the watcher thread and its pipe (None: signals stop no solve).
     :ivar pending: what a signal's handler raised to stop the work (:meth:`expire`).
+    :ivar pending_signal: the signal whose handler raised it (None: not a signal's).
+    :ivar swallowed: a finalizer swallowed it, and it has not been raised again since.
     :ivar deadlines: how many :meth:`deadline` blocks run inside it.
     :ivar armed: faulthandler's registrations for native searches, made at the first
         (:meth:`native`) and unregistered as the run ends.
@@ -126,6 +137,8 @@ class Guard:
     def __init__(self, watcher: _Watcher | None = None) -> None:
         self.watcher = watcher
         self.pending: BaseException | None = None
+        self.pending_signal: int | None = None
+        self.swallowed = False
         self.deadlines = 0
         self.armed: _Armed | None = None
 
@@ -145,25 +158,72 @@ class Guard:
         watcher = self.watcher
         return int(watcher is not None and watcher.thread is not None and watcher.thread.is_alive())
 
-    def expire(self, exc: BaseException) -> BaseException:
-        """Keep ``exc``, the exception a signal's handler raises to stop the work, so that
-        every later solve of the run raises it too before it starts (:meth:`check`);
+    def expire(self, exc: BaseException, signum: int | None = None) -> BaseException:
+        """Keep ``exc``, the exception the handler of ``signum`` raises to stop the work, so
+        that every later solve of the run raises it too before it starts (:meth:`check`);
         returns it.
 
         Python runs a handler at whatever bytecode comes next, which may be inside a
-        ``__del__``: that prints the exception and goes on, and the signal would be lost."""
-        self.pending = exc
+        finalizer: that hands the exception to ``sys.unraisablehook`` and goes on, and the
+        signal would be lost.  Inside :func:`stoppable` the run's hook then has ``signum``
+        sent again, and its handler calls :meth:`again`."""
+        self.pending, self.pending_signal, self.swallowed = exc, signum, False
         return exc
 
     def check(self) -> None:
         """Raise the exception a signal's handler raised to stop the work, if one did
         (every solve asks before it starts)."""
         if self.pending is not None:
+            self.swallowed = False
+            raise self.pending
+
+    def again(self) -> None:
+        """Raise the exception a signal's handler raised to stop the work again, if a
+        finalizer swallowed it (a handler calls it when its signal comes once more: the
+        hook of :func:`stoppable` has it sent)."""
+        if self.swallowed and self.pending is not None:
+            self.swallowed = False
             raise self.pending
 
     def interrupt(self, signum: int, frame: object) -> None:
-        """Ctrl-C inside :func:`stoppable`: Python's ``KeyboardInterrupt``, kept (:meth:`expire`)."""
-        raise self.expire(KeyboardInterrupt())
+        """Ctrl-C inside :func:`stoppable`: Python's ``KeyboardInterrupt``, kept (:meth:`expire`);
+        once, as the command line's (a second one while the first is on its way out is
+        let go, unless a finalizer swallowed the first: :meth:`again`)."""
+        if isinstance(self.pending, KeyboardInterrupt):
+            self.again()
+            return
+        raise self.expire(KeyboardInterrupt(), signum)
+
+    def _unraisable(self, previous: Callable[[sys.UnraisableHookArgs], object]
+                    ) -> Callable[[sys.UnraisableHookArgs], None]:
+        """The ``sys.unraisablehook`` of a :func:`stoppable` block: the run's stop, which a
+        finalizer swallowed, is noted (:attr:`swallowed`) and its signal sent again by the
+        watcher a moment later (:func:`_watch`), not printed as an error; anything else
+        goes to ``previous``.  Not at once: a signal that comes inside the hook would run
+        its handler there, whose exception Python would print and drop."""
+
+        def hook(unraisable: sys.UnraisableHookArgs) -> None:
+            pending = self.pending
+            if pending is None or unraisable.exc_value is not pending:
+                previous(unraisable)
+                return
+            self.swallowed = True
+            watcher = self.watcher
+            if self.pending_signal is not None and watcher is not None:
+                watcher.again_at = time.monotonic() + RETRY
+                try:
+                    os.write(watcher.write, _WAKE)
+                except (BlockingIOError, OSError):  # pragma: no cover - a pipe full of unread signals: awake
+                    pass
+
+        return hook
+
+    def _send_again(self) -> None:
+        """Send the signal whose handler's stop a finalizer swallowed again (from the
+        watcher), unless it got out meanwhile."""
+        signum = self.pending_signal
+        if self.swallowed and self.pending is not None and signum is not None:
+            os.kill(os.getpid(), signum)
 
     @contextmanager
     def solving(self, stop: Callable[[], None]) -> Iterator[Run]:
@@ -272,7 +332,7 @@ class Guard:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
             if isinstance(self.pending, TimeLimitReached):
-                self.pending = None
+                self.pending, self.swallowed = None, False
 
 
 @contextmanager
@@ -291,27 +351,36 @@ def stoppable() -> Iterator[Guard]:
     watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
     start_helper(watcher.thread)  # (signals blocked in it: see start_helper)
     guard = Guard(watcher)
+    watcher.send_again = guard._send_again
     interrupt = signal.getsignal(signal.SIGINT)
     if interrupt is signal.default_int_handler:
         signal.signal(signal.SIGINT, guard.interrupt)
     restore = _without_pysat_handlers()
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = guard._unraisable(unraisable)
     try:
         yield guard
+        if guard.swallowed:  # (a stop a finalizer swallowed as the block's last work)
+            guard.check()
     finally:
+        guard.swallowed = False  # (nothing is sent again from here on)
+        sys.unraisablehook = unraisable
         restore()
         if guard.armed is not None:
             _disarm(guard.armed)
-        if interrupt is signal.default_int_handler:
-            signal.signal(signal.SIGINT, interrupt)
-        signal.set_wakeup_fd(previous)
         # (the watcher stops at the byte 0, no signal's number: a forked worker's copy of
-        # the pipe's writing end would keep it from ever reading the pipe's end)
+        # the pipe's writing end would keep it from ever reading the pipe's end; it stops
+        # before the handlers are given back: a swallowed stop's signal it was sending as
+        # the block ended comes to the run's handler, which lets it go)
         try:
             os.write(write, _END)
         except BlockingIOError:  # pragma: no cover - a pipe full of unread signals: its end, as before
             pass
-        os.close(write)
         watcher.thread.join(timeout=1.0)
+        if interrupt is signal.default_int_handler:
+            signal.signal(signal.SIGINT, interrupt)
+        signal.set_wakeup_fd(previous)
+        os.close(write)
         if not watcher.thread.is_alive():
             os.close(read)
         guard.watcher, guard.pending = None, None  # (a guard kept after its run stops nothing)
@@ -325,6 +394,10 @@ def given(guard: Guard | None) -> Guard:
 
 _END = b"\0"
 """What the watcher's pipe gets as its run ends: no signal has the number 0."""
+
+_WAKE = b"\xff"
+"""What the watcher's pipe gets to wake it when a swallowed stop is to be sent again
+(:meth:`Guard._unraisable`): no signal has the number 255."""
 
 
 def forget_in_child() -> None:
@@ -358,13 +431,15 @@ def _watch(watcher: _Watcher) -> None:
     ends (a solver asked to stop before its search started may not know it yet: CP-SAT's
     ``stop_search`` does nothing then); a signal that comes between two solves stops the
     next one (its Python handler, which runs at some later bytecode, may be inside a
-    ``__del__`` that swallows what it raises, while the next solve starts)."""
+    ``__del__`` that swallows what it raises, while the next solve starts); and send
+    the signal of a stop a finalizer swallowed again when it is due (:meth:`Guard._unraisable`)."""
     wanted = {int(s) for s in SIGNALS}
     while True:
         try:
-            ready, _, _ = select.select([watcher.read], [], [], RESTOP if watcher.signalled else None)
+            ready, _, _ = select.select([watcher.read], [], [], _wait(watcher))
         except (OSError, ValueError):  # pragma: no cover - the pipe closed under us
             return
+        data = b""
         if ready:
             try:
                 data = os.read(watcher.read, 64)
@@ -372,8 +447,12 @@ def _watch(watcher: _Watcher) -> None:
                 return
             if not data or _END[0] in data:
                 return
-            if wanted.isdisjoint(data):
-                continue
+        again_at = watcher.again_at
+        if again_at is not None and time.monotonic() >= again_at and watcher.send_again is not None:
+            watcher.again_at = None
+            watcher.send_again()
+        if ready and wanted.isdisjoint(data):
+            continue
         with watcher.lock:
             if ready:
                 watcher.signalled = True
@@ -385,6 +464,16 @@ def _watch(watcher: _Watcher) -> None:
 
 RESTOP = 0.05
 """Seconds between two stops of a solve that a signal stopped and that has not ended yet."""
+
+
+def _wait(watcher: _Watcher) -> float | None:
+    """How long the watcher waits for its pipe: until the next stop of a stopped solve
+    (:data:`RESTOP`), or until a swallowed stop is to be sent again; None: for ever."""
+    waits = [RESTOP] if watcher.signalled else []
+    again_at = watcher.again_at
+    if again_at is not None:
+        waits.append(max(0.0, again_at - time.monotonic()))
+    return min(waits, default=None)
 
 
 def run_handlers() -> None:
@@ -551,7 +640,8 @@ def _inside_pracmln(frame: types.FrameType | None) -> bool:
 
 def _alarm(guard: Guard, passed: TimeLimitReached) -> Callable[[int, types.FrameType | None], None]:
     """The SIGALRM handler of a :meth:`Guard.deadline`: it raises ``passed``, kept by the
-    guard; again, at later alarms, while pracmln's code runs (:data:`AGAIN`)."""
+    guard; again, at later alarms (:data:`AGAIN`), while pracmln's code runs or if a
+    finalizer swallowed it (:meth:`Guard.again`)."""
     fired = [False]
 
     def reached(signum: int, frame: types.FrameType | None) -> None:
@@ -559,7 +649,8 @@ def _alarm(guard: Guard, passed: TimeLimitReached) -> Callable[[int, types.Frame
             return
         if not fired[0]:
             fired[0] = True
-            raise guard.expire(passed)
+            raise guard.expire(passed)  # (no signal to send again: the alarm comes every AGAIN seconds)
+        guard.again()
         if _inside_pracmln(frame):  # (again: pracmln's code caught it and went on)
             raise passed
 

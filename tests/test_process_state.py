@@ -1,7 +1,7 @@
 """A command run in-process (as the tests and any program embedding the command line
 call ``main``) leaves the process as it found it: its signal handlers, the signals'
-wakeup fd, the interval timer, the garbage collector (its freeze count, on or off) and
-PySAT's own SIGINT check."""
+wakeup fd, the interval timer, the garbage collector (its freeze count, on or off),
+PySAT's own SIGINT check and ``sys.unraisablehook``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import dataclasses
 import faulthandler
 import gc
 import signal
+import sys
 import threading
 
 import pytest
@@ -28,6 +29,7 @@ def _state() -> dict[str, object]:
     return {"handlers": {s: signal.getsignal(s) for s in SIGNALS}, "kernel": kernel_actions(), "wakeup": wakeup,
             "timer": signal.getitimer(signal.ITIMER_REAL), "frozen": gc.get_freeze_count(),
             "collecting": gc.isenabled(), "pysat check": MainThread.__dict__["check"],
+            "unraisable hook": sys.unraisablehook,
             "threads": {t.name for t in threading.enumerate()}}
 
 

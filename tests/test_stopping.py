@@ -306,6 +306,24 @@ def test_the_command_lines_signal_handler_stops_once(monkeypatch):
     assert ending(signal.SIGINT, None) is None
 
 
+def test_the_runs_ctrl_c_handler_stops_once_unless_a_finalizer_swallowed_it():
+    """:meth:`stopping.Guard.interrupt`, the Ctrl-C handler of a block run in-process, as
+    the command line's: a second Ctrl-C while the first is on its way out is let go
+    (the watcher may send one as the block ends); one after the first was swallowed
+    raises it again, once."""
+    import types
+
+    guard = stopping.Guard()
+    with pytest.raises(KeyboardInterrupt) as first:
+        guard.interrupt(signal.SIGINT, None)
+    assert guard.interrupt(signal.SIGINT, None) is None
+    guard._unraisable(pytest.fail)(types.SimpleNamespace(exc_value=first.value))
+    with pytest.raises(KeyboardInterrupt) as again:
+        guard.interrupt(signal.SIGINT, None)
+    assert again.value is first.value
+    assert guard.interrupt(signal.SIGINT, None) is None
+
+
 def test_a_time_limit_caught_by_pracmlns_code_is_raised_again_there():
     """pracmln's bare ``except`` clauses catch a time limit's exception and go on (its
     parser ran 15 s past a limit of 1 s): while pracmln's code runs, the exception comes
@@ -341,10 +359,10 @@ def test_a_time_limit_caught_by_pracmlns_code_is_raised_again_there():
     assert raised == 1
 
 
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_time_limit_whose_exception_was_swallowed_still_stops_the_next_solve():
-    """Python may run the time limit's handler inside a ``__del__``, which prints its
-    exception and goes on: the next solve still raises it (before it starts)."""
+    """Python may run the time limit's handler inside a ``__del__``, which hands its
+    exception to ``sys.unraisablehook`` and goes on: the next solve still raises it
+    (before it starts), and nothing is printed (pytest would warn of it)."""
     from pracmln_poss.errors import TimeLimitReached
 
     class Slow:
@@ -357,6 +375,116 @@ def test_a_time_limit_whose_exception_was_swallowed_still_stops_the_next_solve()
             Slow()
             engine.optimum()
         assert engine.optimum().cost == 0  # (the limit ends with its block)
+
+
+class _Finalized:
+    """An object whose finalizer runs ``inside``: an exception a signal's handler raises
+    there goes to ``sys.unraisablehook``, and the code that freed the object goes on."""
+
+    def __init__(self, inside):
+        self.inside = inside
+
+    def __del__(self):
+        self.inside()
+
+
+def _busy(seconds):
+    """Bytecodes for ``seconds`` (a signal's handler runs between two)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+def _signalled_inside(signum):
+    """A finalizer's work that a signal comes in the middle of (its handler runs there)."""
+
+    def inside():
+        os.kill(os.getpid(), signum)
+        _busy(0.3)
+
+    return inside
+
+
+def _unraisable(monkeypatch):
+    """What reaches the process's ``sys.unraisablehook`` (a stop of ours must not)."""
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    return seen
+
+
+def test_a_ctrl_c_a_finalizer_swallowed_still_stops_the_work_that_follows(monkeypatch):
+    """Ctrl-C whose handler runs inside a finalizer: the stop is not printed as an error,
+    but comes again a moment later, outside it, and stops the work that follows (here
+    no solve, which would raise it as it starts); the work would take 5 s."""
+    seen = _unraisable(monkeypatch)
+    with pytest.raises(KeyboardInterrupt), stopping.stoppable():
+        _Finalized(_signalled_inside(signal.SIGINT))  # (freed at once)
+        came = time.monotonic()
+        _busy(5.0)
+    assert time.monotonic() - came < 2.5
+    assert seen == []
+
+
+def test_a_time_limit_a_finalizer_swallowed_still_stops_the_work_that_follows(monkeypatch):
+    """The same for a time limit that passes inside a finalizer."""
+    from pracmln_poss.errors import TimeLimitReached
+
+    seen = _unraisable(monkeypatch)
+    with stopping.stoppable() as guard, pytest.raises(TimeLimitReached), guard.deadline(0.1):
+        _Finalized(lambda: _busy(0.5))  # (the limit passes in here)
+        came = time.monotonic()
+        _busy(5.0)
+    assert time.monotonic() - came < 2.5
+    assert seen == []
+
+
+def test_a_stop_a_finalizer_swallowed_as_the_blocks_last_work_ends_the_block(monkeypatch):
+    """A stop swallowed where nothing follows in the block (no signal to send again:
+    here a handler's exception without one) is raised as the block ends."""
+    seen = _unraisable(monkeypatch)
+
+    with pytest.raises(Stopped), stopping.stoppable() as guard:
+        def stop():
+            raise guard.expire(Stopped())
+
+        _Finalized(stop)
+    assert seen == []
+    with stopping.stoppable() as guard:  # (an exception of another's goes to the process's hook, as before)
+        def fails():
+            raise ValueError("not a stop")
+
+        _Finalized(fails)
+    assert [type(u.exc_value) for u in seen] == [ValueError]
+
+
+def test_a_sigterm_a_finalizer_swallowed_still_ends_the_command(monkeypatch, tmp_path, capsys):
+    """The command line: SIGTERM whose handler runs inside a finalizer after the search
+    (as the theory is written) ends the command with its status and one line, writes no
+    theory, keeps the search's checkpoint, and prints no "Exception ignored" traceback;
+    before, the command went on, wrote the theory, exited 0, and a second SIGTERM was let
+    go."""
+    from pracmln_poss import formats
+    from pracmln_poss.cli import main
+
+    seen = _unraisable(monkeypatch)
+    written = formats.dumps
+    came = []
+
+    def dumps(*args, **kwargs):
+        _Finalized(_signalled_inside(signal.SIGTERM))
+        came.append(time.monotonic())
+        _busy(5.0)  # (the command's work after its last solve)
+        return written(*args, **kwargs)
+
+    monkeypatch.setattr(formats, "dumps", dumps)
+    out = tmp_path / "out.theory"
+    status = main(["convert", str(PAPER / "smokers.mln"), "-k", "1", "-o", str(out), "--quiet"])
+    assert time.monotonic() - came[0] < 2.5
+    err = capsys.readouterr().err
+    assert status == 143 and err.startswith("pracmln-poss: terminated by SIGTERM; the finished work is in "), err
+    assert len(err.splitlines()) == 1 and not out.exists()
+    assert (tmp_path / "out.theory.checkpoint").exists()  # (the search is kept)
+    assert seen == []
 
 
 def _command(model, *options):

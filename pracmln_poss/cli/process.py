@@ -57,13 +57,15 @@ class _Ending:
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if self.came is not None:
+            if self.guard is not None:  # (a finalizer swallowed it, and the guard sent the signal again)
+                self.guard.again()
             return
         if importing(frame):  # (a library's import broken into: the signal again once it is over)
             later(signum)
             return
         self.came = KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum)
         # (kept: a solve started after a swallowed one raises it again)
-        raise self.came if self.guard is None else self.guard.expire(self.came)
+        raise self.came if self.guard is None else self.guard.expire(self.came, signum)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
