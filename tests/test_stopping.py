@@ -487,6 +487,28 @@ def test_a_sigterm_a_finalizer_swallowed_still_ends_the_command(monkeypatch, tmp
     assert seen == []
 
 
+def test_a_sigterm_a_finalizer_swallowed_before_the_run_started_still_ends_it(monkeypatch, tmp_path, capsys):
+    """The same before the command's run has its guard (the handler is in place from the
+    command line's start): the run does not start."""
+    from pracmln_poss.cli import main
+    from pracmln_poss.cli import process as cli
+
+    seen = _unraisable(monkeypatch)
+    set_up = cli._warnings_in_one_line
+
+    def warnings_in_one_line():
+        _Finalized(_signalled_inside(signal.SIGTERM))
+        set_up()
+
+    monkeypatch.setattr(cli, "_warnings_in_one_line", warnings_in_one_line)
+    out = tmp_path / "out.theory"
+    status = main(["convert", str(PAPER / "smokers.mln"), "-k", "1", "-o", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert (status, err) == (143, "pracmln-poss: terminated by SIGTERM\n")
+    assert not out.exists() and not (tmp_path / "out.theory.checkpoint").exists()
+    assert [type(u.exc_value) for u in seen] == [cli._Terminated]  # (no run's hook yet: the process's)
+
+
 def _command(model, *options):
     return [sys.executable, "-m", "pracmln_poss", "map", str(model), *options]
 

@@ -84,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   SourcePosition("<stdout>"))
             with stoppable() as args.guard:
                 ending.guard = args.guard  # (after the block it keeps nothing that matters)
+                if ending.came is not None:  # (raised before the run had a guard, and swallowed by a finalizer)
+                    raise ending.came
                 status: int = args.run(args)
             _flush_stdout()
         return status
