@@ -21,13 +21,13 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import startup as _startup
 
-if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 130)
+if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 130; before any import)
     _startup.note_interrupts()
 try:
+    from typing import TYPE_CHECKING  # (3.4 ms: a Ctrl-C in it was a traceback)
+
     from .bridge.plugin import install as _install_plugin
     from .bridge.query import convert, load_first_order, load_ground, map_inference, map_inferences, transform
     from .errors import (

@@ -6,7 +6,9 @@ library may catch it and print a traceback (pracmln's bare excepts), or make it 
 of its own (numpy, interrupted inside its C part, raises ``ImportError``; a pybind11
 module fails for good).  So, only when this process is the command line (a library's
 importer keeps Python's own handling), the package's ``__init__`` replaces Python's
-Ctrl-C handler from its first line with one that only notes it (:func:`note_interrupts`),
+Ctrl-C handler from its first line, before it imports anything but this module (which
+imports nothing the interpreter has not loaded as it starts), with one that only notes
+it (:func:`note_interrupts`),
 and the package, ``__main__`` and the command line end the process when one was noted
 (:func:`end_interrupted`), each once its own imports are done.  The command line's own
 handler then takes over (:mod:`pracmln_poss.cli` takes the noting handler for Python's:
@@ -20,14 +22,16 @@ __all__ = ["PROG", "RETRY", "is_command_line", "note_interrupts", "interrupted",
            "end_if_interrupted", "end_interrupted", "start_helper"]
 
 import os
-import signal
 import sys
-from types import FrameType  # (loaded already: signal imports enum, which imports types)
 
 TYPE_CHECKING = False  # (mypy takes it as typing's: the names below are read by it only)
 if TYPE_CHECKING:  # (this module runs first: its imports are the window a Ctrl-C is not noted in)
+    import signal
     from threading import Thread
+    from types import FrameType
     from typing import NoReturn
+else:  # (the interpreter's own, loaded as it starts: ``signal`` makes its enums first, 0.5 ms)
+    import _signal as signal
 
 PROG = "pracmln-poss"
 """The command line's name, in its messages."""
