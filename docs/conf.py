@@ -35,7 +35,7 @@ html_theme = "alabaster"
 _FOREIGN = ["int", "float", "str", "bytes", "bool", "object", "None", "list", "dict", "set", "frozenset",
             "tuple", "type", "range", "slice", "Exception", "ValueError", "KeyboardInterrupt",
             "Iterable", "Iterator", "Sequence", "Mapping", "Callable", "Generator", "Hashable", "Collection",
-            "Any", "TypeVar", "Protocol", "Generic", "NamedTuple", "Path", "Fraction", "Decimal", "TextIO", "IO", "Executor", "Thread", "Sized", "AbstractContextManager",
+            "Any", "TypeVar", "Protocol", "Generic", "NamedTuple", "Path", "Fraction", "Decimal", "TextIO", "IO", "Executor", "Thread", "FrameType", "Sized", "AbstractContextManager",
             "argparse", "collections", "typing", "pathlib", "fractions", "decimal", "concurrent", "multiprocessing",
             "io", "os", "re", "enum", "faulthandler", "tempfile", "zipfile", "BinaryIO", "types", "abc", "contextlib", "functools", "itertools", "dataclasses", "threading", "signal", "logging",
             "pysat", "ortools", "pytoulbar2", "pracmln", "distributed", "dask", "tqdm", "pyparsing", "numpy"]

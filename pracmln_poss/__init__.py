@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from . import startup as _startup
 
-if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 130; before any import)
+if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 130; before any other import)
     _startup.note_interrupts()
 try:
     from typing import TYPE_CHECKING  # (3.4 ms: a Ctrl-C in it was a traceback)
