@@ -359,6 +359,7 @@ def test_a_time_limit_caught_by_pracmlns_code_is_raised_again_there():
     assert raised == 1
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 def test_a_time_limit_whose_exception_was_swallowed_still_stops_the_next_solve():
     """Python may run the time limit's handler inside a ``__del__``, which hands its
     exception to ``sys.unraisablehook`` and goes on: the next solve still raises it
