@@ -213,7 +213,7 @@ class Guard:
                 watcher.again_at = time.monotonic() + RETRY
                 try:
                     os.write(watcher.write, _WAKE)
-                except (BlockingIOError, OSError):  # pragma: no cover - a pipe full of unread signals: awake
+                except OSError:  # pragma: no cover - a pipe full of unread signals: awake already
                     pass
 
         return hook
