@@ -19,6 +19,7 @@ from __future__ import annotations
 
 __all__ = ["ProgressDisplay", "duration", "FACTOR", "SOON"]
 
+import functools
 import os
 import shutil
 import sys
@@ -157,15 +158,13 @@ class ProgressDisplay:
                     "(--progress shows more, --quiet nothing)")
 
     def _update_bar(self, info: ProgressInfo) -> None:
-        from tqdm import tqdm
-
         if self._bar is None or info.phase != self._phase:
             self._close_bar()
             self._phase = info.phase
             # the terminal's size as shutil sees it: one that reports none (0 x 0, a bare
             # pseudo-terminal) is taken as 100 x 24, where tqdm would hide its bar
             size = shutil.get_terminal_size((100, 24))
-            self._bar = tqdm(total=info.total, desc=info.phase, unit="", file=self.stream,
+            self._bar = _bar_class()(total=info.total, desc=info.phase, unit="", file=self.stream,
                              leave=False, ncols=size.columns, nrows=size.lines, mininterval=0.2, bar_format=_BAR)
         bar = self._bar
         if info.total != bar.total:
@@ -193,6 +192,15 @@ class ProgressDisplay:
         details = _details(info, self._settled())
         self._print(f"{self.prog}: {info.phase}: {info.done:,}{total}{', ' + details if details else ''}")
 
+
+@functools.cache
+def _bar_class() -> type:
+    """tqdm's bar without its monitor thread, which tqdm starts with its first bar and
+    never ends: a host program would keep a thread of ours (``monitor_interval`` is set
+    on a class of our own, not on tqdm's, which the host may use)."""
+    from tqdm import tqdm
+
+    return type("_Bar", (tqdm,), {"monitor_interval": 0})
 
 _BAR = "{desc}: {n_fmt}/{total_fmt}{postfix} {bar}"  # (the bar takes what width is left)
 _COUNTING = "{desc}: {n_fmt} so far{postfix}"

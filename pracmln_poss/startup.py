@@ -19,7 +19,7 @@ command imports when it needs it) comes again once the import is over
 from __future__ import annotations
 
 __all__ = ["PROG", "RETRY", "is_command_line", "note_interrupts", "interrupted", "is_python_handler", "importing", "later",
-           "end_if_interrupted", "end_interrupted", "start_helper"]
+           "end_if_interrupted", "end_interrupted", "start_helper", "to_main_thread"]
 
 import os
 import sys
@@ -81,13 +81,23 @@ def importing(frame: FrameType | None) -> bool:
 
 
 def later(signum: int) -> None:
-    """Send ``signum`` to this process again in :data:`RETRY` seconds (from a thread of
-    its own: the handler that calls it returns at once)."""
+    """Send ``signum`` to this process's main thread again in :data:`RETRY` seconds (from
+    a thread of its own: the handler that calls it returns at once)."""
     import threading  # (not before: this module is the first to run)
 
-    timer = threading.Timer(RETRY, os.kill, (os.getpid(), signum))
+    timer = threading.Timer(RETRY, to_main_thread, (signum,))
     timer.daemon = True
     start_helper(timer)
+
+
+def to_main_thread(signum: int) -> None:
+    """Send ``signum`` to this process's main thread, where its handler runs.  Not to the
+    process: the kernel may hand that to any thread that does not block it (a host
+    program's, a library's: a Dask client keeps one), where the C-level handlers that
+    expect the main thread run (:func:`start_helper`)."""
+    import threading
+
+    signal.pthread_kill(threading.main_thread().ident or 0, signum)
 
 
 def start_helper(thread: Thread) -> None:

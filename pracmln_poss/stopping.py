@@ -68,7 +68,7 @@ from pycard import error as _CardinalityError
 from pysolvers import error as _SolverError
 
 from .errors import ArgumentError, TimeLimitReached
-from .startup import RETRY, importing, start_helper
+from .startup import RETRY, importing, start_helper, to_main_thread
 
 _PYSAT_ERRORS = (_SolverError, _CardinalityError)
 """PySAT's C extensions' errors: the solvers', and the totalizers' (RC2 and ours grow
@@ -223,7 +223,7 @@ class Guard:
         watcher), unless it got out meanwhile."""
         signum = self.pending_signal
         if self.swallowed and self.pending is not None and signum is not None:
-            os.kill(os.getpid(), signum)
+            to_main_thread(signum)
 
     @contextmanager
     def solving(self, stop: Callable[[], None]) -> Iterator[Run]:

@@ -48,3 +48,52 @@ def every_report(monkeypatch):
     from pracmln_poss.search.progress import Reporter
 
     monkeypatch.setattr(Reporter, "INTERVAL", 0.0)
+
+
+_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGALRM", "SIGUSR1")
+
+
+def _process_state() -> dict[str, object]:
+    """What a test may change of this process and must give back: the signals' handlers,
+    the wakeup fd, the interval timer, ``sys.unraisablehook``, the garbage collector and
+    the threads (a test that leaves any of them changed makes a later one fail, where
+    nothing says why: a stop test met a thread a Dask cluster had left behind)."""
+    import gc
+    import signal
+    import sys
+    import threading
+
+    fd = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(fd)
+    return {
+        "handlers": {name: signal.getsignal(getattr(signal, name)) for name in _SIGNALS},
+        "wakeup fd": fd,
+        "timer": signal.getitimer(signal.ITIMER_REAL)[0] > 0,
+        "unraisablehook": sys.unraisablehook,
+        "gc": (gc.isenabled(), gc.get_freeze_count() > 0),
+        "threads": {t.ident for t in threading.enumerate()},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _gives_back_the_process_state(request):
+    """Each test leaves the process as it found it (:func:`_process_state`); where it
+    does not, it fails itself, naming what it left."""
+    import threading
+    import time
+
+    before = _process_state()
+    yield
+    after = _process_state()
+    if after["threads"] != before["threads"]:  # (a thread on its way out is given a moment)
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline and _process_state()["threads"] - before["threads"]:
+            time.sleep(0.02)
+        after = _process_state()
+    left = [key for key in before if key != "threads" and after[key] != before[key]]
+    new = after["threads"] - before["threads"]  # (threads that ended are no harm)
+    if new:
+        names = sorted(t.name for t in threading.enumerate() if t.ident in new)
+        left.append(f"threads {', '.join(names)}")
+    if left:
+        pytest.fail(f"{request.node.nodeid} left the process changed: {'; '.join(map(str, left))}", pytrace=False)

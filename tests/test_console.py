@@ -75,6 +75,22 @@ def test_the_bar_fits_80_columns_keeping_the_time_left(monkeypatch):
     display.finish("done")
 
 
+def test_a_progress_bar_leaves_no_thread_behind():
+    """tqdm starts a monitor thread with its first bar and never ends it: a host program
+    that showed our progress kept a thread of ours (and tqdm's own class is left as it was)."""
+    import threading
+
+    import tqdm
+
+    interval = tqdm.tqdm.monitor_interval
+    before = {t.ident for t in threading.enumerate()}
+    display = ProgressDisplay("p", "bar", stream=io.StringIO())
+    display(ProgressInfo("rules of evidence sets", 5, 10, 1, 0, 1.0))
+    display.finish("done")
+    assert {t.name for t in threading.enumerate() if t.ident not in before} == set()
+    assert tqdm.tqdm.monitor_interval == interval
+
+
 def test_the_time_left_follows_a_pass_that_slows_down(monkeypatch):
     """Items that grow slower (larger evidence sets come last) are seen in the recent
     rate: the estimate is the time the rest takes at today's pace, not the average's."""

@@ -163,6 +163,21 @@ def test_supported_pythons_agree_across_setup_tox_and_bootstrap():
     assert "python_requires = >=3.11, <3.14" in setup
 
 
+def test_the_test_command_changes_nothing_outside_the_project():
+    """``tox -e py`` (the README's command 2) installs no system package (it ran
+    ``tools/install_browser.py``, which runs apt-get as root): only CI's ``.ci/run`` does,
+    before the tests."""
+    import configparser
+
+    tox = configparser.ConfigParser(interpolation=None)
+    tox.read(ROOT / "tox.ini")
+    for section in tox.sections():
+        run = " ".join(tox[section].get(key, "") for key in ("commands_pre", "commands", "commands_post"))
+        assert "install_browser" not in run and "apt-get" not in run, (section, run)
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert ci.index("tools/install_browser.py") < ci.index("tox -e py")
+
+
 def test_pracmln_poss_pracmln_is_the_working_pracmln(pracmln):
     code = "import sys, pracmln_poss; m = pracmln_poss.pracmln; print(m.__name__, m.MLN.__name__, 'pracmln' in sys.modules)"
     out = run_python(code)

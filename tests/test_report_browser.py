@@ -3,9 +3,10 @@ package, driven by its chromedriver through Selenium), read, searched, narrowed,
 and clicked.  A screenshot of each report's first screen is kept in ``test-artifacts/``
 (``PRACMLN_POSS_ARTIFACTS`` to put it elsewhere).
 
-Where Chromium is missing these tests skip, except under tox and CI, where they fail
-(``PRACMLN_POSS_REQUIRE_BROWSER=1`` or ``CI``): tox installs it first where it can
-(``tools/install_browser.py``)."""
+Where Chromium is missing these tests skip, saying how to install it (the test command
+changes nothing outside the project), except under CI, where they fail
+(``PRACMLN_POSS_REQUIRE_BROWSER=1`` or ``CI``: ``.ci/run`` installs it first, with
+``tools/install_browser.py``)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
 from .support import ANTARCTIC, ROOT, run_cli
 
 ARTIFACTS = Path(os.environ.get("PRACMLN_POSS_ARTIFACTS") or ROOT / "test-artifacts")
+
+INSTALL = ("Debian's chromium and chromium-driver: sudo apt-get install chromium chromium-driver, "
+           "or as root python3 tools/install_browser.py")
+"""How to enable these tests, as a skip or a failure says it."""
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--window-size=1280,900")
@@ -58,8 +63,8 @@ def browser():
         problem = "" if chromium and driver_path else "Chromium or chromedriver is not installed"
     if problem:
         if _required():
-            pytest.fail(f"{problem} (tools/install_browser.py installs Debian's chromium and chromium-driver)")
-        pytest.skip(problem)
+            pytest.fail(f"{problem}; install {INSTALL}")
+        pytest.skip(f"{problem}; to run these tests, install {INSTALL}")
     from selenium.webdriver.chrome.service import Service
 
     assert webdriver is not None and chromium and driver_path

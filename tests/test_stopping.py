@@ -18,7 +18,7 @@ from pracmln_poss import stopping
 from pracmln_poss.map import open_engine
 from pracmln_poss.model.ground_mln import GroundMLN
 
-from .support import PAPER, ROOT, default_signals, frustrated, run_cli
+from .support import PAPER, ROOT, STOPPED_WITHIN, WORK_AFTER_STOP, default_signals, frustrated, run_cli, stopped
 
 BACKENDS = ["oll", "rc2", "toulbar2", "cpsat"]
 
@@ -59,7 +59,7 @@ def _signal_after(seconds: float, signum: int, handler=None, guard=None):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_signal_stops_a_long_solve_and_the_engine_still_answers_exactly(backend, monkeypatch):
     """SIGTERM one second into a solve that takes minutes: its handler's exception leaves
-    the solve within a second (toulbar2 kept on its own search, so that its time-out
+    the solve without waiting for it (toulbar2 kept on its own search, so that its time-out
     handler is what stops it); the same engine then answers a small question as a fresh
     one of another backend does (nothing of the stopped solve is left: toulbar2's stop
     flag, PySAT's interrupt, a half-stored problem, a half-relaxed core)."""
@@ -75,7 +75,7 @@ def test_a_signal_stops_a_long_solve_and_the_engine_still_answers_exactly(backen
         start = time.monotonic()
         with pytest.raises(Stopped), _signal_after(1.0, signal.SIGTERM, guard=guard):
             engine.optimum([g])
-        assert time.monotonic() - start < 2.0
+        assert time.monotonic() - start < 1.0 + STOPPED_WITHIN
         guard.pending = None  # (the stop is over: the engine answers again)
         stopped_core = getattr(engine.backend, "_core", None)
         with open_engine(mln, "cpsat" if backend != "cpsat" else "toulbar2") as fresh:
@@ -607,17 +607,17 @@ def test_a_ctrl_c_inside_a_totalizer_is_an_interrupt_as_inside_a_solver():
                                                 ("SIGTERM", 143, "pracmln-poss: terminated by SIGTERM")])
 def test_the_command_line_stops_within_a_second(hard_model, backend, stop, status, line):
     """``map`` on a model that takes minutes, stopped 1.5 s in: the status and the one
-    line of any interrupt, within a second, whatever backend is solving."""
+    line of any interrupt, whatever backend is solving: it ends without waiting for the
+    solve, spending under a second of CPU after the signal (the second of wall time, on a
+    machine nothing else loads, is ``benchmarks/stop_time.py``'s)."""
     # SIGINT as a terminal sends it, even where this test runs with it ignored
     run = subprocess.Popen(_command(hard_model, "--backend", backend), cwd=ROOT, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True,
                            preexec_fn=default_signals)
     time.sleep(1.5)
     assert run.poll() is None, "the solve ended before it could be stopped"
-    run.send_signal(getattr(signal, stop))
-    start = time.monotonic()
-    _, err = run.communicate(timeout=30)
-    assert time.monotonic() - start < 1.0
+    err, wall, work = stopped(run, getattr(signal, stop))
+    assert wall < STOPPED_WITHIN and work < WORK_AFTER_STOP, (wall, work)
     assert (run.returncode, err) == (status, line + "\n")
 
 
@@ -652,7 +652,8 @@ def test_a_signal_inherited_ignored_stays_ignored(hard_model, backend, ignored, 
 @pytest.mark.parametrize("command", ["convert", "verify", "explain"])
 def test_every_command_stops_within_a_second(hard_model, tmp_path, command):
     """``convert``, ``verify`` and ``explain --mln`` of a model whose optimum takes minutes,
-    SIGTERM 1.5 s in: status 143 and one line, within a second."""
+    SIGTERM 1.5 s in: status 143 and one line, ending as the ``map`` of
+    :func:`test_the_command_line_stops_within_a_second` does."""
     atoms = " ".join(f"p(N{i})" for i in range(80))
     theory = tmp_path / "one.theory"
     theory.write_text("// pracmln_poss 0.1.0 possibilistic theory: 1 formulas in 1 levels\n#resolution 0.000001\n"
@@ -664,20 +665,18 @@ def test_every_command_stops_within_a_second(hard_model, tmp_path, command):
                            stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
     time.sleep(1.5)
     assert run.poll() is None, "the command ended before it could be stopped"
-    run.send_signal(signal.SIGTERM)
-    start = time.monotonic()
-    _, err = run.communicate(timeout=30)
-    assert time.monotonic() - start < 1.0
+    err, wall, work = stopped(run, signal.SIGTERM)
+    assert wall < STOPPED_WITHIN and work < WORK_AFTER_STOP, (wall, work)
     assert (run.returncode, err) == (143, "pracmln-poss: terminated by SIGTERM\n")
 
 
 @pytest.mark.slow
 def test_timeout_ends_a_long_map_with_its_own_status(hard_model):
-    """``timeout 3 pracmln-poss map ...``: over by 4 s, status 124 (timeout's: it sent
+    """``timeout 3 pracmln-poss map ...``: over soon after 3 s (not after the solve's minutes), status 124 (timeout's: it sent
     SIGTERM), no traceback."""
     start = time.monotonic()
     run = subprocess.run(["timeout", "3", *_command(hard_model)], cwd=ROOT, capture_output=True, text=True)
-    assert time.monotonic() - start < 4.0
+    assert time.monotonic() - start < 3 + STOPPED_WITHIN
     assert run.returncode == 124 and run.stderr == "pracmln-poss: terminated by SIGTERM\n", run.stderr
 
 
@@ -690,23 +689,20 @@ def test_two_sigterms_at_once_end_the_command_as_one(hard_model, backend):
         run = subprocess.Popen(_command(hard_model, "--backend", backend), cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
         time.sleep(delay)
-        run.send_signal(signal.SIGTERM)
-        run.send_signal(signal.SIGTERM)
-        start = time.monotonic()
-        _, err = run.communicate(timeout=30)
-        assert time.monotonic() - start < 1.0
+        err, wall, work = stopped(run, signal.SIGTERM, signal.SIGTERM)
+        assert wall < STOPPED_WITHIN and work < WORK_AFTER_STOP, (delay, wall, work)
         assert (run.returncode, err) == (143, "pracmln-poss: terminated by SIGTERM\n"), delay
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_time_limit_gives_up_with_status_3_or_the_best_world_found(hard_model, backend):
-    """``--time-limit 1.5``: status 3 and one line by 2.5 s; with ``--anytime --json`` a
+    """``--time-limit 1.5``: status 3 and one line soon after 1.5 s (not after the solve); with ``--anytime --json`` a
     world marked as not proven optimal whose cost is the weight of the clauses it
     violates, and nothing said of all MAP worlds."""
     start = time.monotonic()
     code, out, err = run_cli("map", hard_model, "--backend", backend, "--time-limit", "1.5")
-    assert time.monotonic() - start < 2.5
+    assert time.monotonic() - start < 1.5 + STOPPED_WITHIN
     assert (code, out, err) == (3, "", "pracmln-poss: no answer within the time limit of 1.5 s\n")
     code, out, err = run_cli("map", hard_model, "--backend", backend, "--time-limit", "1.5", "--anytime", "--json")
     if backend == "rc2":  # (RC2 is a fresh solver per question: it keeps no world of its strata)
