@@ -190,6 +190,18 @@ CONVERT_WORKLOADS: dict[str, Workload] = {
         "mealT,timeT,day,name,takesPartIn", "--domain-size", "objType_m=1", "--domain-size", "objType_p=2", "-k", "1",
         examples=True),
     "CORA 4x4, k = 4": _convert(str(PAPER / "cora.mln"), "-k", "4"),
+    # (#63: a domain paid for once; --force, as the code before refused 1,024 persons)
+    "learned smokers k = 2, n = 1024": _convert(LEARNED_SMOKERS, "--domain-size", "person=1024", "-k", "2", "--force",
+                                                examples=True),
+    # (without --force: the code before refuses it at once, where forced it would need tens of GB)
+    "learned smokers k = 2, n = 4096": _convert(LEARNED_SMOKERS, "--domain-size", "person=4096", "-k", "2",
+                                                examples=True),
+    "object-recognition focused, 10 clusters, k = 1": _convert(
+        OBJECT_RECOGNITION, "--domain-size", "cluster=10", "--query-preds", "object", "--evidence-preds", FOCUS,
+        "-k", "1", examples=True),
+    "object-recognition focused, 6 clusters, k = 2": _convert(
+        OBJECT_RECOGNITION, "--domain-size", "cluster=6", "--query-preds", "object", "--evidence-preds", FOCUS,
+        "-k", "2", examples=True),
 }
 """``convert`` workloads by name (one process, no checkpoint)."""
 

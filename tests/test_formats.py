@@ -192,8 +192,8 @@ def test_a_lifted_theory_without_its_type_line_is_an_error(pracmln):
     damaged = "".join(l for l in text.splitlines(keepends=True) if not l.startswith("#type"))
     with pytest.raises(PossError, match="nor a variable of a #type"):  # (its header says lifted)
         loads(damaged, "text")
-    headless = "".join(damaged.splitlines(keepends=True)[1:])
-    with pytest.raises(PossError, match="not an atom of the theory"):
+    headless = "".join(damaged.splitlines(keepends=True)[1:])  # (its #domain lines say lifted)
+    with pytest.raises(PossError, match="nor a variable of a #type"):
         loads(headless, "text")
 
 

@@ -227,7 +227,8 @@ def test_show_keeps_a_lifted_theory_first_order(pracmln, capsys, tmp_path):
             rule_line = number
     assert all(len(n) == len(set(n)) for n in notes.values())
     flagged = len(notes)
-    assert out.splitlines()[-1] == f"{len(lifted)} rules in {len(lifted.levels())} levels; {flagged} flagged"
+    n, levels = len(lifted), len(lifted.levels())
+    assert out.splitlines()[-1] == f"{n} rule{'s' * (n != 1)} in {levels} level{'s' * (levels != 1)}; {flagged} flagged"
     assert flagged > 0
 
 
@@ -458,7 +459,8 @@ def test_what_a_digest_says_the_theory_entails(mln, k):
     assume(MapReference(mln).consistent)
     theory = transform_mln(mln, "defaults", k=k)
     text = digest_text(theory)
-    assert text.splitlines()[0].startswith(f"{len(theory):,} rules in {len(theory.levels()):,} levels")
+    n, levels = len(theory), len(theory.levels())
+    assert text.splitlines()[0].startswith(f"{n:,} rule{'s' * (n != 1)} in {levels:,} level{'s' * (levels != 1)}")
     with possibilistic_inference(theory) as ask:
         for evidence, conclusions in _digest_claims(text):
             for conclusion in conclusions:

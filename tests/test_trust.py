@@ -429,13 +429,13 @@ def test_whatever_convert_writes_every_command_reads_back_to_the_same_theory(tmp
 def test_out_of_memory_is_one_line_and_writes_nothing(pracmln, tmp_path, monkeypatch, capsys):
     """A conversion that runs out of memory (``ulimit -v``) says so in one line, status 2,
     no traceback, no output."""
-    import pracmln_poss.model.grounding as grounding
     from pracmln_poss.cli import main
+    from pracmln_poss.model.ground_mln import GroundMLN
 
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(grounding, "ground", exhausted)
+    monkeypatch.setattr(GroundMLN, "create", exhausted)  # (every grounding makes its GroundMLN so)
     out = tmp_path / "out.theory"
     assert main(["convert", str(PAPER / "smokers.mln"), "-k", "1", "-o", str(out)]) == 2
     err = capsys.readouterr().err

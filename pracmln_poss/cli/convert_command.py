@@ -53,6 +53,7 @@ def run_convert(args: argparse.Namespace) -> int:
     exit status."""
     from ..formats import dumps
     from ..formats.family import read_family
+    from ..formats.sections import counted
     from ..model.grounding import ground as ground_model
     from ..transformations import convert_mln, default_method
     from ..transformations.conversion import has_option
@@ -64,15 +65,15 @@ def run_convert(args: argparse.Namespace) -> int:
     if (loaded.settings.cw or loaded.settings.cw_preds) and not args.quiet:
         print(f"{PROG}: the project's closed world (cw, cw_preds) is not applied to a conversion: "
               "its evidence sets range over the atoms the database leaves open", file=sys.stderr)
-    gmln = _kept(args, ground_model(loaded.model, force=args.force))
     method = args.method or default_method(loaded.model)
     # only what the user gave is passed, and the method's options decide (the one rule, not a copy here)
     given = _given_options(args, method)
     made_by = _made_by(args, method, given, _focus_options(args, loaded.settings))
-    if given.get("family") not in (None, "all", "positive"):
-        given["family"] = read_family(str(given["family"]), gmln)
     options: dict[str, object] = {"force": args.force, **_focus_options(args, loaded.settings), **given,
-                                  "guard": args.guard}
+                                  "guard": args.guard, "keep": lambda made: _kept(args, made)}
+    if given.get("family") not in (None, "all", "positive"):  # (a family file names ground atoms)
+        grounded = options["grounded"] = _kept(args, ground_model(loaded.model, force=args.force))
+        options["family"] = read_family(str(given["family"]), grounded)
     show = args.progress or (not args.quiet and sys.stderr.isatty())
     display = _display(args)
     if display is not None:
@@ -87,7 +88,7 @@ def run_convert(args: argparse.Namespace) -> int:
         options["checkpoint"] = _checkpoint_path(args.output)
     # the checkpoint is kept until the theory is written: a stop while it is filtered or
     # written, or a refused write, loses none of the search
-    done = convert_mln(loaded.model, method, grounded=gmln, filter=args.filter, keep_checkpoint=True, **options)
+    done = convert_mln(loaded.model, method, filter=args.filter, keep_checkpoint=True, **options)
     _report_filtering(show, args.filter, done.removed)
     status = _emit(dumps(done.theory, args.format, made_by), destination)
     if isinstance(options.get("checkpoint"), str):  # (--no-checkpoint gives None: no file of this run's)
@@ -98,7 +99,7 @@ def run_convert(args: argparse.Namespace) -> int:
         # (the search's "rules found" leave out the certain ones: the model's hard formulas, written as they are)
         certain = sum(1 for pf in done.theory.formulas if pf.steps == INF)
         hard = f" ({certain:,} of them certain: the model's hard formulas)" if certain else ""
-        display.finish(f"wrote {len(done.theory):,} rules in {len(done.theory.levels()):,} levels{hard}"
+        display.finish(f"wrote {counted(len(done.theory), 'rule')} in {counted(len(done.theory.levels()), 'level')}{hard}"
                        f"{' to ' + args.output if args.output else ''}")
     return status
 

@@ -22,6 +22,13 @@ A lifted (first-order) theory has one more key, ``types``, after ``atoms``::
 
       "types": [{"name": "person", "variable_prefix": "p", "constants": ["Alice", "Bob"]}],
 
+and declares its atoms by their predicates and domains instead of listing them (the
+grounding's atoms, in its order), with a ``note`` on how its domains were searched when
+its conversion says one::
+
+      "domains": [{"name": "person", "constants": ["Alice", "Bob"]}],
+      "predicates": [{"name": "Friends", "domains": ["person", "person"]}],
+
 and its formulas use variables named after their type's prefix (``p1``, ``p2``); two
 variables of a type stand for different constants only where ``p1 != p2`` is written.
 Reading such a file with :func:`from_json` grounds it; :func:`read_json` keeps it lifted.
@@ -35,9 +42,10 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from ..errors import FormulaSyntaxError, PossError, SourcePosition, UnknownNameError, WeightError
+from ..errors import FormulaSyntaxError, ModelError, PossError, SourcePosition, UnknownNameError, WeightError
 from ..logic.leaves import intern_atoms
 from ..logic.syntax import compact_atom, parse_formula
+from ..model.signature import ProductAtoms, Signature, parse_constants
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, read_rule
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory, parse_level
@@ -67,8 +75,15 @@ def to_json(theory: Theory, made_by: str | None = None) -> str:
         "version": FORMAT_VERSION,
         **({} if made_by is None else {"made_by": made_by}),
         "resolution": str(theory.resolution),
-        "atoms": list(theory.atoms),
     }
+    if isinstance(theory, LiftedTheory) and theory.note is not None:
+        data["note"] = theory.note
+    if isinstance(theory.atoms, ProductAtoms):  # (its atoms as their predicates and domains)
+        signature = theory.atoms.signature
+        data["domains"] = [{"name": name, "constants": list(constants)} for name, constants in signature.domains]
+        data["predicates"] = [{"name": pred, "domains": list(doms)} for pred, doms in signature.predicates]
+    else:
+        data["atoms"] = list(theory.atoms)
     if isinstance(theory, LiftedTheory):
         prefixes = theory.prefixes()
         data["types"] = [
@@ -102,9 +117,10 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
     names = _atom_names(data, where)
     lifted = "types" in data
     types, prefix_of = _types(data["types"], SourcePosition(source, None, "types")) if lifted else ((), {})
+    signature = _signature(data, source) if lifted else None
     formulas = []
     declared = "atoms" in data  # the atoms are fixed: any other name is an error
-    constants = atom_constants(names)
+    constants = set(signature.constants) if signature is not None else atom_constants(names)
     for i, item in enumerate(data["formulas"]):
         pos = SourcePosition(source, None, f"formulas[{i}]")
         if not isinstance(item, dict) or not isinstance(item.get("formula"), str) or "level" not in item:
@@ -132,8 +148,12 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
     made_by = data.get("made_by")
     if made_by is not None and not isinstance(made_by, str):
         raise FormulaSyntaxError(f"'made_by' is not a text: {made_by!r}", SourcePosition(source, None, "made_by"))
+    note = data.get("note")
+    if note is not None and not isinstance(note, str):
+        raise FormulaSyntaxError(f"'note' is not a text: {note!r}", SourcePosition(source, None, "note"))
     if lifted:
-        return LiftedTheory(types, tuple(formulas), tuple(names), resolution, made_by)
+        return LiftedTheory(types, tuple(formulas), signature.atoms if signature is not None else tuple(names),
+                            resolution, made_by, note)
     return PossibilisticTheory(tuple(names), tuple(formulas), resolution, made_by)
 
 
@@ -168,6 +188,31 @@ def _atom_names(data: dict[str, Any], where: SourcePosition) -> dict[str, int]:
             raise FormulaSyntaxError(f"atom names must be strings, got {name!r}", where)
         names.setdefault(compact_atom(name), len(names) + 1)
     return names
+
+
+def _signature(data: dict[str, Any], source: str | None) -> Signature | None:
+    """The ``predicates`` and ``domains`` of a lifted theory that declares its atoms so
+    (None: it lists them, or has none)."""
+    if "predicates" not in data and "domains" not in data:
+        return None
+    where = SourcePosition(source, None, "predicates")
+    if "atoms" in data:
+        raise FormulaSyntaxError("a theory lists its 'atoms' or declares them ('predicates', 'domains'), not both",
+                                 where)
+    domains, predicates = data.get("domains"), data.get("predicates")
+    shape = ('expected "domains": [{"name": TEXT, "constants": [TEXT, ...]}, ...] and '
+             '"predicates": [{"name": TEXT, "domains": [TEXT, ...]}, ...]')
+    if not (isinstance(domains, list) and isinstance(predicates, list)
+            and all(isinstance(d, dict) and isinstance(d.get("name"), str) and isinstance(d.get("constants"), list)
+                    and all(isinstance(c, str) for c in d["constants"]) for d in domains)
+            and all(isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("domains"), list)
+                    and all(isinstance(d, str) for d in p["domains"]) for p in predicates)):
+        raise FormulaSyntaxError(shape, where)
+    try:
+        return Signature(tuple((p["name"], tuple(p["domains"])) for p in predicates),
+                         tuple((d["name"], parse_constants(d["constants"], f"domain {d['name']}")) for d in domains))
+    except ModelError as exc:
+        raise FormulaSyntaxError(exc.message, where) from None
 
 
 def _check_levels(data: dict[str, Any], formulas: list[PossibilisticFormula], resolution: Resolution,

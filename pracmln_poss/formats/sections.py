@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["by_level", "level_sections", "split_formula_line", "check_header", "MADE_BY", "made_by_of"]
+__all__ = ["by_level", "level_sections", "split_formula_line", "check_header", "MADE_BY", "made_by_of", "NOTE", "note_of",
+           "counted"]
 
 import functools
 import re
@@ -92,8 +93,25 @@ def made_by_of(text: str) -> str | None:
     return None
 
 
-_HEADER = re.compile(r"^//\s*pracmln_poss \S+ (?:lifted )?possibilistic theory: (\d[\d,]*) (?:formulas|rules) in (\d[\d,]*) "
-                     r"levels")
+_HEADER = re.compile(r"^//\s*pracmln_poss \S+ (?:lifted )?possibilistic theory: (\d[\d,]*) (?:formulas?|rules?) in (\d[\d,]*) "
+                     r"levels?")
+
+
+def counted(n: int, what: str) -> str:
+    """``n`` and ``what``, plural unless ``n`` is 1 (``1 level``, ``4 levels``)."""
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
+NOTE = "// domains: "
+"""How the line under a lifted theory's header that says how its domains were searched starts."""
+
+
+def note_of(text: str) -> str | None:
+    """What the ``// domains:`` line among a theory file's first lines says (None: none)."""
+    for line in text.lstrip("\ufeff").split("\n", 3)[:3]:
+        if line.startswith(NOTE):
+            return line[len(NOTE):].strip()
+    return None
 
 
 def check_header(text: str, formulas: int, levels: int, source: str | None, atoms_line: bool = True) -> None:

@@ -33,7 +33,7 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..sources import numbered_lines
 from ..version import __version__
 from ..weights import Resolution
-from .sections import by_level, check_header, level_sections, made_by_of, split_formula_line
+from .sections import by_level, check_header, counted, level_sections, made_by_of, split_formula_line
 
 
 def write_text(theory: PossibilisticTheory) -> str:
@@ -41,7 +41,7 @@ def write_text(theory: PossibilisticTheory) -> str:
     groups = by_level(theory)
     lines = [
         f"// pracmln_poss {__version__} possibilistic theory: "
-        f"{len(theory):,} formulas in {len(groups):,} levels",
+        f"{len(theory):,} formulas in {counted(len(groups), 'level')}",
         f"#resolution {theory.resolution}",
         "#atoms " + " ".join(theory.atoms),
     ]

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from ..formats.family import split_literals
+from ..formats.sections import counted
 from ..logic.formula import (
     And,
     Atom,
@@ -463,7 +464,7 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
     rules per level band (at most ``max_pairs`` flagged rules and pairs listed, the rest
     counted)."""
     r = digest_of(theory)
-    lines = [f"{len(theory):,} rules in {len(theory.levels()):,} levels: "
+    lines = [f"{counted(len(theory), 'rule')} in {counted(len(theory.levels()), 'level')}: "
              + ", ".join(f"{count:,} for {_sets(n)}" for n, count in r.sizes)
              + f"; {r.blocking:,} blocking, {r.certain:,} certain, {r.other:,} other"]
     flagged = list(flags)

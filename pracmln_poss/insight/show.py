@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 
 from ..atoms import predicate_of
 from ..errors import InconsistentEvidenceError
+from ..formats.sections import counted
 from ..logic.formula import (
     And,
     Atom,
@@ -40,6 +41,7 @@ from ..logic.formula import (
 from ..logic.leaves import map_leaves
 from ..logic.syntax import format_formula
 from ..model.ground_mln import GroundMLN
+from ..model.signature import format_constants
 from ..possibilistic.protocol import Theory
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
@@ -361,7 +363,7 @@ def _sections(theory: Theory, flags: Iterable[Flag], max_levels: int | None = No
     for flag in flags:
         notes.setdefault(id(flag.rule), []).append(flag.message)
     prefixes = theory.prefixes()
-    types = [f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {', '.join(constants)}"
+    types = [f"type {name} (variables {prefixes[name]}1, {prefixes[name]}2, ...): {format_constants(constants)}"
                  for name, constants in theory.types]
     groups = by_level(theory)
     if max_levels is not None and len(groups) > max_levels:
@@ -375,7 +377,7 @@ def _sections(theory: Theory, flags: Iterable[Flag], max_levels: int | None = No
         levels.append((title, rules, len(group)))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
     blocking = sum(1 for pf in theory.formulas if pf.blocking)
-    summary = f"{len(theory)} rules in {len(theory.levels())} levels; {flagged} flagged"
+    summary = f"{counted(len(theory), 'rule')} in {counted(len(theory.levels()), 'level')}; {flagged} flagged"
     if blocking:
         summary += f"; {blocking} blocking\n{BLOCKING_NOTE}"
     return types, levels, summary

@@ -10,10 +10,11 @@ hard constraints, evidence becomes hard unit formulas.
 
 from __future__ import annotations
 
-__all__ = ["ground", "ground_size", "infer_variable_domains", "template_source", "MAX_GROUND_ATOMS",
+__all__ = ["ground", "ground_size", "bound_groundings", "free_variables", "infer_variable_domains", "template_source", "MAX_GROUND_ATOMS",
            "MAX_GROUND_FORMULAS", "MAX_GROUND_ATOM_OCCURRENCES"]
 
 import itertools
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import prod
 
@@ -44,37 +45,18 @@ from ..logic.syntax import atom_name
 from ..weights import INF
 from .first_order import FirstOrderMLN, FormulaTemplate, Predicate
 from .ground_mln import GroundMLN, WeightedFormula
+from .signature import Signature
 
 
 class _AtomTable:
-    """Atom numbering: predicate offset plus mixed-radix argument positions."""
+    """Atom numbering (:class:`~.signature.Signature`'s) and the positions of constants."""
 
     def __init__(self, model: FirstOrderMLN) -> None:
         self.domains = model.domain_map
         self.positions = {d: {c: i for i, c in enumerate(cs)} for d, cs in self.domains.items()}
-        self.offsets: dict[str, int] = {}
-        self.sizes: dict[str, tuple[int, ...]] = {}
-        names: list[str] = []
-        for p in model.predicates:
-            missing = [d for d in p.domains if not self.domains.get(d)]
-            if missing:
-                raise ModelError(
-                    f"predicate {p.name} uses domain {missing[0]!r}, which has no constants "
-                    f"(declare `{missing[0]} = {{...}}` in the .mln, give a .db or --domain/--domain-size; "
-                    f"from Python db=, domains= or domain_sizes=)",
-                    p.position,
-                )
-            self.offsets[p.name] = len(names) + 1
-            self.sizes[p.name] = tuple(len(self.domains[d]) for d in p.domains)
-            for args in itertools.product(*(self.domains[d] for d in p.domains)):
-                names.append(atom_name(p.name, args))
-        self.names = tuple(names)
-
-    def index(self, pred: str, positions: tuple[int, ...]) -> int:
-        i = 0
-        for size, pos in zip(self.sizes[pred], positions):
-            i = i * size + pos
-        return self.offsets[pred] + i
+        self.signature = Signature.of_model(model)
+        self.index = self.signature.index
+        self.names = tuple(self.signature.names())
 
 
 def infer_variable_domains(
@@ -113,7 +95,7 @@ def infer_variable_domains(
     return found
 
 
-def _free_variables(f: Formula) -> list[str]:
+def free_variables(f: Formula) -> list[str]:
     """The variables not bound by an EXIST, in order of first occurrence."""
     order: dict[str, None] = {}
 
@@ -155,7 +137,7 @@ def ground_size(model: FirstOrderMLN, typed: Sequence[Mapping[str, str]] | None 
     total, largest, expanded, widest = 0, None, 0, None
     for i, template in enumerate(model.formulas):
         types = typed[i] if typed is not None else infer_variable_domains(template, preds)
-        n = prod(sizes.get(types[v], 0) for v in _free_variables(template.formula))
+        n = prod(sizes.get(types[v], 0) for v in free_variables(template.formula))
         total += n
         if largest is None or n > largest[1]:
             largest = (template, n)
@@ -199,11 +181,15 @@ def _too_large(what: str, largest: tuple[FormulaTemplate, int] | None, verb: str
                       "Python domain_sizes={...}) or force it (--force; force=True)")
 
 
-def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
+def ground(model: FirstOrderMLN, *, force: bool = False, multiplicity: Mapping[str, int] | None = None) -> GroundMLN:
     """Ground ``model`` over its domains into a normalised :class:`~pracmln_poss.model.ground_mln.GroundMLN`.
 
     :param force: ground even above :data:`MAX_GROUND_ATOMS` atoms or
         :data:`MAX_GROUND_FORMULAS` formulas.
+    :param multiplicity: constant -> how many constants it stands for (a domain
+        reduction's representatives, :mod:`~.reduction`): a soft grounding whose
+        variables take such constants weighs its template's weight times theirs (each
+        distinct constant once).
     :raises ModelError: for unknown predicates, untyped variables, constants
         outside their domain, evidence on unknown atoms; for a grounding above the
         limits (saying how large it would be), unless ``force``.
@@ -217,7 +203,7 @@ def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
     table = _AtomTable(model)
     out: list[WeightedFormula] = []
     for template, types in zip(model.formulas, typed):
-        out.extend(_ground_template(template, table, types, preds))
+        out.extend(_ground_template(template, table, types, preds, multiplicity or {}))
     out.extend(_functional_constraints(model, table))
     for ev in model.evidence:
         p = preds.get(ev.pred)
@@ -236,16 +222,41 @@ def ground(model: FirstOrderMLN, *, force: bool = False) -> GroundMLN:
     return GroundMLN.create(table.names, out, model.resolution)
 
 
+def bound_groundings(model: FirstOrderMLN, bound: Sequence[tuple[FormulaTemplate, Mapping[str, str]]]
+                     ) -> tuple[Signature, list[list[Formula]]]:
+    """Per ``(template, fixed)`` of ``model``: its groundings whose variables in ``fixed``
+    take those constants and the others every constant of their domains, simplified as
+    :func:`ground` simplifies them (tautologies and contradictions included, as
+    ``Truth``); atoms numbered as :func:`ground` numbers them, by the signature returned."""
+    preds = model.predicate_map
+    table = _AtomTable(model)
+    out = []
+    for template, fixed in bound:
+        types = infer_variable_domains(template, preds)
+        build = _compile_template(template, table, types, preds)
+        free = [v for v in free_variables(template.formula) if v not in fixed]
+        given = {v: table.positions[types[v]][c] for v, c in fixed.items()}
+        found = []
+        for combo in itertools.product(*(range(len(table.domains[types[v]])) for v in free)):
+            found.append(build({**given, **dict(zip(free, combo))}))
+        out.append(found)
+    return table.signature, out
+
+
 def _ground_template(
     template: FormulaTemplate,
     table: _AtomTable,
     types: Mapping[str, str],
     preds: Mapping[str, Predicate],
+    multiplicity: Mapping[str, int],
 ) -> Iterator[WeightedFormula]:
     build = _compile_template(template, table, types, preds)
-    free = _free_variables(template.formula)
+    free = free_variables(template.formula)
     ranges = [range(len(table.domains[types[v]])) for v in free]
     source = template_source(template)
+    # per variable, the multiplicity of each position of its domain (None: all 1)
+    weighs = [[multiplicity.get(c, 1) for c in table.domains[types[v]]] for v in free] \
+        if multiplicity and abs(template.weight) != INF else None
     for combo in itertools.product(*ranges):
         g = build(dict(zip(free, combo)))  # (simplified as it is built)
         if isinstance(g, Truth):
@@ -257,7 +268,11 @@ def _ground_template(
                     f"hard formula is false for {binding or 'its only grounding'}", template.position
                 )
             continue
-        yield WeightedFormula(g, template.weight, source)
+        if weighs is None:
+            yield WeightedFormula(g, template.weight, source)
+            continue
+        factors = {(types[v], i): m[i] for v, i, m in zip(free, combo, weighs) if m[i] != 1}
+        yield WeightedFormula(g, template.weight * math.prod(factors.values()), source)
 
 
 def template_source(template: FormulaTemplate) -> str:
@@ -356,7 +371,7 @@ def _functional_constraints(model: FirstOrderMLN, table: _AtomTable) -> Iterator
         keys = [d for i, d in enumerate(p.domains) if i != p.functional]
         scope = f" for each {', '.join(keys)}" if keys else ""
         source = f"{p.position or f'{p.name}({marked})'}: {kind} {p.domains[p.functional]}{scope}"
-        sizes = table.sizes[p.name]
+        sizes = tuple(len(table.domains[d]) for d in p.domains)
         others = [range(s) for i, s in enumerate(sizes) if i != p.functional]
         for combo in itertools.product(*others):
             block = []

@@ -14,7 +14,7 @@ __all__ = ["LiftedTheory", "MAX_GROUNDINGS", "atom_constants", "variable_prefixe
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import cast
@@ -47,6 +47,7 @@ from ..logic.formula import (
     variables_of,
 )
 from ..logic.syntax import Shapes, atom_name, format_formula, parse_formula, parse_with_leaves, split_atom
+from ..model.signature import ProductAtoms
 from ..weights import INF, Resolution
 from .theory import Displayed, Level, LevelsInUnits, PossibilisticFormula, PossibilisticTheory
 
@@ -62,15 +63,19 @@ class LiftedTheory(LevelsInUnits, Displayed):
     :ivar types: type name -> its constants (one type per interchangeable class of
         two or more constants).
     :ivar formulas: rules whose variables carry their type; certain formulas are ground.
-    :ivar atoms: the ground atoms the theory grounds over (the MLN's).
+    :ivar atoms: the ground atoms the theory grounds over (the MLN's): a tuple, or a
+        model's :class:`~pracmln_poss.model.signature.ProductAtoms`, which is written
+        as its predicates and domains.
     """
 
     types: tuple[tuple[str, tuple[str, ...]], ...]
     formulas: tuple[PossibilisticFormula, ...]
-    atoms: tuple[str, ...]
+    atoms: Sequence[str]
     resolution: Resolution
     made_by: str | None = field(default=None, compare=False)
     """How it was made (the command, as its file records it: :func:`~pracmln_poss.formats.codec.dumps`)."""
+    note: str | None = field(default=None, compare=False)
+    """How its domains were searched (a domain reduced, or why not), as its file records it."""
 
     def __post_init__(self) -> None:
         for i, pf in enumerate(self.formulas):
@@ -148,6 +153,8 @@ class LiftedTheory(LevelsInUnits, Displayed):
 
     def constants(self) -> set[str]:
         """Every constant the theory's atoms name."""
+        if isinstance(self.atoms, ProductAtoms):
+            return set(self.atoms.signature.constants)
         return atom_constants(self.atoms)
 
     def grounding_size(self) -> int:
@@ -172,7 +179,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
     def atoms_only(self) -> PossibilisticTheory:
         """A ground theory over the same atoms with no formulas: what names (and checks)
         ground evidence, queries and formulas, without grounding a rule."""
-        return PossibilisticTheory(self.atoms, (), self.resolution, self.made_by)
+        return PossibilisticTheory(tuple(self.atoms), (), self.resolution, self.made_by)
 
     def check_grounding_size(self, force: bool = False) -> None:
         """Refuse to ground above :data:`MAX_GROUNDINGS` groundings unless ``force``
@@ -211,7 +218,7 @@ class LiftedTheory(LevelsInUnits, Displayed):
                     seen.add(key)
                     out.append(PossibilisticFormula(grounded, pf.steps, pf.origin, self.resolution))
                     sources.append(i)
-        return PossibilisticTheory(self.atoms, tuple(out), self.resolution, self.made_by), tuple(sources)
+        return PossibilisticTheory(tuple(self.atoms), tuple(out), self.resolution, self.made_by), tuple(sources)
 
 
 def _rule_variables(f: Formula, sides: NodeMemo[frozenset[Variable]] | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 __all__ = ["Theory"]
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..logic.formula import Formula
@@ -29,7 +30,7 @@ class Theory(Protocol):
     """
 
     @property
-    def atoms(self) -> tuple[str, ...]:
+    def atoms(self) -> Sequence[str]:
         """The ground atoms' names; atom ``i`` (from 1) is ``atoms[i - 1]``."""
 
     @property

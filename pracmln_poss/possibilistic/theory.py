@@ -140,7 +140,7 @@ class Displayed:
     per level (certain rules last), ``repr`` a one-line summary."""
 
     if TYPE_CHECKING:  # what the theories that show themselves have
-        atoms: tuple[str, ...]
+        atoms: Sequence[str]
         formulas: tuple[PossibilisticFormula, ...]
 
         def levels(self) -> tuple[float, ...]: ...

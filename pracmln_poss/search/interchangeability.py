@@ -25,7 +25,7 @@ def _is_symmetry(formulas: list[WeightedFormula], perm: list[int]) -> bool:
 
 
 def find_symmetry(mln: GroundMLN, domains: Mapping[str, tuple[str, ...]], named: Collection[str] | None = None,
-                  swap_invariant: Callable[[str, str], bool] | None = None) -> Symmetry:
+                  swap_invariant: Callable[[str, str], bool] | None = None, ground_tests: bool = True) -> Symmetry:
     """The maximal sets of interchangeable constants of each domain.
 
     :param named: the constants the first-order model names (in its formulas or its
@@ -36,6 +36,10 @@ def find_symmetry(mln: GroundMLN, domains: Mapping[str, tuple[str, ...]], named:
     :param swap_invariant: whether the first-order model, as written, is unchanged by
         swapping two constants (:meth:`~pracmln_poss.model.first_order.FirstOrderMLN.swap_invariant`):
         then so is its grounding, and the swap is not tested on it.
+    :param ground_tests: test on ``mln`` the swaps ``swap_invariant`` does not show (False:
+        those constants stand apart; a reduced model's grounding weighs its
+        representatives' formulas in bulk, so its formulas do not say which swaps of its
+        named constants are symmetries of the model it stands for: docs/domains.md).
 
     Constants are tested by swaps.  A swap of ``c`` and ``d`` only moves the formulas that
     mention either, so only those are compared; and it can only be a symmetry when ``c``
@@ -59,6 +63,8 @@ def find_symmetry(mln: GroundMLN, domains: Mapping[str, tuple[str, ...]], named:
     def swaps(c: str, d: str) -> bool:
         if swap_invariant is not None and swap_invariant(c, d):
             return True
+        if not ground_tests:
+            return False
         if not profiles:  # (a pass over the ground formulas, made when first needed)
             profiles.append(_profiles(mln, probe, tested))
         mentions, profile = profiles[0]

@@ -17,12 +17,10 @@ from ..errors import ArgumentError, ArgumentTypeError, ModelError, UnknownNameEr
 from ..map.instance import fixed_atoms
 from ..model.first_order import FirstOrderMLN
 from ..model.ground_mln import GroundMLN
-from ..model.grounding import ground
 from ..possibilistic.filtering import filter_redundant
 from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticTheory
 from ..search.checkpoint import discard
-from ..search.focus import Focus
 from .defaults import DefaultsOptions
 from .exhaustive import ExhaustiveOptions
 from .lifted import LiftedOptions
@@ -181,9 +179,10 @@ def _transformed(mln: object, method: object, given: Mapping[str, object]
     if kind.first_order and not isinstance(model, FirstOrderMLN):
         raise ModelError(f"the {kind.method} transformation needs the first-order model (its domains), "
                          "not a ground MLN")
-    ground_mln = (model if isinstance(model, GroundMLN) else grounded if grounded is not None
-                  else ground(model, force=force))
-    request = Request(model, ground_mln, Focus.of_predicates(ground_mln, evidence_preds, query_preds), force)
+    request = Request(model, grounded, None if evidence_preds is None else tuple(evidence_preds),
+                      None if query_preds is None else tuple(query_preds), force, checked.keep)
+    if not kind.first_order:  # (its focus checked now: a lifted method may not ground the model at all)
+        request.focus  # noqa: B018
     if not force:
         _check_evidence_sets(opts, request)
     return opts.run(request, checked), checked

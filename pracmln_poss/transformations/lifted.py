@@ -14,20 +14,22 @@ The rules themselves come from the rule core shared with Transformation 3
 
 from __future__ import annotations
 
-__all__ = ["lifted", "lifted_schemas", "iter_schemas", "ground_schemas", "check_size", "LiftedOptions"]
+__all__ = ["lifted", "lifted_reduced", "lifted_schemas", "iter_schemas", "ground_schemas", "check_size", "LiftedOptions"]
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import ModelError
 from ..logic.formula import Implies, literal
+from ..logic.syntax import split_atom
 from ..map import open_engine
 from ..map.instance import fixed_atoms
 from ..model.first_order import FirstOrderMLN
 from ..model.ground_mln import GroundMLN
 from ..model.grounding import ground
+from ..model.reduction import NotReduced, Reduction, reduction
 from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..search.evidence import describe
@@ -73,8 +75,15 @@ class LiftedOptions(SearchOptions):
     def run(self, request: Request, runtime: Runtime) -> LiftedTheory:
         if not isinstance(request.model, FirstOrderMLN):
             raise ModelError("the lifted transformation needs the first-order model (its domains), not a ground MLN")
+        reduced = reduction(request.model, self.k) if request.grounded is None else None
+        if isinstance(reduced, Reduction) and self.long_blocking:  # (a long blocking rule holds all of X(E))
+            reduced = NotReduced(tuple((d, size) for d, size, *_ in reduced.domains),
+                                 "long blocking rules write every literal of every MAP world's backbone")
+        if isinstance(reduced, Reduction):
+            return lifted_reduced(reduced, self, evidence_preds=request.evidence_preds,
+                                  query_preds=request.query_preds, runtime=runtime, force=request.force)
         return lifted(request.model, self, focus=request.focus, grounded=request.ground, runtime=runtime,
-                      force=request.force)
+                      force=request.force, note=reduced.describe() if reduced is not None else None)
 
 
 def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
@@ -85,13 +94,17 @@ def lifted_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = 
 
 
 def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = LiftedOptions(), *,
-                 focus: Focus = Focus(), runtime: Runtime = Runtime()) -> Generator[Schema, None, None]:
-    """:func:`lifted_schemas` as they are found."""
+                 focus: Focus = Focus(), runtime: Runtime = Runtime(), note: str | None = None
+                 ) -> Generator[Schema, None, None]:
+    """:func:`lifted_schemas` as they are found (``note``: said once to the run's progress,
+    as the search starts)."""
     with open_engine(mln, options.backend, runtime.guard) as engine, ExitStack() as stack:
         search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
                             one_per_class=True)
         equipped(engine, search)
         run = stack.enter_context(runtime.search_run("evidence classes", None))
+        if note is not None and run.optima is not None:
+            run.optima.note(note)
         # sets=None: one representative per class, found by the rule core (in chunks)
         # (closed here, not when the interpreter ends, if an interrupt arrives between two
         # rules: the search then saves its checkpoint while its engine and workers are open)
@@ -146,7 +159,8 @@ def check_size(mln: GroundMLN, symmetry: Symmetry, k: int, focus: Focus = Focus(
 
 
 def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, focus: Focus = Focus(),
-           grounded: GroundMLN | None = None, runtime: Runtime = Runtime(), force: bool = False) -> LiftedTheory:
+           grounded: GroundMLN | None = None, runtime: Runtime = Runtime(), force: bool = False,
+           note: str | None = None) -> LiftedTheory:
     """Transformation 4: a :class:`~pracmln_poss.possibilistic.lifted_theory.LiftedTheory` of the first-order ``model``
     for evidence sets of at most ``options.k`` literals, one per renaming class of
     interchangeable constants.
@@ -158,6 +172,8 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
     :param grounded: ``ground(model)``, when the caller has it already.
     :param force: search even when it would examine more than
         :data:`~.options.MAX_LIFTED_EVIDENCE_SETS` evidence sets.
+    :param note: how the domains are searched, said to the progress and written in the
+        theory's header (why a large domain is ground whole).
     :raises ModelError: above that limit, saying how many, unless ``force``.
     """
     from ..search.interchangeability import find_symmetry
@@ -169,5 +185,37 @@ def lifted(model: FirstOrderMLN, options: LiftedOptions = LiftedOptions(), *, fo
     symmetry = find_symmetry(mln, model.domain_map, model.named, model.swap_invariant)
     if not force and options.max_evidence_sets is not None:
         check_size(mln, symmetry, options.k, focus, options.max_evidence_sets)
-    with closing(iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime)) as schemas:
-        return lift(mln, symmetry, schemas, model)
+    with closing(iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime, note=note)) as schemas:
+        return lift(mln, symmetry, schemas, model, note=note)
+
+
+def lifted_reduced(reduced: Reduction, options: LiftedOptions = LiftedOptions(), *,
+                   evidence_preds: Iterable[str] | None = None, query_preds: Iterable[str] | None = None,
+                   runtime: Runtime = Runtime(), force: bool = False) -> LiftedTheory:
+    """:func:`lifted` of ``reduced.full``, searched over its reduced model: the same
+    theory (docs/domains.md), at the cost of the kept constants and one representative
+    per reduced domain.  Evidence and conclusions range over the atoms of the kept
+    constants (the representatives stand for constants no question names).
+
+    :raises UnknownNameError: for a focus predicate the model does not have.
+    :raises ModelError: as :func:`lifted`.
+    """
+    from ..search.interchangeability import find_symmetry
+    from .variabilize import lift
+
+    small = reduced.model
+    mln = ground(small, multiplicity=reduced.multiplicity)
+    reps = reduced.representatives
+    given = Focus.of_predicates(mln, evidence_preds, query_preds)
+    kept = frozenset(a for a, name in enumerate(mln.atoms, 1) if not reps.intersection(split_atom(name)[1]))
+    focus = Focus(kept if given.evidence is None else given.evidence & kept,
+                  kept if given.query is None else given.query & kept)
+    # (named constants interchangeable as the first-order model shows it; each representative alone)
+    symmetry = find_symmetry(mln, small.domain_map, small.named | reps,
+                             lambda c, d: c not in reps and d not in reps and small.swap_invariant(c, d),
+                             ground_tests=False)
+    if not force and options.max_evidence_sets is not None:
+        check_size(mln, symmetry, options.k, focus, options.max_evidence_sets)
+    note = reduced.describe()
+    with closing(iter_schemas(mln, symmetry, options, focus=focus, runtime=runtime, note=note)) as schemas:
+        return lift(mln, symmetry, schemas, reduction=reduced, note=note)

@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .. import arguments
@@ -27,6 +28,7 @@ from ..errors import ArgumentTypeError, UnknownNameError
 from ..map.choice import BACKENDS, DEFAULT_BACKEND, backend_name
 from ..model.first_order import FirstOrderMLN
 from ..model.ground_mln import GroundMLN
+from ..model.grounding import ground
 from ..search.focus import Focus
 from ..search.progress import Progress
 from ..stopping import Guard  # (imported with the backends' names already)
@@ -164,12 +166,37 @@ def _stats(name: str, value: object) -> None:
 @dataclass(frozen=True)
 class Request:
     """One conversion as :func:`~.conversion.transform_mln` hands it to a method: the model
-    (first-order when the caller gave one), its grounding, the focus."""
+    (first-order when the caller gave one), its grounding (made when a method first asks
+    for it: a reduced domain's search never does), the focus by predicate names and over
+    the grounding's atoms.
+
+    :ivar grounded: the model's grounding, when the caller had it already.
+    :ivar keep: what the grounding goes through once made (the command line freezes it for
+        the garbage collector).
+    """
 
     model: FirstOrderMLN | GroundMLN
-    ground: GroundMLN
-    focus: Focus
+    grounded: GroundMLN | None
+    evidence_preds: tuple[str, ...] | None
+    query_preds: tuple[str, ...] | None
     force: bool
+    keep: Callable[[GroundMLN], GroundMLN] | None = None
+
+    @cached_property
+    def ground(self) -> GroundMLN:
+        """The model's grounding."""
+        if isinstance(self.model, GroundMLN):
+            return self.model
+        made = self.grounded if self.grounded is not None else ground(self.model, force=self.force)
+        return self.keep(made) if self.keep is not None and self.grounded is None else made
+
+    @cached_property
+    def focus(self) -> Focus:
+        """The focus over the grounding's atoms.
+
+        :raises UnknownNameError: for a predicate the model does not have.
+        """
+        return Focus.of_predicates(self.ground, self.evidence_preds, self.query_preds)
 
 
 @dataclass(frozen=True)
@@ -187,6 +214,9 @@ class Runtime(_Checked):
     :ivar guard: the run's :class:`~pracmln_poss.stopping.Guard`, which every solve goes
         through (:func:`~pracmln_poss.stopping.stoppable` makes one that signals stop
         within a second; None: the solvers' own, which signals do not stop).
+    :ivar keep: what the model's grounding goes through once made (the command line's
+        :class:`~pracmln_poss.collector.Freezer` keeps it out of the garbage collector's
+        walks; None: nothing).
     """
 
     progress: Progress = option(None, check=_progress)
@@ -198,6 +228,7 @@ class Runtime(_Checked):
         ("--no-checkpoint",), "with -o: do not keep finished work in OUT.checkpoint (by default an interrupted "
         "conversion resumes from it when run again; it is removed once OUT is written)", None), check=_checkpoint)
     guard: Guard | None = option(None, check=_guard)
+    keep: Callable[[GroundMLN], GroundMLN] | None = option(None, check=_progress)
 
 
     def used(self) -> tuple[str, ...]:
@@ -231,7 +262,7 @@ class MethodOptions(_Checked, ABC):
     """It needs the first-order model (its domains), not a ground MLN."""
     max_evidence_sets: ClassVar[int | None] = None
     """Refused above this many evidence sets unless forced (None: it enumerates none)."""
-    runtime: ClassVar[tuple[str, ...]] = ("progress", "guard")
+    runtime: ClassVar[tuple[str, ...]] = ("progress", "guard", "keep")
     """The :class:`~pracmln_poss.transformations.options.Runtime` fields it uses (another
     given is an error, not ignored)."""
 

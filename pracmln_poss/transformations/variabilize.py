@@ -11,7 +11,7 @@ from __future__ import annotations
 __all__ = ["variabilize", "lift", "LiftMemo"]
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..atoms import split_atom
 from ..logic.formula import (
@@ -35,6 +35,8 @@ from ..logic.leaves import map_leaves
 from ..model.first_order import FirstOrderMLN, FormulaTemplate
 from ..model.ground_mln import GroundMLN
 from ..model.grounding import infer_variable_domains, template_source
+from ..model.reduction import Reduction
+from ..model.signature import Signature
 from ..possibilistic.lifted_theory import LiftedTheory, atom_constants, variable_prefixes
 from ..possibilistic.theory import BLOCKING_ORIGIN, PossibilisticFormula
 from ..search.evidence import describe
@@ -43,22 +45,48 @@ from ..search.symmetry import Symmetry
 from ..weights import INF
 
 
-def _type_names(symmetry: Symmetry) -> dict[int, str]:
-    """A type name per class of two or more constants: the domain's name when the class
-    is the whole domain, else the domain's name numbered (the domain's name stays free
-    for first-order hard rules, which range over the whole domain)."""
-    domains = dict(symmetry.domains)
+def _type_names(symmetry: Symmetry, classes: Sequence[tuple[str, ...]], domains: Mapping[str, tuple[str, ...]]
+                ) -> dict[int, str]:
+    """A type name per class of two or more constants (``classes``: each of the
+    symmetry's classes in the model the theory is of, over its ``domains``): the
+    domain's name when the class is the whole domain, else the domain's name numbered
+    (the domain's name stays free for first-order hard rules, which range over the whole
+    domain)."""
     domain_of = {c: d for d, consts in symmetry.domains for c in consts}
     by_domain: dict[str, list[int]] = {}
-    for i, cls in enumerate(symmetry.classes):
+    for i, cls in enumerate(classes):
         if len(cls) > 1:
             by_domain.setdefault(domain_of[cls[0]], []).append(i)
     names = {}
-    for domain, classes in by_domain.items():
-        for n, i in enumerate(classes, 1):
-            whole = set(symmetry.classes[i]) == set(domains[domain])
+    for domain, indices in by_domain.items():
+        for n, i in enumerate(indices, 1):
+            whole = set(classes[i]) == set(domains[domain])
             names[i] = domain if whole else f"{domain}{n}"
     return names
+
+
+def _classes_in(symmetry: Symmetry, reduction: Reduction | None) -> list[tuple[str, ...]]:
+    """The symmetry's classes as they are in the model the theory is of: a reduced
+    domain's class of the constants no question names gets back the constants its
+    representative stands for (in the domain's order), and the representative's own
+    class is empty."""
+    classes = list(symmetry.classes)
+    if reduction is None:
+        return classes
+    reps = reduction.representatives
+    full = reduction.full.domain_map
+    for name, _, _, rep, _ in reduction.domains:
+        kept = set(reduction.model.domain_map[name])
+        dropped = {c for c in full[name] if c not in kept} | {rep}
+        # the constants the representative stands for join the class of the first kept one no question names
+        first = next(c for c in reduction.model.domain_map[name] if c not in reduction.full.named and c not in reps)
+        for i, cls in enumerate(classes):
+            if rep in cls:
+                classes[i] = ()
+            elif first in cls:
+                members = set(cls) | dropped
+                classes[i] = tuple(c for c in full[name] if c in members)
+    return classes
 
 
 class LiftMemo:
@@ -185,8 +213,8 @@ def _conj(parts: list[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
-def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: FirstOrderMLN | None = None
-         ) -> LiftedTheory:
+def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: FirstOrderMLN | None = None, *,
+         reduction: Reduction | None = None, note: str | None = None) -> LiftedTheory:
     """The lifted theory of the schemas with the MLN's hard formulas, certain.
 
     ``schemas`` may be a generator: each is written as it comes (while the search,
@@ -194,15 +222,21 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: F
 
     With the first-order ``model``, its hard formulas are written first-order over
     variables of their domains (as in the MLN); otherwise, and for those with ``EXIST``,
-    functional constraints and evidence, ground.
+    functional constraints and evidence, ground.  With a ``reduction`` (``mln`` the
+    grounding of its reduced model), the theory is of its full model: its types and
+    atoms are the full model's.  ``note``: how its domains were searched, for its header.
     """
-    type_names = _type_names(symmetry)
-    class_types = [(type_names[i], cls) for i, cls in enumerate(symmetry.classes) if i in type_names]
+    if reduction is not None:
+        model = reduction.full
+    signature = Signature.of_model(model) if model is not None else None
+    classes = _classes_in(symmetry, reduction)
+    type_names = _type_names(symmetry, classes, model.domain_map if model is not None else dict(symmetry.domains))
+    class_types = [(type_names[i], cls) for i, cls in enumerate(classes) if i in type_names]
     liftable = _liftable_hard(model)
     domain_types = {d: model.domain_map[d] for _, types in liftable for d in types.values()} if model else {}
     types = dict(class_types)
     types.update(domain_types)
-    prefixes = variable_prefixes(types, atom_constants(mln.atoms))
+    prefixes = variable_prefixes(types, signature.constants if signature is not None else atom_constants(mln.atoms))
     formulas = _hard_rules(mln, liftable, prefixes)
     lifter = _Lifter(symmetry, type_names, prefixes, LiftMemo())
     described: dict[tuple[int, ...], str] = {}  # schemas of one rule share its evidence
@@ -213,7 +247,8 @@ def lift(mln: GroundMLN, symmetry: Symmetry, schemas: Iterable[Schema], model: F
         formula = lifter(s)
         formulas.append(PossibilisticFormula(formula, s.level, origin, mln.resolution))
     formulas.sort(key=lambda pf: pf.steps)  # stable: the order the file formats write
-    return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), mln.atoms, mln.resolution)
+    atoms = signature.atoms if signature is not None else mln.atoms
+    return LiftedTheory(tuple(sorted(types.items())), tuple(formulas), atoms, mln.resolution, note=note)
 
 
 def _liftable_hard(model: FirstOrderMLN | None) -> list[tuple[FormulaTemplate, dict[str, str]]]:
