@@ -29,7 +29,7 @@ try:
     from typing import TYPE_CHECKING  # (3.4 ms: a Ctrl-C in it was a traceback)
 
     from .bridge.plugin import install as _install_plugin
-    from .bridge.query import convert, load_first_order, load_ground, map_inference, map_inferences, transform
+    from .bridge.query import convert, load_first_order, load_ground, map_inference, map_inferences, sweep, transform
     from .errors import (
         InconsistentEvidenceError,
         InconsistentModelError,
@@ -126,6 +126,7 @@ __all__ = [
     "METHODS",
     "Conversion",
     "convert",
+    "sweep",
     "MapEngine",
     "MapInference",
     "map_inference",

@@ -17,7 +17,7 @@ run on, when the rate has settled: within a factor of :data:`FACTOR` of the trut
 
 from __future__ import annotations
 
-__all__ = ["ProgressDisplay", "duration", "FACTOR", "SOON"]
+__all__ = ["ProgressDisplay", "duration", "time_left", "FACTOR", "SOON"]
 
 import functools
 import os
@@ -108,7 +108,7 @@ class ProgressDisplay:
 
     def __call__(self, info: ProgressInfo) -> None:
         if info.note is not None:
-            self._print(f"{self.prog}: {info.note}")
+            self.note(info.note)
             return
         self._project_size(info)
         if self.mode == "bar":
@@ -117,6 +117,10 @@ class ProgressDisplay:
             self._line(info)
         else:
             self._announce(info)
+
+    def note(self, text: str) -> None:
+        """Say ``text`` on a line of its own (a one-off message)."""
+        self._print(f"{self.prog}: {text}")
 
     def finish(self, text: str) -> None:
         """End the report with ``text`` (what was written), unless nothing was shown."""
@@ -206,6 +210,11 @@ _BAR = "{desc}: {n_fmt}/{total_fmt}{postfix} {bar}"  # (the bar takes what width
 _COUNTING = "{desc}: {n_fmt} so far{postfix}"
 
 
+def time_left(seconds: float) -> str:
+    """``about 3 min 20 s left``, or ``under 10 s left``."""
+    return f"under {SOON:g} s left" if seconds < SOON else f"about {duration(seconds)} left"
+
+
 def _items(phase: str) -> str:
     """``evidence classes`` from ``penalties of evidence classes``."""
     return phase.split(" of ", 1)[-1]
@@ -217,7 +226,7 @@ def _details(info: ProgressInfo, settled: bool = True, width: int | None = None)
     left = info.remaining_overall if info.overall else info.remaining
     parts = []
     if settled and left is not None and info.done < (info.total or 0):
-        parts.append(f"under {SOON:g} s left" if left < SOON else f"about {duration(left)} left")
+        parts.append(time_left(left))
     if info.rules is not None:
         parts.append(f"{info.rules:,} rules found")
     if info.size is not None:

@@ -22,7 +22,7 @@ from pracmln_poss.insight.show import BLOCKING_NOTE
 from pracmln_poss.logic.formula import Atom, Implies
 from pracmln_poss.possibilistic import PossibilisticFormula, PossibilisticTheory
 
-from .support import ANTARCTIC, ROOT, run_cli
+from .support import ANTARCTIC, PAPER, ROOT, run_cli
 
 ARTIFACTS = Path(os.environ.get("PRACMLN_POSS_ARTIFACTS") or ROOT / "test-artifacts")
 
@@ -82,11 +82,14 @@ def browser():
         driver.quit()
 
 
-def _open(browser, page: Path, shot: str | None = None):
+def _open(browser, page: Path, shot: str | None = None, scripted: bool = True):
+    """The page loaded (``scripted``: once its script says it is ready), its first screen
+    kept as ``shot``."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(page.resolve().as_uri())
-    WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+    ready = "return document.body.dataset.ready === '1'" if scripted else "return document.readyState === 'complete'"
+    WebDriverWait(browser, 30).until(lambda d: d.execute_script(ready))
     if shot:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(ARTIFACTS / shot))
@@ -212,3 +215,30 @@ def test_a_large_theory_lays_out_only_the_rows_on_screen(browser, tmp_path):
     browser.get(page.resolve().as_uri() + "#search=p(C59998)")
     browser.refresh()
     _wait_count(browser, f"1 of {n:,} rules")
+
+
+def test_the_sweep_page_shows_the_sizes_a_plot_and_what_changes(browser, tmp_path):
+    """``sweep --report`` of the paper's smokers over 1 to 4 persons: the table a row per
+    size (the rows from which nothing changes marked), the plot a point per size, what
+    holds with no evidence, the changes from 1 to 2; nothing fetched, no script."""
+    page = tmp_path / "sweep.html"
+    code, out, err = run_cli("sweep", PAPER / "smokers.mln", "--domain-size", "person=1..4", "-k", "1", "--report", page,
+                             "--quiet")
+    assert code == 0, err
+    _open(browser, page, "sweep-smokers.png", scripted=False)
+    from selenium.webdriver.common.by import By
+
+    rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#sizes tr")]
+    assert rows[0].split() == ["size", "rules", "levels", "certain", "gained", "lost", "moved"]
+    assert [r.split(" 4 ")[0] if r.startswith("person=1") else r.split(")")[0] + ")" for r in rows[1:]] == [
+        "person=1", "person=2 .. person=4 (3 sizes)"]  # (sizes that change nothing: one row)
+    stable = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#sizes tr.stable")]
+    assert len(stable) == 1 and stable[0].startswith("person=2 .. person=4")
+    assert _by_id(browser, "stable").text.startswith("From person=2 on, nothing changes up to person=4")
+    points = browser.find_elements(By.CSS_SELECTOR, "#plot circle")
+    assert len(points) == 4 and _by_id(browser, "plot").size["width"] > 300
+    ys = [float(p.get_attribute("cy")) for p in points]
+    assert ys[0] > ys[1] == ys[2] == ys[3]  # (more rules from 2 persons on: higher on the page)
+    headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
+    assert "From person=1 to person=2" in headings and "From person=2 to person=3" not in headings
+    assert not browser.find_elements(By.TAG_NAME, "script")

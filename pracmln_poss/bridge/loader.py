@@ -56,7 +56,7 @@ from ..logic.formula import (
 )
 from ..logic.syntax import GRAMMARS, compact_atom, split_atom, strip_comments
 from ..model.closed_world import close_as_asked
-from ..model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate
+from ..model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate, fresh_constants
 from ..pracmln_database import PracmlnDatabase
 from ..weights import INF, Resolution
 from .database import DatabaseParts, read_database
@@ -492,30 +492,6 @@ def _warn_variables_read_as_constants(parsed: ParsedModel, evidence: Sequence[Ev
 
 
 _CONSTANT = re.compile(r"^[A-Za-z0-9_'\-.:;$~\\/ÄÖÜäöü]+$")
-
-
-def fresh_constants(domain: str, size: int, domains: Mapping[str, Sequence[str]]) -> list[str]:
-    """``size`` new constants for ``domain``: ``Cluster1``, ``Cluster2``, ... (with a
-    suffix when the model already uses such a name)."""
-    if size < 1:
-        raise ModelError(f"domain size of {domain} must be at least 1, got {size}")
-    if size > MAX_DOMAIN_SIZE:  # (checked before a single name is made)
-        raise ModelError(f"domain size of {domain} is {size:,}: a predicate over it alone would have more ground "
-                         f"atoms than a grounding may ({MAX_DOMAIN_SIZE:,})")
-    taken = {c for name, cs in domains.items() if name != domain for c in cs}
-    stem = domain[:1].upper() + domain[1:]
-
-    def clashes(stem: str) -> bool:
-        return any(c.startswith(stem) and c[len(stem):].isdecimal() and 1 <= int(c[len(stem):]) <= size
-                   for c in taken)
-
-    while clashes(stem):
-        stem += "_"
-    return [f"{stem}{i}" for i in range(1, size + 1)]
-
-
-MAX_DOMAIN_SIZE = 1_000_000
-"""The largest domain ``domain_sizes`` makes (the grounding's limit on atoms)."""
 
 
 def _formula_text(f: Any) -> str:

@@ -14,7 +14,7 @@ The closed world is decided here, once, as pracmln's inference decides it
 from __future__ import annotations
 
 __all__ = ["load_first_order", "load_ground", "map_inference", "map_inferences", "open_query", "query_of", "Query",
-           "transform", "convert"]
+           "transform", "convert", "sweep"]
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -37,6 +37,7 @@ from .project import ProjectSettings, Sources
 from .request import LOADING_NAMES, Loading, LoadRequest
 
 if TYPE_CHECKING:  # (the transformations: imported by a conversion, not by map; see transformations/__init__)
+    from ..insight.sweep import Sweep
     from ..transformations.conversion import Conversion
     from ..transformations.options import MethodOptions
 
@@ -263,3 +264,34 @@ def convert(model: object, method: str | MethodOptions | None = None, *, db: obj
 
     loading = _split(options)
     return conversion.convert_mln(_conversion_model(model, db, loading), method, filter=filter, **options)
+
+
+def sweep(model: object, domain_sizes: Mapping[str, int | Iterable[int]], method: str | None = None, *,
+          db: object = None, filter: str = "none", **options: object) -> Sweep:
+    """The theory of a first-order model at each of a range of domain sizes, compared size
+    by size (:func:`pracmln_poss.insight.sweep.sweep`): ``domain_sizes`` maps a domain to a
+    size or to several (``{"cluster": range(1, 11)}``); the domains given several step
+    through them together.  The model is loaded as :func:`convert` loads it (a file,
+    project or pracmln ``MLN``, with ``db`` and loading options), each size's theory the
+    one :func:`convert` makes at that size alone.
+
+    :raises ArgumentError: for no sizes, or swept domains giving different numbers of them.
+
+    >>> from pracmln_poss import sweep
+    >>> from pracmln_poss.insight.sweep import size_label
+    >>> result = sweep("examples/paper/smokers.mln", {"person": [1, 2, 3, 4]}, k=1)
+    >>> [step.rules for step in result.steps], size_label(result.steps[result.stable_from].sizes)
+    ([4, 6, 6, 6], 'person=2')
+    """
+    from ..insight.sweep import sweep as sweep_sizes
+
+    sizes = {name: [value] if isinstance(value, int) else list(value) for name, value in domain_sizes.items()}
+    counts = {len(v) for v in sizes.values() if len(v) != 1}
+    if not sizes or any(not v for v in sizes.values()) or len(counts) > 1:
+        raise ArgumentError("domain_sizes maps each domain to a size or to sizes, those given several as many each")
+    steps = [{name: v[i] if len(v) > 1 else v[0] for name, v in sizes.items()} for i in range(max(counts, default=1))]
+    loading = _split(options)
+    first = _conversion_model(model, db, {**loading, "domain_sizes": steps[0]})
+    if not isinstance(first, FirstOrderMLN):
+        raise ArgumentError("a sweep takes a first-order model (its domains are resized)")
+    return sweep_sizes(first, steps, method, filter=filter, options=options)

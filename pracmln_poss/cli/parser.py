@@ -21,6 +21,7 @@ from ..version import __version__
 from ..weights import DEFAULT_RESOLUTION
 from .convert_command import run_convert
 from .map_command import run_map
+from .sweep_command import run_sweep
 from .theory_commands import run_explain, run_query, run_report, run_show, run_verify
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_show(sub)
     _add_report(sub)
     _add_query(sub)
+    _add_sweep(sub)
     return parser
 
 
@@ -121,6 +123,13 @@ def _add_convert(sub: argparse._SubParsersAction[_Parser]) -> None:
     c = sub.add_parser("convert", help="convert an MLN into a possibilistic logic theory")
     c.later = _convert_arguments
     c.set_defaults(run=run_convert)
+
+
+def _add_sweep(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``sweep`` command's parser."""
+    w = sub.add_parser("sweep", help="the theory of a model across domain sizes, and what changes from size to size")
+    w.later = _sweep_arguments
+    w.set_defaults(run=run_sweep)
 
 
 def _add_explain(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -299,6 +308,34 @@ def _convert_arguments(c: argparse.ArgumentParser) -> None:
     shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
     shown.add_argument("--quiet", action="store_true", help="no progress report")
     _method_flags(c)
+
+
+def _sweep_arguments(w: argparse.ArgumentParser) -> None:
+    """``sweep``'s arguments: ``convert``'s, each ``--domain-size`` a range of sizes, and
+    where the comparison goes."""
+    from ..transformations.conversion import METHODS
+
+    w.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
+    _model_options(w, "; those of convert")
+    for action in w._actions:
+        if action.dest == "domain_size":
+            action.metavar = "NAME=SIZES"
+            action.help = ("the sizes of a domain, each converted with that many fresh constants (repeatable): "
+                           "N, A..B or N1,N2,... (e.g. --domain-size cluster=1..10, --domain-size person=2,8,64,1024); "
+                           "domains given several sizes step through them together")
+    w.add_argument("--method", choices=METHODS, default=None, help="the transformation (default: lifted)")
+    _focus_arguments(w)
+    w.add_argument("--filter", choices=FILTER_MODES, default="none", help="redundancy filtering (default: none)")
+    w.add_argument("-o", "--output", metavar="OUT", help="write the comparison here (atomically) instead of to stdout")
+    w.add_argument("--json", action="store_true", help="the comparison as JSON")
+    w.add_argument("--report", metavar="FILE", help="also write it as an HTML page: a table, a plot of the rules "
+                   "per size, the defaults and the changes")
+    w.add_argument("--theories", metavar="DIR", help="write each size's theory into DIR (as convert writes it alone "
+                   "at that size: MODEL.NAMEN.theory)")
+    shown = w.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true", help="report progress on stderr even when it is not a terminal")
+    shown.add_argument("--quiet", action="store_true", help="no progress report")
+    _method_flags(w)
 
 
 def _method_flags(parser: argparse.ArgumentParser) -> None:

@@ -28,7 +28,7 @@ rules its other rules imply, and its digest lacks them too.
 
 from __future__ import annotations
 
-__all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals", "digest_of", "Digest"]
+__all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals", "digest_of", "Digest", "default_lines"]
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -474,7 +474,7 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
         if len(flagged) > max_pairs:
             lines.append(f"  ... and {len(flagged) - max_pairs} more flagged rules (show lists every one)")
     lines += ["", f"with no evidence ({_count(len({id(pf) for pf, _ in r.defaults}))}):"]
-    lines += [f"  {line}" for line in _grouped(theory, [lit for _, lit in r.defaults])] or ["  nothing"]
+    lines += [f"  {line}" for line in default_lines(theory, r)] or ["  nothing"]
     shown = [_line(theory, origin, concluded) for origin, concluded in r.changes]
     lines += ["", f"one observation that changes them ({len(shown)} of {r.singles}):"] + (shown or ["  none"])
     pairs = [_line(theory, origin, concluded) for origin, concluded in r.interactions[:max_pairs]]
@@ -485,6 +485,12 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
         lines.append(f"  ... and {len(r.interactions) - max_pairs} more pairs (show lists every rule)")
     lines += ["", "rules per level: " + "; ".join(f"{band}: {n:,}" for band, n in _bands(theory) if n)]
     return "\n".join(lines) + "\n"
+
+
+def default_lines(theory: Theory, digest: Digest | None = None) -> list[str]:
+    """What holds with no evidence, as the digest lists it (one line per sign,
+    predicate and arguments but the last; ``digest``: the theory's, when made already)."""
+    return _grouped(theory, [lit for _, lit in (digest or digest_of(theory)).defaults])
 
 
 def _count(n: int) -> str:

@@ -7,14 +7,14 @@ Weights are exact ints at ``resolution`` (any sign) or ``INF`` for hard template
 
 from __future__ import annotations
 
-__all__ = ["Predicate", "FormulaTemplate", "EvidenceLiteral", "FirstOrderMLN"]
+__all__ = ["Predicate", "FormulaTemplate", "EvidenceLiteral", "FirstOrderMLN", "fresh_constants", "MAX_DOMAIN_SIZE"]
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from ..errors import SourcePosition
+from ..errors import ModelError, SourcePosition
 from ..logic.formula import Constant, Equals, Formula, PredAtom, Term, map_terms, walk
 from ..weights import Resolution
 
@@ -79,6 +79,19 @@ class FirstOrderMLN:
         one domain are interchangeable (docs/symmetry.md)."""
         return frozenset(self._mentions.keys() | self._evidence_mentions.keys())
 
+    def resized(self, sizes: Mapping[str, int]) -> FirstOrderMLN:
+        """The model with each domain of ``sizes`` replaced by that many fresh constants
+        (:func:`fresh_constants`, as ``--domain-size`` does).
+
+        :raises ModelError: for a domain the model does not have, or a size out of range.
+        """
+        domains = dict(self.domains)
+        for name, size in sizes.items():
+            if name not in domains:
+                raise ModelError(f"{name!r} is not a domain of the model; its domains: {', '.join(domains)}")
+            domains[name] = tuple(fresh_constants(name, size, domains))
+        return replace(self, domains=tuple(domains.items()))
+
     def swap_invariant(self, c: str, d: str) -> bool:
         """Whether swapping constants ``c`` and ``d`` maps its formulas (with their
         weights) and its evidence onto themselves, as written: then the swap maps its
@@ -124,3 +137,30 @@ class FirstOrderMLN:
 def _names(g: PredAtom | Equals) -> set[str]:
     terms = g.args if isinstance(g, PredAtom) else (g.left, g.right)
     return {t.name for t in terms if isinstance(t, Constant)}
+
+
+MAX_DOMAIN_SIZE = 1_000_000
+"""The largest domain :func:`fresh_constants` makes (the grounding's limit on atoms)."""
+
+
+def fresh_constants(domain: str, size: int, domains: Mapping[str, Sequence[str]]) -> list[str]:
+    """``size`` new constants for ``domain``: ``Cluster1``, ``Cluster2``, ... (with a
+    suffix when the model already uses such a name).
+
+    :raises ModelError: for a size below 1 or above :data:`MAX_DOMAIN_SIZE`.
+    """
+    if size < 1:
+        raise ModelError(f"domain size of {domain} must be at least 1, got {size}")
+    if size > MAX_DOMAIN_SIZE:  # (checked before a single name is made)
+        raise ModelError(f"domain size of {domain} is {size:,}: a predicate over it alone would have more ground "
+                         f"atoms than a grounding may ({MAX_DOMAIN_SIZE:,})")
+    taken = {c for name, cs in domains.items() if name != domain for c in cs}
+    stem = domain[:1].upper() + domain[1:]
+
+    def clashes(stem: str) -> bool:
+        return any(c.startswith(stem) and c[len(stem):].isdecimal() and 1 <= int(c[len(stem):]) <= size
+                   for c in taken)
+
+    while clashes(stem):
+        stem += "_"
+    return [f"{stem}{i}" for i in range(1, size + 1)]
