@@ -77,6 +77,7 @@ class ProgressDisplay:
 
     :param mode: ``bar`` (a terminal), ``lines`` (``--progress`` without one) or
         ``notes`` (neither: notes and the long-run notice only).
+    :param smaller: what makes a theory on course to be large smaller, as its notice says it.
     """
 
     LINE_INTERVAL = 10.0
@@ -86,10 +87,12 @@ class ProgressDisplay:
     ESTIMATE_AFTER = 10.0
     """Seconds of the run before a time left is shown (the rate settles)."""
 
-    def __init__(self, prog: str, mode: str, stream: TextIO | None = None) -> None:
+    def __init__(self, prog: str, mode: str, stream: TextIO | None = None,
+                 smaller: str = "--evidence-preds and --query-preds focus it, --filter conservative shrinks it") -> None:
         if mode not in ("bar", "lines", "notes"):
             raise ValueError(f"unknown progress mode {mode!r}")
         self.prog = prog
+        self.smaller = smaller  # (what would make a large theory smaller: the options not given yet)
         self.mode = mode
         self.stream = stream if stream is not None else sys.stderr
         self.announced = False
@@ -147,8 +150,7 @@ class ProgressDisplay:
         if projected >= self.LARGE:
             self.sized = True
             self._print(f"{self.prog}: the theory is on course for about {_round(projected)} rules ({info.rules:,} "
-                        f"from {info.done:,} of {info.total:,} {_items(info.phase)}); --evidence-preds and "
-                        "--query-preds focus it, --filter conservative shrinks it")
+                        f"from {info.done:,} of {info.total:,} {_items(info.phase)}); {self.smaller}")
 
     def _settled(self) -> bool:
         return time.monotonic() - self._start >= self.ESTIMATE_AFTER

@@ -38,6 +38,7 @@ from ..errors import (
     SourcePosition,
     UnsupportedInputError,
     WeightError,
+    closest,
 )
 from ..logic.formula import (
     And,
@@ -54,9 +55,16 @@ from ..logic.formula import (
     Variable,
     walk,
 )
-from ..logic.syntax import GRAMMARS, compact_atom, split_atom, strip_comments
+from ..logic.syntax import GRAMMARS, compact_atom, parse_formula, split_atom, strip_comments
 from ..model.closed_world import close_as_asked
-from ..model.first_order import EvidenceLiteral, FirstOrderMLN, FormulaTemplate, Predicate, fresh_constants
+from ..model.first_order import (
+    MAX_DOMAIN_SIZE,
+    EvidenceLiteral,
+    FirstOrderMLN,
+    FormulaTemplate,
+    Predicate,
+    fresh_constants,
+)
 from ..pracmln_database import PracmlnDatabase
 from ..weights import INF, Resolution
 from .database import DatabaseParts, read_database
@@ -164,6 +172,7 @@ def _tracking(
         result = parse_domain(line)
         if result is not None:
             tracker.consumed(at)
+            result = (result[0], _integer_range(list(result[1]), tracker.position(at)))
         return result
 
     def predicate(line: str) -> Any:
@@ -307,8 +316,60 @@ def _parse_with_pracmln(raw: str, name: str, grammar: str, path: Path,
         pos = tracker.position()
         if "undefined" in detail.lower():  # e.g. "Predicate q is undefined."
             raise ModelError(detail, pos) from None
+        reason = _unparsable(pos.text if pos is not None else None, grammar)
+        if reason is not None:
+            raise FormulaSyntaxError(f"{reason} (pracmln: {detail})", pos) from None
         raise FormulaSyntaxError(f"pracmln cannot parse this line: {detail}", pos) from None
     return mln, _parsed_from_pracmln(mln, formula_pos, pred_pos)
+
+
+def _integer_range(constants: list[str], pos: SourcePosition) -> list[str]:
+    """A domain's constants with Alchemy's and LoMRF's integer range ``{0,...,10}``
+    written out (``0``, ``1``, ..., ``10``: pracmln would read ``...`` as a constant).
+
+    :raises ModelError: for ``...`` anywhere else, or a range of more than
+        :data:`~pracmln_poss.model.first_order.MAX_DOMAIN_SIZE` constants.
+    """
+    if "..." not in constants:
+        return constants
+    out: list[str] = []
+    for i, c in enumerate(constants):
+        if c != "...":
+            out.append(c)
+            continue
+        before, after = (constants[i - 1] if i else ""), (constants[i + 1] if i + 1 < len(constants) else "")
+        if not (re.fullmatch(r"-?\d+", before) and re.fullmatch(r"-?\d+", after) and int(before) < int(after)):
+            raise ModelError("'...' in a domain stands for the integers between two others ({0,...,10}); "
+                             f"here it comes between {before or 'nothing'!r} and {after or 'nothing'!r}", pos)
+        if int(after) - int(before) > MAX_DOMAIN_SIZE:
+            raise ModelError(f"the range {before},...,{after} has more than {MAX_DOMAIN_SIZE:,} constants", pos)
+        out.extend(str(n) for n in range(int(before) + 1, int(after)))
+    return list(dict.fromkeys(out))
+
+
+def _unparsable(line: str | None, grammar: str) -> str | None:
+    """Why pracmln cannot parse ``line``, where we can tell better than its message: a
+    parenthesis left open or closed twice, or a formula without a weight (Alchemy's
+    style, which pracmln does not read)."""
+    if not line:
+        return None
+    text = line.split("//", 1)[0].strip()
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return "a ')' closes no '(' on this line"
+    if depth > 0:
+        return f"{depth} '(' not closed on this line"
+    if text and not _NUMBER.match(text.split(None, 1)[0]) and not text.endswith(".") and "=" not in text.split("(")[0]:
+        try:
+            parse_formula(text, grammar)
+        except PossError:
+            return None
+        if re.search(r"[=!^v]|<=>|=>", text.replace("!=", "")) or " " in text:
+            return (f"a formula needs a weight before it ('1.5 {text}'), or a period after it for a hard one "
+                    f"('{text}.'): pracmln reads no formula without one (Alchemy does)")
+    return None
 
 
 def _parsed_from_pracmln(
@@ -448,7 +509,9 @@ def _merged_domains(parsed: ParsedModel, loading: Loading,
     for ev in evidence:
         p = by_name.get(ev.pred)
         if p is None:
-            raise ModelError(f"evidence on undeclared predicate {ev.pred!r}", ev.position)
+            hint = closest(ev.pred, by_name, "the model's predicates")
+            raise ModelError(f"evidence on undeclared predicate {ev.pred!r}; {hint} (--ignore-unknown-preds leaves "
+                             "out the literals of predicates the model does not declare)", ev.position)
         if len(p.domains) != len(ev.args):
             raise ModelError(f"{ev.pred} takes {len(p.domains)} argument(s), given {len(ev.args)}", ev.position)
         for domain_name, c in zip(p.domains, ev.args):

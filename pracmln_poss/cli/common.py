@@ -109,7 +109,20 @@ def _display(args: argparse.Namespace) -> ProgressDisplay | None:
     if args.quiet:
         return None
     terminal = sys.stderr.isatty()
-    return ProgressDisplay(PROG, "bar" if terminal else "lines" if args.progress else "notes")
+    return ProgressDisplay(PROG, "bar" if terminal else "lines" if args.progress else "notes", smaller=_smaller(args))
+
+
+def _smaller(args: argparse.Namespace) -> str:
+    """What would make a theory on course to be large smaller: the focus and filtering
+    options not given yet, else a smaller ``-k``."""
+    focus = [flag for flag, name in (("--evidence-preds", "evidence_preds"), ("--query-preds", "focus_query_preds"))
+             if getattr(args, name, None) is None]
+    ways = [f"{' and '.join(focus)} focus{'es' if len(focus) == 1 else ''} it"] if focus else []
+    if getattr(args, "filter", "none") == "none":
+        ways.append("--filter conservative shrinks it")
+    if not ways:
+        ways.append("a smaller -k shrinks it")
+    return ", ".join(ways)
 
 
 def _archive(path: str) -> str:

@@ -111,7 +111,7 @@ def _made_by(args: argparse.Namespace, method: str, given: dict[str, object], fo
     the theory as it is (the backend, workers, checkpoints, progress, --force)."""
     import shlex
 
-    from ..transformations.conversion import method_flags
+    from ..transformations.conversion import METHODS, has_option, method_flags
     from ..transformations.options import RUNTIME_NAMES
 
     words = [PROG, "convert", args.model]
@@ -132,6 +132,9 @@ def _made_by(args: argparse.Namespace, method: str, given: dict[str, object], fo
         if name not in RUNTIME_NAMES and name != "backend":
             flag = flags[name][0]
             words += [flag.names[0]] + ([] if flag.type is None else [str(vars(args)[name])])
+    if "k" not in given and has_option(method, "k") and given.get("family") in (None, "all", "positive"):
+        # (the k it guarantees, default or not; a family read from a file has no k)
+        words += ["-k", str(METHODS[method].default("k"))]
     for key in ("evidence_preds", "query_preds"):
         if key in focus:
             words += [f"--{key.replace('_', '-')}", ",".join(focus[key])]

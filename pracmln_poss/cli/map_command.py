@@ -8,13 +8,15 @@ __all__ = ["run_map"]
 import argparse
 import json
 import sys
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import TimeLimitReached, closest
+from ..search.progress import ProgressInfo
 from ..startup import PROG
 from ..weights import INF, format_weight, weight_number
-from .common import UsageError, _focus_options, _query, _source
+from .common import UsageError, _display, _focus_options, _query, _source
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from ..bridge.query import Query
@@ -45,14 +47,20 @@ def run_map(args: argparse.Namespace) -> int:
 
     if args.anytime and args.time_limit is None:
         raise UsageError("--anytime goes with --time-limit SECONDS (the best world found when the limit passes)")
+    start = time.monotonic()
     try:
         return _map_one(args, args.db, None)
     except SeveralDatabasesError as several:  # (the model read first: its errors come first)
         databases, sources = several.databases, several.sources
+    display = _display(args)
     for number, parts in enumerate(databases, 1):
         if number > 1 and not args.json:
             print()
+        if display is not None:  # (a file of 50 scenes: where it is, and what the rest will take)
+            display(ProgressInfo("databases", number - 1, len(databases), None, None, elapsed=time.monotonic() - start))
         _map_one(args, parts, (number, len(databases)), sources)
+    if display is not None:
+        display.finish(f"answered {len(databases):,} databases")
     return 0
 
 

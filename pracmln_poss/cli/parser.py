@@ -115,6 +115,10 @@ def _add_map(sub: argparse._SubParsersAction[_Parser]) -> None:
     m.add_argument("--anytime", action="store_true",
                    help="with --time-limit: print the best world found when the limit passes, marked as not "
                    "proven optimal (and nothing said of all MAP worlds)")
+    shown = m.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true",
+                       help="over a file of several databases: report how far on stderr even when it is not a terminal")
+    shown.add_argument("--quiet", action="store_true", help="no progress report, and no notes")
     m.set_defaults(run=run_map)
 
 

@@ -7,16 +7,19 @@ __all__ = ["run_query", "run_explain", "run_verify", "run_show", "run_report"]
 import argparse
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import PossError, SourcePosition
+from ..startup import PROG
 from ..weights import weight_number
 from .common import UsageError, _archive, _display, _emit, _focus_options, _kept, _load, _Made, _query
 
 if TYPE_CHECKING:  # the commands import what they use when they run (start-up time)
     from ..formats.questions import Question
     from ..insight.show import Flag as RuleFlag
+    from ..insight.verify import Counterexample
     from ..map.inference import MapInference
     from ..possibilistic.protocol import Theory
     from ..possibilistic.theory import PossibilisticFormula
@@ -114,7 +117,8 @@ def run_explain(args: argparse.Namespace) -> int:
             world, world_kind = why.countermodel_world(), COUNTERMODEL
             if not why.entailed and args.mln:
                 if not opened:
-                    opened.append(stack.enter_context(_query(args).inference(force=args.force, guard=args.guard)))
+                    opened.append(stack.enter_context(_query(_as_converted(args, theory)).inference(
+                        force=args.force, guard=args.guard)))
                 world, world_kind = map_countermodel(opened[0], question.evidence, question.query), MAP_COUNTERMODEL
             out: dict[str, object] = {
                 "entailed": why.entailed,
@@ -144,10 +148,12 @@ def run_verify(args: argparse.Namespace) -> int:
     from ..search.focus import Focus
 
     theory = _kept(args, load_theory(args.theory, force=args.force))
+    args = _as_converted(args, theory)
     loaded = _load(args)
     gmln = _kept(args, ground_model(loaded.model, force=args.force))
     focus_names = _focus_options(args, loaded.settings)
     focus = Focus.of_predicates(gmln, focus_names.get("evidence_preds"), focus_names.get("query_preds"))
+    made_for = _made_for(args, theory)
     display = _display(args)
     result = verify(theory, gmln, args.k, sample=args.sample, seed=args.seed, focus=focus, backend=args.backend,
                     progress=display, guard=args.guard)
@@ -185,13 +191,71 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"  {result.mode}: {result.pairs_checked:,} pairs checked{skipped}, {result.evidence_sets:,} evidence "
               f"sets, {result.seconds:.2f} s{seed}")
     elif result.counterexample is not None:
-        c = result.counterexample
-        print("counterexample:")
-        print(f"  evidence: {', '.join(c.evidence) or 'none'}")
-        print(f"  conclusion: {' v '.join(c.conclusion)}")
-        print(f"  MLN (MAP): {'entailed' if c.map_entails else 'not entailed'}")
-        print(f"  theory (poss): {'entailed' if c.theory_entails else 'not entailed'}")
+        _print_counterexample(result.counterexample, made_for)
     return 0 if result.ok else 1
+
+
+def _print_counterexample(c: Counterexample, made_for: int | None) -> None:
+    """The pair the theory and the MLN disagree on (and whether it is past the k the
+    theory was made for)."""
+    print("counterexample:")
+    print(f"  evidence: {', '.join(c.evidence) or 'none'}")
+    print(f"  conclusion: {' v '.join(c.conclusion)}")
+    print(f"  MLN (MAP): {'entailed' if c.map_entails else 'not entailed'}")
+    print(f"  theory (poss): {'entailed' if c.theory_entails else 'not entailed'}")
+    if made_for is not None and len(c.evidence) + len(c.conclusion) > made_for + 1:
+        print(f"  (|E| + |C| = {len(c.evidence) + len(c.conclusion)}: beyond the k = {made_for} the theory was made for)")
+
+
+def _made_for(args: argparse.Namespace, theory: Theory) -> int | None:
+    """The k the theory was made for (its made-by line's), said on stderr when ``verify``
+    checks beyond it."""
+    from ..formats.sections import made_k
+
+    made_for = made_k(theory.made_by)
+    if made_for is not None and args.k > made_for and not args.quiet:
+        print(f"{PROG}: the theory was made for k = {made_for} (its made-by line): it answers exactly the questions "
+              f"with |E| + |C| <= {made_for + 1}; -k {args.k} checks larger ones too, where it need not agree",
+              file=sys.stderr)
+    return made_for
+
+
+def _as_converted(args: argparse.Namespace, theory: Theory) -> argparse.Namespace:
+    """``args`` with the domains and database the theory was converted with (its made-by
+    line's ``--domain``, ``--domain-size`` and ``--db``), when the command gives the MLN
+    none of its own: the MLN over the theory's atoms, as a user means it."""
+    if args.domain or args.domain_size or args.db or not theory.made_by:
+        return args
+    import copy
+    import shlex
+
+    from ..formats.sections import made_options
+
+    model = shlex.split(theory.made_by)[2:3] if theory.made_by.startswith(f"{PROG} convert ") else []
+    if not model or not _same_file(model[0], args.mln):  # (another model: its own domains)
+        return args
+    given = {flag: made_options(theory.made_by, flag) for flag in ("--domain", "--domain-size", "--db")}
+    if not any(given.values()):
+        return args
+    out = copy.copy(args)
+    out.domain, out.domain_size = given["--domain"], given["--domain-size"]
+    out.db = given["--db"][-1] if given["--db"] else None
+    if not getattr(args, "quiet", False):
+        shown = " ".join(f"{flag} {shlex.quote(v)}" for flag, values in given.items() for v in values)
+        print(f"{PROG}: the MLN over the domains the theory was converted with (its made-by line): {shown}",
+              file=sys.stderr)
+    return out
+
+
+def _same_file(one: str, other: str) -> bool:
+    """Whether two model arguments name one file (a project's member: the same member)."""
+    if one == other:
+        return True
+    try:
+        same = os.path.samefile(_archive(one), _archive(other))
+    except (OSError, ValueError):
+        return False
+    return same and one.partition(".pracmln:")[2] == other.partition(".pracmln:")[2]
 
 
 def _flags(args: argparse.Namespace, theory: Theory) -> list[RuleFlag]:
@@ -205,8 +269,8 @@ def _flags(args: argparse.Namespace, theory: Theory) -> list[RuleFlag]:
         if args.mln:
             from ..model.grounding import ground as ground_model
 
-            flags.extend(overturned_readings(ground, ground_model(_query(args).closed_model, force=args.force),
-                                             args.guard))
+            model = _query(_as_converted(args, theory)).closed_model
+            flags.extend(overturned_readings(ground, ground_model(model, force=args.force), args.guard))
         if args.query_preds:
             flags.extend(off_target_rules(ground, [p.strip() for p in args.query_preds.split(",") if p.strip()]))
         flags = lifted_flags(flags, ground, sources, theory)

@@ -6,6 +6,7 @@ from __future__ import annotations
 __all__ = ["FORMATS", "dumps", "loads", "load_theory"]
 
 import os
+import re
 from typing import Literal, overload
 
 from .. import arguments
@@ -104,10 +105,26 @@ def load_theory(path: str | os.PathLike[str], ground: bool = True, force: bool =
     >>> theory.atoms, [theory.level_name(level) for level in theory.levels()]
     (('bird(T)', 'flies(T)', 'penguin(T)'), ['lambda_0.5', 'certain (inf)'])
     """
+    text = read_source(path, "theory file")
     try:
-        return loads(read_source(path, "theory file"), None, os.fspath(path), ground, force)
+        return loads(text, None, os.fspath(path), ground, force)
     except PossError as exc:
-        if exc.position is not None:
+        hint = _model_hint(text, os.fspath(path))
+        if exc.position is not None and not hint:
             raise
-        raise type(exc)(exc.message, SourcePosition(os.fspath(path))) from None
+        raise type(exc)(exc.message + hint, exc.position or SourcePosition(os.fspath(path))) from None
+
+
+_DECLARATION = re.compile(r"^\s*(\w+\s*=\s*\{|\w+\(\s*\w+[!?]?(\s*,\s*\w+[!?]?)*\s*\)\s*$)", re.MULTILINE)
+"""A pracmln domain or predicate declaration (``person = {A, B}``, ``Friends(person, person)``)."""
+
+
+def _model_hint(text: str, path: str) -> str:
+    """What to say when a file read as a theory is a model: convert it first."""
+    if text.lstrip().startswith(("//", "{", "#")) and "possibilistic theory" in text.split("\n", 1)[0]:
+        return ""
+    if path.endswith((".mln", ".pracmln")) or ".pracmln:" in path or _DECLARATION.search(text):
+        return (f"; this looks like an MLN, not a theory: convert it first (pracmln-poss convert {path} -o "
+                "THEORY), then give THEORY")
+    return ""
 

@@ -4,7 +4,7 @@ a line, literals separated by commas (``bird(T), !heavy(T)``), ``{}`` the empty 
 
 from __future__ import annotations
 
-__all__ = ["read_family", "split_literals"]
+__all__ = ["read_family", "split_literals", "origin_literals"]
 
 from pathlib import Path
 
@@ -59,3 +59,11 @@ def read_family(path: str | Path, atoms: NamedAtoms) -> list[EvidenceSet]:
             raise FormulaSyntaxError("evidence set holds a literal and its negation", pos)
         family[tuple(sorted(set(lits), key=abs))] = None
     return list(family)
+
+
+def origin_literals(origin: str | None) -> tuple[str, ...] | None:
+    """The literals of an evidence set's origin (``{a(X), !b(X,Y)}``), in order; None for
+    another origin (a blocking rule's, a hard formula's place in the model)."""
+    if origin is None or not (origin.startswith("{") and origin.endswith("}")):
+        return None
+    return tuple(split_literals(origin[1:-1]))

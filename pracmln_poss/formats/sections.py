@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = ["by_level", "level_sections", "split_formula_line", "check_header", "MADE_BY", "made_by_of", "NOTE", "note_of",
-           "counted"]
+           "counted", "made_k", "made_options"]
 
 import functools
 import re
@@ -83,6 +83,26 @@ def _origin(line: str) -> str | None:
 
 MADE_BY = "// made by: "
 """How the line under a theory file's header that records how it was made starts."""
+
+
+def made_options(made_by: str | None, flag: str) -> list[str]:
+    """The values of ``flag`` (``-k``, ``--domain``, ...) in the command a theory's made-by
+    line records, in order (none for a line without one, or edited past reading)."""
+    import shlex
+
+    if not made_by:
+        return []
+    try:
+        words = shlex.split(made_by.removesuffix(" (the world left open)"))
+    except ValueError:
+        return []
+    return [value for word, value in zip(words, words[1:]) if word == flag]
+
+
+def made_k(made_by: str | None) -> int | None:
+    """The ``-k`` of the command a theory's made-by line records (None: none recorded)."""
+    given = [v for v in made_options(made_by, "-k") if v.isdecimal()]
+    return int(given[-1]) if given else None
 
 
 def made_by_of(text: str) -> str | None:

@@ -28,14 +28,14 @@ rules its other rules imply, and its digest lacks them too.
 
 from __future__ import annotations
 
-__all__ = ["digest_text", "DIGEST_PAIRS", "origin_literals", "digest_of", "Digest", "default_lines"]
+__all__ = ["digest_text", "DIGEST_PAIRS", "DIGEST_SINGLES", "grouped_literals", "digest_of", "Digest", "default_lines", "flagged_count"]
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from ..formats.family import split_literals
-from ..formats.sections import counted
+from ..formats.family import origin_literals
+from ..formats.sections import counted, made_options
 from ..logic.formula import (
     And,
     Atom,
@@ -56,18 +56,14 @@ from ..possibilistic.theory import PossibilisticFormula
 from ..weights import INF, Level
 from .show import Flag, _split_distinct, render_theory_rule
 
+DIGEST_SINGLES = 40
+"""Lines of single observations the digest lists at most (those alike on one line
+first; the rest are counted)."""
+
 DIGEST_PAIRS = 20
 """Interacting pairs, and flagged rules, the digest lists at most (the rest are counted):
 with the defaults and the single observations, a learned model's digest stays under
 100 lines."""
-
-
-def origin_literals(origin: str | None) -> tuple[str, ...] | None:
-    """The literals of an evidence set's origin (``{a(X), !b(X,Y)}``), in order; None for
-    another origin (a blocking rule's, a hard formula's place in the model)."""
-    if origin is None or not (origin.startswith("{") and origin.endswith("}")):
-        return None
-    return tuple(split_literals(origin[1:-1]))
 
 
 def _conclusions(f: Formula) -> tuple[Formula, ...] | None:
@@ -457,7 +453,8 @@ def _new(key: Key, expected: set[Key], default: Callable[[PossibilisticFormula, 
     return (not positive, atom) in expected or not default(pf, lit)
 
 
-def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS) -> str:
+def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIGEST_PAIRS,
+                max_singles: int = DIGEST_SINGLES) -> str:
     """The digest of ``theory`` (see the module): flagged rules first (``flags``, from
     :func:`~.show.overturned_readings` and :func:`~.show.off_target_rules`), then the
     defaults, the single observations that change them, the interacting pairs and the
@@ -469,15 +466,24 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
              + f"; {r.blocking:,} blocking, {r.certain:,} certain, {r.other:,} other"]
     flagged = list(flags)
     if flagged:
-        lines += ["", f"flagged ({len(flagged)}):"]
+        lines += ["", f"flagged ({flagged_count(len({id(flag.rule) for flag in flagged}), len(flagged))}):"]
         lines += [f"  {_rule(theory, flag.rule)}  ! {flag.message}" for flag in flagged[:max_pairs]]
         if len(flagged) > max_pairs:
             lines.append(f"  ... and {len(flagged) - max_pairs} more flagged rules (show lists every one)")
     lines += ["", f"with no evidence ({_count(len({id(pf) for pf, _ in r.defaults}))}):"]
     lines += [f"  {line}" for line in default_lines(theory, r)] or ["  nothing"]
-    shown = [_line(theory, origin, concluded) for origin, concluded in r.changes]
-    lines += ["", f"one observation that changes them ({len(shown)} of {r.singles}):"] + (shown or ["  none"])
-    pairs = [_line(theory, origin, concluded) for origin, concluded in r.interactions[:max_pairs]]
+    shown = _observations([_line(theory, origin, concluded) for origin, concluded in r.changes])
+    lines += ["", f"one observation that changes them ({len(r.changes)} of {r.singles}):"]
+    lines += shown[:max_singles] or ["  none"]
+    if len(shown) > max_singles:
+        lines.append(f"  ... and {len(shown) - max_singles} more lines of them (show lists every rule)")
+    outside = _outside_focus(theory, [origin for origin, _ in r.changes + r.interactions])
+    if outside:
+        lines.append(f"  (observations of {', '.join(outside)} are among them though the conversion's "
+                     "--evidence-preds leaves them out: its evidence sets range over the query predicates too, so "
+                     "that it answers the questions about them exactly: docs/focus.md)")
+    pairs = [f"  if {body}: {said}" for body, said in (_line(theory, origin, concluded)
+                                                      for origin, concluded in r.interactions[:max_pairs])]
     lines += ["", f"two observations that do what their parts do not ({len(r.interactions)} of "
               f"{r.pairs - r.uncompared} compared pairs{f'; {r.uncompared} not compared' if r.uncompared else ''}):"]
     lines += pairs or ["  none"]
@@ -485,6 +491,23 @@ def digest_text(theory: Theory, flags: Iterable[Flag] = (), max_pairs: int = DIG
         lines.append(f"  ... and {len(r.interactions) - max_pairs} more pairs (show lists every rule)")
     lines += ["", "rules per level: " + "; ".join(f"{band}: {n:,}" for band, n in _bands(theory) if n)]
     return "\n".join(lines) + "\n"
+
+
+def _outside_focus(theory: Theory, origins: Iterable[Sequence[str]]) -> list[str]:
+    """The predicates observed in these evidence sets that the theory's conversion left
+    out of its ``--evidence-preds`` (its made-by line's; none when it gives none)."""
+    given = made_options(theory.made_by, "--evidence-preds")
+    if not given:
+        return []
+    allowed = {p.strip() for p in given[-1].split(",")}
+    seen = {split_atom(lit.removeprefix("!"))[0] for origin in origins for lit in origin}
+    return sorted(seen - allowed)
+
+
+def flagged_count(rules: int, warnings: int) -> str:
+    """``3``, or ``1 rule, 3 warnings`` when some rule has several: how many rules are
+    flagged (``show`` counts them so too)."""
+    return f"{rules:,}" if warnings == rules else f"{counted(rules, 'rule')}, {counted(warnings, 'warning')}"
 
 
 def default_lines(theory: Theory, digest: Digest | None = None) -> list[str]:
@@ -505,8 +528,9 @@ def _rule(theory: Theory, pf: PossibilisticFormula) -> str:
     return f"{render_theory_rule(pf, theory)}  [{theory.steps_name(pf.steps)}]"
 
 
-def _line(theory: Theory, origin: Sequence[str], concluded: Iterable[tuple[PossibilisticFormula, Formula]]) -> str:
-    """``  if E: c1, c2 [level]; c3 [level]  (p1 != p2)``: what the rules of ``E`` conclude."""
+def _line(theory: Theory, origin: Sequence[str], concluded: Iterable[tuple[PossibilisticFormula, Formula]]
+          ) -> tuple[str, str]:
+    """``E`` and ``c1, c2 [level]; c3 [level]  (p1 != p2)``: what the rules of ``E`` conclude."""
     by_level: dict[Level, list[str]] = {}
     distinct: list[str] = []
     body = ""
@@ -516,15 +540,48 @@ def _line(theory: Theory, origin: Sequence[str], concluded: Iterable[tuple[Possi
         if not body and isinstance(core, Implies):
             body = _text(theory, core.left)
         by_level.setdefault(pf.steps, []).append(_text(theory, lit))
-    said = "; ".join(f"{', '.join(texts)} [{theory.steps_name(level)}]" for level, texts in sorted(by_level.items()))
-    return f"  if {body or ', '.join(origin)}: {said}" + (f"  ({', '.join(distinct)})" if distinct else "")
+    return body or ", ".join(origin), _said(theory, by_level, distinct)
+
+
+def _said(theory: Theory, by_level: Mapping[Level, list[str]], distinct: Sequence[str]) -> str:
+    """What a line concludes: per level its literals (grouped: ``!object(c1,Y) for Y in
+    Fork, Plate``), then the ``!=`` its rules have."""
+    said = "; ".join(f"{', '.join(grouped_literals(texts, 'Y', None))} [{theory.steps_name(level)}]"
+                     for level, texts in sorted(by_level.items()))
+    return said + (f"  ({', '.join(distinct)})" if distinct else "")
+
+
+def _observations(lines: Sequence[tuple[str, str]]) -> list[str]:
+    """``  if E: what it concludes`` per line; single observations of one sign, predicate
+    and arguments but the last that conclude the same, on one line (``if
+    goggles_Text(c1,X) for X in A, B (2 observations, each alone): ...``)."""
+    groups: dict[tuple[object, ...], list[tuple[str, str]]] = {}
+    for body, said in lines:
+        single = " ^ " not in body and ", " not in body and "(" in body
+        pred, args = split_atom(body.removeprefix("!")) if single else ("", ())
+        key = (said, body.startswith("!"), pred, args[:-1]) if single and args else (said, body)
+        groups.setdefault(key, []).append((body, said))
+    out = []
+    for members in groups.values():
+        if len(members) == 1:
+            out.append(f"  if {members[0][0]}: {members[0][1]}")
+        else:
+            grouped = grouped_literals([body for body, _ in members], "X", None)[0]
+            out.append(f"  if {grouped} ({len(members)} observations, each alone): {members[0][1]}")
+    return out
 
 
 def _grouped(theory: Theory, literals: Sequence[Formula]) -> list[str]:
     """Default conclusions, those of one sign, predicate and arguments but the last on one line."""
+    return grouped_literals([_text(theory, lit) for lit in literals])
+
+
+def grouped_literals(texts: Sequence[str], name: str = "X", count: str | None = "rules") -> list[str]:
+    """Literals (as text), those of one sign, predicate and arguments but the last written
+    once, their last arguments listed (``!object(c1,X) for X in Fork, Plate (2 rules)``;
+    ``name``: the variable, ``count``: what the count counts, None for no count)."""
     rows: dict[tuple[bool, str, tuple[str, ...]], list[str]] = {}
-    for lit in literals:
-        text = _text(theory, lit)
+    for text in texts:
         pred, args = split_atom(text.removeprefix("!"))
         rows.setdefault((not text.startswith("!"), pred, args[:-1]), []).append(args[-1] if args else "")
     out = []
@@ -533,7 +590,8 @@ def _grouped(theory: Theory, literals: Sequence[Formula]) -> list[str]:
         if len(lasts) == 1:
             out.append(f"{sign}{pred}({','.join((*first, lasts[0]))})" if lasts[0] or first else f"{sign}{pred}")
         else:
-            out.append(f"{sign}{pred}({','.join((*first, 'X'))}) for X in {', '.join(lasts)} ({len(lasts)} rules)")
+            counted_as = f" ({len(lasts)} {count})" if count else ""
+            out.append(f"{sign}{pred}({','.join((*first, name))}) for {name} in {', '.join(lasts)}{counted_as}")
     return out
 
 

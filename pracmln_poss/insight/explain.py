@@ -17,18 +17,21 @@ __all__ = ["Explanation", "Explainer", "explain", "formula_line", "map_countermo
 import html
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import arguments
 from ..atoms import Evidence, EvidenceItem
 from ..closable import Closable
 from ..collector import collection_paused
 from ..errors import BackendError
+from ..formats.family import origin_literals
 from ..logic.formula import (
     And,
+    Atom,
     Formula,
     Implies,
     NodeMemo,
+    Not,
     Or,
     PredAtom,
     Variable,
@@ -38,7 +41,7 @@ from ..logic.formula import (
     negate,
     walk,
 )
-from ..logic.syntax import split_atom
+from ..logic.syntax import atom_name, split_atom
 from ..map import open_engine
 from ..map.inference import MapInference
 from ..model.ground_mln import GroundMLN
@@ -46,7 +49,7 @@ from ..possibilistic.lifted_theory import LiftedTheory
 from ..possibilistic.protocol import Theory
 from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.selectors import SelectorSolver
-from ..possibilistic.theory import Level, PossibilisticFormula, PossibilisticTheory
+from ..possibilistic.theory import BLOCKING_ORIGIN, Level, PossibilisticFormula, PossibilisticTheory
 from ..stopping import Guard
 
 COUNTERMODEL = "a most plausible world of the evidence (a model of the active cut) where the query fails"
@@ -102,6 +105,11 @@ class Explanation:
         for pf, value in self.would_decide:
             verdict = "the query" if value else "its negation"
             lines.append(f"  would have made {verdict} follow: {formula_line(pf, theory)}")
+        rest = len(self.drowned) - len(self.conflicting) - len(self.would_decide)
+        if rest > 0:
+            decide = "" if self.entailed else " nor would have decided the query"
+            other = " other" if self.conflicting or self.would_decide else ""
+            lines.append(f"  ({rest:,}{other} rule(s) not shown: they neither conflict with the evidence{decide})")
         if world is None and (world := self.countermodel_world()) is not None:
             world_kind = COUNTERMODEL
         if world is not None:
@@ -124,8 +132,10 @@ class Explanation:
 
 
 def formula_line(pf: PossibilisticFormula, theory: PossibilisticTheory) -> str:
-    """``LEVEL: FORMULA  [ORIGIN]``, one rule of a theory on a line."""
-    origin = f"  [{pf.origin}]" if pf.origin else ""
+    """``LEVEL: FORMULA  [ORIGIN]``, one rule of a theory on a line (the rules of the
+    empty evidence set said to be the model's defaults: what holds with no evidence)."""
+    origin = "  [a default: what holds with no evidence]" if pf.origin == "{}" else \
+        f"  [{pf.origin}]" if pf.origin else ""
     return f"{theory.steps_name(pf.steps)}: {theory.format(pf.formula)}{origin}"
 
 
@@ -296,7 +306,67 @@ def _minimal_groundings(theory: LiftedTheory, chosen: tuple[PossibilisticFormula
         ev = _evidence_guards(sat, ground, evidence)
         rank = {s: _reading_rank(pf, atoms_of(q)) for s, pf in zip(sat.selectors, formulas)}
         kept = _minimal(sat, list(sat.selectors), ev + [sat.guard(negate(q))], rank.__getitem__)
-        return tuple(pf for s, pf in zip(sat.selectors, formulas) if s in kept)
+        renamable = frozenset(c for _, constants in theory.types for c in constants)
+        return tuple(replace(pf, origin=_renamed_origin(pf, ground, renamable))
+                     for s, pf in zip(sat.selectors, formulas) if s in kept)
+
+
+def _renamed_origin(pf: PossibilisticFormula, ground: PossibilisticTheory, renamable: frozenset[str]) -> str | None:
+    """A grounding's origin in its own constants: a lifted rule keeps the evidence set of
+    its class's representative (``{s(Person1)}``), which its grounding ``s(Bob) => c(Bob)``
+    renames; the renaming is found by matching the origin's literals with the grounding's
+    premise (a blocking rule's: the negations of its clause).  The origin as it is when
+    none matches."""
+    origin = pf.origin or ""
+    prefix = BLOCKING_ORIGIN if origin.startswith(BLOCKING_ORIGIN) else ""
+    literals = origin_literals(origin[len(prefix):])
+    if not literals:
+        return pf.origin
+    f = pf.formula
+    parts = (f.left.args if isinstance(f.left, And) else (f.left,)) if isinstance(f, Implies) and not prefix else \
+        tuple(negate(p) for p in (f.args if isinstance(f, Or) else (f,))) if prefix else ()
+    premise = [ground.format(p) for p in parts if isinstance(p.arg if isinstance(p, Not) else p, Atom)]
+    found = _match(list(literals), premise, {}, renamable)
+    if found is None:
+        return pf.origin
+    return prefix + "{" + ", ".join(_renamed(lit, found) for lit in literals) + "}"
+
+
+def _match(literals: list[str], premise: list[str], renaming: dict[str, str], renamable: frozenset[str]
+           ) -> dict[str, str] | None:
+    """A one-to-one renaming of the renamable constants of ``literals`` onto the
+    premise's literals, each used once (None: none)."""
+    if not literals:
+        return renaming if not premise else None
+    first, rest = literals[0], literals[1:]
+    sign, (pred, args) = first.startswith("!"), split_atom(first.removeprefix("!"))
+    for i, candidate in enumerate(premise):
+        their_sign, (their_pred, theirs) = candidate.startswith("!"), split_atom(candidate.removeprefix("!"))
+        if (sign, pred, len(args)) != (their_sign, their_pred, len(theirs)):
+            continue
+        tried = dict(renaming)
+        if all(_bind(a, b, tried, renamable) for a, b in zip(args, theirs)):
+            found = _match(rest, premise[:i] + premise[i + 1:], tried, renamable)
+            if found is not None:
+                return found
+    return None
+
+
+def _bind(a: str, b: str, renaming: dict[str, str], renamable: frozenset[str]) -> bool:
+    if a not in renamable:
+        return a == b
+    if a in renaming:
+        return renaming[a] == b
+    if b in renaming.values():
+        return False
+    renaming[a] = b
+    return True
+
+
+def _renamed(literal_text: str, renaming: dict[str, str]) -> str:
+    sign = "!" if literal_text.startswith("!") else ""
+    pred, args = split_atom(literal_text.removeprefix("!"))
+    return sign + atom_name(pred, tuple(renaming.get(a, a) for a in args))
 
 
 def map_countermodel(mln: GroundMLN | MapInference, evidence: Evidence, query: str | Formula) -> dict[str, bool] | None:

@@ -376,8 +376,10 @@ def _sections(theory: Theory, flags: Iterable[Flag], max_levels: int | None = No
                  for pf in (group if max_rules is None else group[:max_rules])]
         levels.append((title, rules, len(group)))
     flagged = sum(1 for pf in theory.formulas if id(pf) in notes)
+    warnings = sum(len(notes[id(pf)]) for pf in theory.formulas if id(pf) in notes)
     blocking = sum(1 for pf in theory.formulas if pf.blocking)
-    summary = f"{counted(len(theory), 'rule')} in {counted(len(theory.levels()), 'level')}; {flagged} flagged"
+    summary = (f"{counted(len(theory), 'rule')} in {counted(len(theory.levels()), 'level')}; {flagged} flagged"
+               + (f" ({counted(warnings, 'warning')})" if warnings != flagged else ""))
     if blocking:
         summary += f"; {blocking} blocking\n{BLOCKING_NOTE}"
     return types, levels, summary

@@ -118,7 +118,8 @@ def reduction(model: FirstOrderMLN, k: int) -> Reduction | NotReduced | None:
 def _large_domains(model: FirstOrderMLN, k: int) -> dict[str, tuple[tuple[str, ...], int]]:
     """Per domain worth reducing: its constants that the model does not name (and that
     are of no other domain), in order, and how many of them to keep: ``(k + 1)`` times the
-    most arguments a predicate takes in it; worth it when two or more are left."""
+    most arguments a predicate takes in it, and two at least; worth it when two or more
+    are left."""
     counts: dict[str, int] = {}
     for p in model.predicates:
         for d in set(p.domains):
@@ -132,7 +133,7 @@ def _large_domains(model: FirstOrderMLN, k: int) -> dict[str, tuple[tuple[str, .
         if d not in counts:
             continue
         unnamed = tuple(c for c in cs if c not in model.named and owners[c] == 1)
-        keep = (k + 1) * counts[d]
+        keep = max(2, (k + 1) * counts[d])  # (two at least: the pairs are checked on two kept constants)
         if len(unnamed) - keep >= 2:
             out[d] = (unnamed, keep)
     return out

@@ -283,6 +283,17 @@ class MethodOptions(_Checked, ABC):
         """What it takes by keyword: its options, then the runtime's it uses."""
         return option_names(cls) + cls.runtime
 
+    @classmethod
+    def default(cls, name: str) -> object:
+        """The default of its option ``name``.
+
+        :raises UnknownNameError: for an option it does not have.
+        """
+        for f in fields(cls):
+            if f.name == name:
+                return f.default
+        raise UnknownNameError(f"the {cls.method} transformation has no option {name!r}")
+
 
 @dataclass(frozen=True)
 class SearchOptions(MethodOptions):
