@@ -162,3 +162,22 @@ def test_map_over_several_databases_reports_how_far(pracmln, tmp_path, monkeypat
     assert code == 0 and "databases: 2 of 3" in err and "answered 3 databases" in err, err
     code, out, err = run_cli("map", SMOKERS, "--db", db, "--quiet")
     assert code == 0 and err == ""
+
+
+def test_a_checkpoint_of_another_conversion_is_kept_for_it(tmp_path):
+    """One mistyped option no longer loses a conversion's saved work: the checkpoint of
+    the other conversion found at the path is put aside, and that conversion, run again,
+    resumes from it."""
+    from pracmln_poss.search.checkpoint import Checkpoint
+
+    path = tmp_path / "out.theory.checkpoint"
+    first = Checkpoint(path, "a" * 64, 3, 1)
+    first.optima = {0: [((), None)]}
+    first.save()
+    other = Checkpoint(path, "b" * 64, 3, 1)
+    assert not other.load() and other.aside == tmp_path / "out.theory.checkpoint.aaaaaaaaaaaa"
+    assert "kept as out.theory.checkpoint.aaaaaaaaaaaa" in (other.refused or "") and not path.exists()
+    other.save()
+    again = Checkpoint(path, "a" * 64, 3, 1)
+    assert again.load() and again.optima == {0: [((), None)]}  # (the other's put aside in its turn)
+    assert (tmp_path / "out.theory.checkpoint.bbbbbbbbbbbb").is_file()

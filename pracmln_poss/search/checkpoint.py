@@ -16,7 +16,10 @@ line with the SHA-256 digest of that line, written last.  Before anything in it 
 used, the file must be a regular file of this user, its digest must match, its key must
 be this search's, and every value must have the type and range the search expects
 (literals over the model's atoms, sizes up to ``k``); a file that fails any of these is
-not used (its ``refused`` says why) and is replaced by the search's own.
+not used (its ``refused`` says why) and is replaced by the search's own; one of another
+search (the same output, another model or other options) is first put aside as
+``OUT.checkpoint.KEY`` (the first digits of its key), which that search resumes from when
+it runs again: a mistyped option loses no work.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -328,6 +332,7 @@ class Checkpoint:
 
     :ivar refused: why a file found at ``path`` was not used (None: there was none, or
         it was used).
+    :ivar aside: where that file was kept, when it was another search's (None: nowhere).
     """
 
     def __init__(self, path: str | os.PathLike[str], key: str, n_atoms: int, k: int, interval: float | None = None,
@@ -344,6 +349,7 @@ class Checkpoint:
         self.begun: Begun | Callable[[], Begun] | None = None  # (a function: made when written)
         self.resumed = False
         self.refused: str | None = None
+        self.aside: Path | None = None  # (where another search's file found at path was put)
         self._started = self._saved = time.monotonic()
         self._encoded: dict[tuple[int, ...], tuple[object, str]] = {}
         self._check_path()
@@ -359,10 +365,16 @@ class Checkpoint:
         try:
             data = self._read()
         except FileNotFoundError:
-            return False
+            data = None
         except (OSError, ValueError, TypeError, KeyError, OverflowError, RecursionError) as exc:
             self.refused = str(exc) or type(exc).__name__
             return False
+        kept = self._aside(self.key)
+        if data is None and not self.path.exists() and kept.is_file():  # (this search's, put aside by another's)
+            with contextlib.suppress(OSError):
+                os.replace(kept, self.path)
+                self.refused = None
+                return self.load()
         if data is None:
             return False
         self.optima, self.partial, self.rules, self.begun = data
@@ -394,6 +406,13 @@ class Checkpoint:
             raise ValueError("not a checkpoint of this version of pracmln_poss")
         if data.get("key") != self.key:
             self.refused = "it belongs to another conversion (another model or other options)"
+            theirs = data.get("key")
+            if isinstance(theirs, str) and re.fullmatch(r"[0-9a-f]{16,128}", theirs):  # (a name from disk: checked)
+                aside = self._aside(theirs)
+                with contextlib.suppress(OSError):
+                    os.replace(self.path, aside)
+                    self.aside = aside
+                    self.refused += f"; kept as {aside.name}, which that conversion resumes from when run again"
             return None
         d = _Decoder(self.n_atoms, self.k, self.max_level)
         optima = d.mapping(data["optima"], d.size, lambda v: [(d.evidence(e), d.packed(p))
@@ -402,6 +421,13 @@ class Checkpoint:
                             lambda v: d.mapping(v, d.chunk, lambda c: [d.packed(p) for p in d.list_(c)]))
         rules = d.mapping(data["rules"], d.chunk, d.rules)
         return optima, partial, rules, d.begun(data["begun"])
+
+    def _aside(self, key: str) -> Path:
+        """Where the checkpoint of the search with ``key`` is kept while another search
+        uses :attr:`path` (its name and the key's first digits, within 255 bytes)."""
+        suffix = f".{key[:12]}"
+        head = self.path.name.encode()[:255 - len(suffix)].decode("utf-8", "ignore")
+        return self.path.with_name(head + suffix)
 
     def chunk_done(self, chunks: dict[int, _E], i: int, result: _E) -> None:
         """Chunk ``i``'s ``result`` kept in ``chunks`` (one of this checkpoint's tables,

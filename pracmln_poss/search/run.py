@@ -104,7 +104,8 @@ def _opened(saved: Checkpoint, report: Reporter | None) -> Checkpoint:
     """The checkpoint, loaded when it belongs to this search; ``report`` notes whether it
     resumes from it, and how far, or why not."""
     if not saved.load() and saved.refused is not None and report is not None:
-        report.note(f"not resuming from {saved.path}: {saved.refused}; starting over (the file will be replaced)")
+        replaced = "" if saved.aside else " (the file will be replaced)"
+        report.note(f"not resuming from {saved.path}: {saved.refused}; starting over{replaced}")
     if saved.resumed and report is not None:
         under_way = "".join(f", {len(chunks)} chunk(s) of size {size}" for size, chunks in saved.partial.items()
                             if chunks)
