@@ -27,10 +27,15 @@ import time
 from typing import Protocol, TextIO
 
 from .search.progress import ProgressInfo
+from .sources import MAX_INPUT_BYTES
 
 FACTOR = 2.0
 """What the time-left estimate is checked against: at most this many times the time
 that really remains, and at least that time divided by it."""
+
+BYTES_PER_RULE = 250
+"""About what a rule takes in a theory file (learned models' lifted theories: 190 to 264
+bytes): the size a theory on course for many rules is announced with."""
 
 SOON = 10.0
 """Below this many seconds the time left is shown as a bound ("under 10 s left"): a few
@@ -149,8 +154,11 @@ class ProgressDisplay:
             return
         if projected >= self.LARGE:
             self.sized = True
+            size = projected * BYTES_PER_RULE
+            big = (f"; its file will be about {size / 2**20:,.0f} MB, past the {MAX_INPUT_BYTES // 2**20} MB that show, "
+                   "query and report read without --force") if size > MAX_INPUT_BYTES else ""
             self._print(f"{self.prog}: the theory is on course for about {_round(projected)} rules ({info.rules:,} "
-                        f"from {info.done:,} of {info.total:,} {_items(info.phase)}); {self.smaller}")
+                        f"from {info.done:,} of {info.total:,} {_items(info.phase)}){big}; {self.smaller}")
 
     def _settled(self) -> bool:
         return time.monotonic() - self._start >= self.ESTIMATE_AFTER

@@ -159,14 +159,14 @@ def decode_text(data: bytes, what: str, where: SourcePosition) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def read_source(path: str | os.PathLike[str], what: str) -> str:
+def read_source(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_BYTES) -> str:
     """The text of a regular file (UTF-8, a leading byte-order mark ignored, line
-    endings made ``\\n``), read within :data:`MAX_INPUT_BYTES`.
+    endings made ``\\n``), read within ``limit`` bytes (:data:`MAX_INPUT_BYTES`).
 
     :raises ModelError: naming the file when it cannot be read, is not a regular file,
         is too large, or is not UTF-8 (with the line and byte offset of the first bad byte).
     """
-    return decode_text(read_bytes(path, what), what, SourcePosition(os.fspath(path)))
+    return decode_text(read_bytes(path, what, limit), what, SourcePosition(os.fspath(path)))
 
 
 def _whole_text_lines(text: str, source: str | None) -> Iterator[tuple[SourcePosition, str]]:

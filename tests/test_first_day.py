@@ -181,3 +181,35 @@ def test_a_checkpoint_of_another_conversion_is_kept_for_it(tmp_path):
     again = Checkpoint(path, "a" * 64, 3, 1)
     assert again.load() and again.optima == {0: [((), None)]}  # (the other's put aside in its turn)
     assert (tmp_path / "out.theory.checkpoint.bbbbbbbbbbbb").is_file()
+
+
+def test_a_theory_above_the_read_limit_says_how_to_read_it(pracmln, tmp_path, monkeypatch):
+    """What ``convert`` writes every command reads: above the limit (256 MB; here made
+    small) the refusal names ``--force`` and the memory it takes, and ``--force`` reads it;
+    ``convert`` says so as its theory is on course for such a file."""
+    from pracmln_poss.formats import codec
+
+    theory = tmp_path / "s.theory"
+    assert run_cli("convert", SMOKERS, "-k", "2", "-o", theory, "--quiet")[0] == 0
+    monkeypatch.setattr(codec, "MAX_INPUT_BYTES", 1000)
+    for command in (["show", theory, "--digest"], ["query", theory, "-q", "s(Alice)"], ["report", theory]):
+        code, _, err = run_cli(*command)
+        assert code == 2 and "theory file is larger than 0 MB" in err and "--force reads it" in err, err
+        code, out, err = run_cli(*command, "--force")
+        assert code == 0 and out, err
+    monkeypatch.setattr(codec, "free_memory", lambda: 1000)
+    code, _, err = run_cli("show", theory, "--force")
+    assert code == 2 and "more than this machine has free" in err
+
+
+def test_convert_warns_of_a_theory_past_the_read_limit():
+    import io
+
+    from pracmln_poss.console import ProgressDisplay
+    from pracmln_poss.search.progress import ProgressInfo
+
+    out = io.StringIO()
+    display = ProgressDisplay("p", "notes", stream=out)
+    display(ProgressInfo("rules of evidence classes", 5_000, 100_000, 3, 150_000, 1.0))
+    assert "its file will be about 715 MB, past the 256 MB that show, query and report read without --force" in \
+        out.getvalue()

@@ -195,7 +195,8 @@ def _add_query(sub: argparse._SubParsersAction[_Parser]) -> None:
     _theory_query_options(q)
     q.add_argument("--json", action="store_true", help="print JSON: entailed, consistency_level, drowned")
     q.add_argument("--force", action="store_true",
-                   help="ground a lifted theory even above 10,000,000 groundings")
+                   help="read a theory file above 256 MB (as far as the free memory allows) and ground a lifted "
+                   "theory even above 10,000,000 groundings")
     q.set_defaults(run=run_query)
 
 
@@ -231,7 +232,7 @@ _MODEL_HELP = (
 )
 
 
-_THEORY_LIMITS = "; 10,000,000 groundings of a lifted theory"
+_THEORY_LIMITS = "; 10,000,000 groundings of a lifted theory; theory files of 256 MB"
 
 
 def _model_options(p: argparse.ArgumentParser, limits: str = "") -> None:

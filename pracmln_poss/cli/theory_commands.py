@@ -108,7 +108,7 @@ def run_explain(args: argparse.Namespace) -> int:
     # (a lifted theory is asked on its rules' ground clauses, not grounded as formulas)
     with ExitStack() as stack:
         explainer = stack.enter_context(_on_theory(args, lambda: Explainer(
-            _kept(args, load_theory(args.theory, ground=False)), force=args.force, guard=args.guard)))
+            _kept(args, load_theory(args.theory, ground=False, force=args.force)), force=args.force, guard=args.guard)))
         theory = explainer.theory
         opened: list[MapInference] = []  # (the MLN's MAP, opened for the first question not entailed)
 
@@ -282,7 +282,7 @@ def run_show(args: argparse.Namespace) -> int:
     from ..formats import load_theory, write_stdout
     from ..insight.show import show_text
 
-    theory = _kept(args, load_theory(args.theory, ground=False))
+    theory = _kept(args, load_theory(args.theory, ground=False, force=args.force))
     flags = _flags(args, theory)
     if args.digest:
         from ..insight.digest import digest_text
@@ -305,7 +305,7 @@ def run_report(args: argparse.Namespace) -> int:
         inputs = [("the theory", args.theory)] + [(what, _archive(path)) for what, path in
                                                    (("the model", args.mln), ("the database", args.db)) if path]
         output = check_writable(args.output, inputs)
-    theory = _kept(args, load_theory(args.theory, ground=False))
+    theory = _kept(args, load_theory(args.theory, ground=False, force=args.force))
     page = report_html(theory, _flags(args, theory), title=os.path.basename(args.theory))
     return _emit(page, output)
 
@@ -317,7 +317,7 @@ def run_query(args: argparse.Namespace) -> int:
 
     questions = _questions(args)
     # (a lifted theory is answered on its rules' ground clauses, not grounded as formulas)
-    theory = _kept(args, load_theory(args.theory, ground=False))
+    theory = _kept(args, load_theory(args.theory, ground=False, force=args.force))
     with _on_theory(args, lambda: Reasoner(theory, force=args.force, guard=args.guard)) as reasoner:
 
         def answer(question: Question) -> tuple[dict[str, object], str]:
