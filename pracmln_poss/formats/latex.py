@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from ..logic.formula import And, Atom, Equals, Fold, Formula, Iff, Implies, Not, Or, PredAtom, Truth
 from ..logic.syntax import compound
+from ..model.signature import format_constants
 from ..possibilistic.protocol import Theory
 from ..weights import INF, format_weight
 from .sections import by_level
@@ -95,7 +96,7 @@ def to_latex(theory: Theory) -> str:
     prefixes = theory.prefixes()
     for type_name, constants in theory.types:
         lines.append(f"% type {type_name} (variables {prefixes[type_name]}1, {prefixes[type_name]}2, ...): "
-                     + ", ".join(constants))
+                     + format_constants(constants))
     lines.append(r"\begin{align*}")
     rows: list[str] = []
     for level, group in by_level(theory):

@@ -102,7 +102,8 @@ def transform_mln(
         the first and conclusions over the second (docs/focus.md); the selective one
         takes its family over the evidence predicates; the exhaustive one is exact
         for every question anyway.
-    :param grounded: ``ground(mln)`` when the caller has it already.
+    :param grounded: ``ground(mln)`` when the caller has it already (the lifted search then
+        runs over it, its large domains not reduced: docs/domains.md).
     :param force: go ahead above the size limits: of the grounding
         (:func:`~pracmln_poss.model.grounding.ground`), of the evidence sets
         (:data:`~.options.MAX_EVIDENCE_SETS`, :data:`~.options.MAX_LIFTED_EVIDENCE_SETS`) and of the
