@@ -8,7 +8,7 @@ theory the one ``convert`` makes at that size alone) and keeps, per size, what a
 compares: the rules and levels, what holds with no evidence (the digest's defaults),
 and against the size before the rules gained, lost and moved to another level (the
 certain rules, the model's hard formulas, left out: their ground part grows with the
-domain).  :attr:`Sweep.stable_from` is the first size from which nothing changes *within
+domain).  A sweep's ``stable_from`` is the first size from which nothing changes *within
 the sizes computed*: nothing is claimed of larger ones.  :func:`sweep_text` and
 :func:`sweep_json` write it; :mod:`.sweep_report` draws it as a page.
 """
@@ -103,8 +103,9 @@ def sweep(model: FirstOrderMLN, sizes: Sequence[Mapping[str, int]], method: str 
     the domains given fresh constants as ``--domain-size`` gives them), compared size by
     size.
 
-    :param method, filter: those of :func:`~pracmln_poss.transformations.convert_mln`; ``options``
-        its keyword arguments (``k``, the focus, the runtime's).
+    :param method: the transformation, as :func:`~pracmln_poss.transformations.conversion.convert_mln` takes it.
+    :param filter: the filtering, likewise.
+    :param options: its other keyword arguments (``k``, the focus, the runtime's).
     :param seen: called with each size and its theory as it is made (to write it).
     :param started: called with each size's index and sizes before it is converted.
     :param name: what the sweep calls the model (default: its source).

@@ -147,7 +147,7 @@ def fresh_constants(domain: str, size: int, domains: Mapping[str, Sequence[str]]
     """``size`` new constants for ``domain``: ``Cluster1``, ``Cluster2``, ... (with a
     suffix when the model already uses such a name).
 
-    :raises ModelError: for a size below 1 or above :data:`MAX_DOMAIN_SIZE`.
+    :raises ModelError: for a size below 1 or above :data:`~pracmln_poss.model.first_order.MAX_DOMAIN_SIZE`.
     """
     if size < 1:
         raise ModelError(f"domain size of {domain} must be at least 1, got {size}")

@@ -195,6 +195,10 @@ class ProductAtoms(Sequence[str]):
         return isinstance(name, str) and self.signature.number(name) is not None
 
     def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The position of the atom named ``value`` (its number less one), found by arithmetic.
+
+        :raises ValueError: for a name that is not one of these atoms.
+        """
         number = self.signature.number(value) if isinstance(value, str) else None
         if number is None or not start <= number - 1 < (len(self) if stop is None else stop):
             raise ValueError(f"{value!r} is not an atom")
