@@ -92,11 +92,11 @@ def reduction(model: FirstOrderMLN, k: int) -> Reduction | NotReduced | None:
     """The reduction of ``model``'s large domains for evidence sets of at most ``k``
     literals (None: no domain is large enough to gain from one; :class:`NotReduced`:
     a condition of the module's fails, and why)."""
-    preds = model.predicate_map
-    typed = [infer_variable_domains(t, preds) for t in model.formulas]
     large = _large_domains(model, k)
     if not large:
         return None
+    preds = model.predicate_map
+    typed = [infer_variable_domains(t, preds) for t in model.formulas]
     sizes = tuple((d, len(model.domain_map[d])) for d in large)
     reason = _obstacle(model, typed, set(large))
     if reason is not None:
