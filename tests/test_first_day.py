@@ -213,3 +213,67 @@ def test_convert_warns_of_a_theory_past_the_read_limit():
     display(ProgressInfo("rules of evidence classes", 5_000, 100_000, 3, 150_000, 1.0))
     assert "its file will be about 715 MB, past the 256 MB that show, query and report read without --force" in \
         out.getvalue()
+
+
+def _pass_with_a_clock(monkeypatch, items, costs=None):
+    """What a pass of ``items`` (``(size, seconds)``, in their order) is told it has
+    left, on a clock of its own, half way: ``(said, truth)``."""
+    from pracmln_poss.search import progress
+
+    clock = [0.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    infos: list = []
+    report = progress.Reporter(infos.append, "pairs", len(items))
+    half = len(items) // 2
+    for done, (size, seconds) in enumerate(items[:half], 1):
+        clock[0] += seconds
+        if costs is not None:
+            costs.add(size, seconds)
+        report(done, None, size, final=done == half, costs=costs)
+    return infos[-1].remaining, sum(seconds for _, seconds in items[half:])
+
+
+def test_verify_tells_the_time_left_by_what_pairs_of_each_size_cost(monkeypatch):
+    """All pairs come in their order, sizes in stretches (each evidence set's
+    conclusions, the smallest first): the rate of a cheap stretch says a fraction of the
+    time left, the cost of each size what it is."""
+    from pracmln_poss.search.progress import SizeCosts
+
+    items = [(3, 0.2)] * 100 + [(2, 0.01)] * 200 + [(3, 0.2)] * 200 + [(2, 0.01)] * 100
+    said, truth = _pass_with_a_clock(monkeypatch, items)
+    assert said < truth / 2  # (the rate: what the newcomer's CORA run showed)
+    counts = {2: 300, 3: 300}
+    said, truth = _pass_with_a_clock(monkeypatch, items, SizeCosts(len(items), counts))
+    assert truth * 0.9 <= said <= truth * 1.1, (said, truth)
+
+
+def test_a_sampled_verification_tells_the_time_left_by_every_pair_done(monkeypatch):
+    """A sample's pairs come at random: a cheap stretch of them says nothing of the
+    rest, all those done do."""
+    from pracmln_poss.search.progress import SizeCosts
+
+    # (one pair in ten costs a hundred times the others; a cheap stretch just before half way)
+    items = [(3, 1.0 if i % 10 == 0 else 0.01) for i in range(400)]
+    items += [(3, 0.01)] * 100 + [(3, 1.0 if i % 10 == 0 else 0.01) for i in range(500)]
+    said, truth = _pass_with_a_clock(monkeypatch, items)
+    assert said < truth / 2
+    said, truth = _pass_with_a_clock(monkeypatch, items, SizeCosts(len(items)))
+    assert truth * 0.75 <= said <= truth * 1.25, (said, truth)
+
+
+def test_verify_reports_the_time_left_of_its_pairs(pracmln, every_report):
+    """verify's reports carry the time left its pairs' costs tell."""
+    from pracmln_poss.insight.verify import verify
+    from pracmln_poss.model.grounding import ground
+    from pracmln_poss.transformations.conversion import transform_mln
+
+    from .support import smokers
+
+    mln = ground(smokers())
+    theory = transform_mln(mln, k=1)
+    infos: list = []
+    result = verify(theory, mln, 1, progress=infos.append)
+    assert result.ok and result.mode == "exhaustive"
+    told = [info for info in infos if info.weighed]
+    assert told and all(info.estimate is not None for info in told)
+    assert infos[-1].done == result.pairs_checked

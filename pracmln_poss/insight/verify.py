@@ -30,7 +30,7 @@ from ..possibilistic.reasoner import Reasoner
 from ..possibilistic.theory import PossibilisticTheory
 from ..search.evidence import EvidenceSet, literal_sets
 from ..search.focus import Focus
-from ..search.progress import Progress, Reporter
+from ..search.progress import Progress, Reporter, SizeCosts
 from ..stopping import Guard
 from ..weights import INF
 from .vocabulary import check_same_atoms
@@ -92,24 +92,40 @@ COUNT_LIMIT = 10**15
 """Pairs are counted up to this (beyond it, "more than")."""
 
 
+def _pair_classes(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> Iterator[tuple[int, int]]:
+    """``(|E| + |C|, pairs)`` over the pairs :func:`count_pairs` counts, a size at a time
+    (a size may come more than once), the smallest evidence sets first."""
+    q = len(query_atoms)
+    shared = len(set(evidence_atoms) & set(query_atoms))
+    alone = len(evidence_atoms) - shared
+    k = min(k, len(evidence_atoms) + q)  # (no larger sets exist)
+    for i in range(0, k + 1):
+        for t in range(0, i + 1):  # t atoms of E are query atoms too
+            sets_e = comb(shared, t) * comb(alone, i - t) * 2**i
+            if sets_e:
+                for j in range(1, k + 2 - i):
+                    yield i + j, sets_e * comb(q - t, j) * 2**j
+
+
 def count_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int, limit: int | None = None) -> int:
     """How many pairs ``(E, C)``: ``E`` a literal set over ``evidence_atoms`` of at most
     ``k`` literals, ``C`` a non-empty literal set over ``query_atoms`` on other atoms,
     ``|E| + |C| <= k + 1`` (counting stops past ``limit``: more than that is enough to
     know)."""
-    q = len(query_atoms)
-    shared = len(set(evidence_atoms) & set(query_atoms))
-    alone = len(evidence_atoms) - shared
-    k = min(k, len(evidence_atoms) + q)  # (no larger sets exist)
     total = 0
-    for i in range(0, k + 1):
-        for t in range(0, i + 1):  # t atoms of E are query atoms too
-            sets_e = comb(shared, t) * comb(alone, i - t) * 2**i
-            if sets_e:
-                total += sets_e * sum(comb(q - t, j) * 2**j for j in range(1, k + 2 - i))
-            if limit is not None and total > limit:
-                return total
+    for _, pairs in _pair_classes(evidence_atoms, query_atoms, k):
+        total += pairs
+        if limit is not None and total > limit:
+            return total
     return total
+
+
+def _pairs_by_size(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> dict[int, int]:
+    """How many of the pairs :func:`count_pairs` counts have each size ``|E| + |C|``."""
+    counts: dict[int, int] = {}
+    for size, pairs in _pair_classes(evidence_atoms, query_atoms, k):
+        counts[size] = counts.get(size, 0) + pairs
+    return counts
 
 
 def _all_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> Iterator[tuple[EvidenceSet, EvidenceSet]]:
@@ -161,6 +177,7 @@ class _Plan:
     counted: int | None
     wanted: int
     pairs: Iterable[tuple[EvidenceSet, EvidenceSet]]
+    by_size: dict[int, int] | None  # (an exhaustive plan's pairs of each size; None: a sample)
 
 
 def _plan(mln: GroundMLN, k: int, focus: Focus, sample: int | None, seed: int, max_pairs: int) -> _Plan:
@@ -176,7 +193,8 @@ def _plan(mln: GroundMLN, k: int, focus: Focus, sample: int | None, seed: int, m
         _all_pairs(evidence_atoms, query_atoms, k_atoms) if exhaustive
         else _random_pairs(evidence_atoms, query_atoms, k_atoms, random.Random(seed)))
     return _Plan(exhaustive, total, total if total <= COUNT_LIMIT else None,
-                 total if exhaustive else (sample or DEFAULT_SAMPLE), pairs)
+                 total if exhaustive else (sample or DEFAULT_SAMPLE), pairs,
+                 _pairs_by_size(evidence_atoms, query_atoms, k_atoms) if exhaustive else None)
 
 
 class _Penalties:
@@ -232,6 +250,7 @@ def verify(
     theory = _with_atoms(theory, mln.atoms)
     plan = _plan(mln, k, focus, sample, seed, max_pairs)
     report = Reporter(progress, "evidence/conclusion pairs", plan.wanted)
+    costs = SizeCosts(plan.wanted, plan.by_size)
     checked = 0
     met: set[tuple[EvidenceSet, EvidenceSet]] = set()  # (a sample's pairs drawn so far)
     seen_evidence: set[EvidenceSet] = set()
@@ -247,6 +266,7 @@ def verify(
     with open_engine(mln, backend, guard) as engine, Reasoner(theory, guard=guard) as reasoner:
         pen = _Penalties(engine)
         for drawn, (e, c) in enumerate(plan.pairs):
+            began = time.perf_counter()
             if not plan.exhaustive:
                 if (e, c) in met:
                     if drawn > SAMPLE_DRAWS * plan.wanted + SAMPLE_DRAWS_MORE or len(met) == plan.total:
@@ -256,11 +276,14 @@ def verify(
             if e in impossible or pen(e) == INF:
                 impossible.add(e)
                 impossible_pairs.add((e, c))
+                if plan.exhaustive:  # (one of the plan's pairs, as those checked)
+                    costs.add(len(e) + len(c), time.perf_counter() - began)
                 continue
             seen_evidence.add(e)
             differ = _disagreement(pen, reasoner, e, c)
             checked += 1
-            report(checked, None, len(e) + len(c))
+            costs.add(len(e) + len(c), time.perf_counter() - began)
+            report(checked, None, len(e) + len(c), costs=costs)
             if differ is not None:
                 return outcome(Counterexample(tuple(mln.literal_name(l) for l in e),
                                               tuple(mln.literal_name(l) for l in c), *differ), plan.exhaustive)
