@@ -13,6 +13,7 @@ another checkout's code in the same loop (old against new).
 
     python benchmarks/time_left.py [--k 4] [--jobs 1 2] [--tree old=/path/to/checkout]
     python benchmarks/time_left.py --workload "meals focused, 1 meal, 2 persons, k = 1" [--k 2]
+    python benchmarks/time_left.py --verify --k 2 [--tree old=...]   # verify of CORA's theory (a sample)
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(tree: Path, workload: str | None, k: int | None, jobs: int
+def run(tree: Path, workload: str | None, k: int | None, jobs: int, verify: Path | None = None
         ) -> tuple[float, float, list[tuple[float, float, bool, str]]]:
     """Seconds the run took, the CPU seconds it took (its workers' included: a run
     whose wall time grows while its CPU time does not was slowed by the machine, which
@@ -62,7 +63,9 @@ def run(tree: Path, workload: str | None, k: int | None, jobs: int
     it is a bound ('under 10 s'), the line."""
     env = {**os.environ, "PRACMLN_POSS_PROGRESS_INTERVAL": "1", "PYTHONPATH": str(tree)}
     with tempfile.TemporaryDirectory() as out:
-        if workload is None:
+        if verify is not None:  # (CORA's theory at k, made once before: verify alone is timed)
+            arguments = ["verify", str(verify), "--mln", str(ROOT / "examples/paper/cora.mln"), "-k", str(k or 4)]
+        elif workload is None:
             arguments = ["convert", str(ROOT / "examples/paper/cora.mln"), "-k", str(k or 4), "-j", str(jobs),
                          "-o", str(Path(out) / "cora.theory")]
         else:  # (the workload's command, with its progress shown, ``jobs`` workers and ``k``, if given)
@@ -109,17 +112,26 @@ def main() -> None:
     parser.add_argument("--workload", choices=sorted(CONVERT_WORKLOADS), help="a convert workload instead of CORA")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--lines", action="store_true", help="print every progress line with its time")
+    parser.add_argument("--verify", action="store_true", help="time verify of CORA's theory at k instead")
     parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
                         help="another checkout to run in the same loop (default: this one, as 'new')")
     args = parser.parse_args()
     trees = [("new", ROOT)] + [(t.split("=", 1)[0], Path(t.split("=", 1)[1])) for t in args.tree]
     title = (f"{args.workload}{'' if args.k is None else f' (k = {args.k})'}" if args.workload
-             else f"CORA k = {args.k or 4}")
+             else f"{'verify of ' if args.verify else ''}CORA k = {args.k or 4}")
+    made: dict[str, Path] = {}
+    if args.verify:  # (the theory made once by each checkout, its own format; verify has no workers)
+        for name, tree in trees:
+            made[name] = Path(tempfile.mkdtemp(prefix="time-left-")) / "cora.theory"
+            subprocess.run([sys.executable, "-m", "pracmln_poss", "convert", str(ROOT / "examples/paper/cora.mln"),
+                            "-k", str(args.k or 4), "--quiet", "--no-checkpoint", "-o", str(made[name])], check=True,
+                           env={**os.environ, "PYTHONPATH": str(tree)}, cwd=made[name].parent)
+        args.jobs = [1]
     print(f"{title}: time left as shown, beside the time that remained (from the {SETTLED:g}th second on)")
     failed = False
     for jobs in args.jobs:
         for name, tree in trees:
-            end, cpu, found = run(tree, args.workload, args.k, jobs)
+            end, cpu, found = run(tree, args.workload, args.k, jobs, made.get(name))
             print(f"\n{name}, -j {jobs}: the run took {end:.1f} s ({cpu:.1f} s of CPU); {len(found)} estimates")
             print(f"{'at':>7}  {'shown':>8}  {'truth':>8}  ratio")
             worst = 1.0

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from .support import PAPER, ROOT, run_cli
+from .support import PAPER, ROOT, examples, run_cli
 
 SMOKERS = PAPER / "smokers.mln"
 
@@ -242,7 +244,7 @@ def test_verify_tells_the_time_left_by_what_pairs_of_each_size_cost(monkeypatch)
     items = [(3, 0.2)] * 100 + [(2, 0.01)] * 200 + [(3, 0.2)] * 200 + [(2, 0.01)] * 100
     said, truth = _pass_with_a_clock(monkeypatch, items)
     assert said < truth / 2  # (the rate: what the newcomer's CORA run showed)
-    counts = {2: 300, 3: 300}
+    counts = {"item": {2: 300, 3: 300}}
     said, truth = _pass_with_a_clock(monkeypatch, items, SizeCosts(len(items), counts))
     assert truth * 0.9 <= said <= truth * 1.1, (said, truth)
 
@@ -277,3 +279,27 @@ def test_verify_reports_the_time_left_of_its_pairs(pracmln, every_report):
     told = [info for info in infos if info.weighed]
     assert told and all(info.estimate is not None for info in told)
     assert infos[-1].done == result.pairs_checked
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.integers(1, n)), st.sets(st.integers(1, n), min_size=1), st.integers(0, 3))))
+def test_the_work_of_an_exhaustive_verification_is_counted_by_size(case):
+    """The pairs of each size and the distinct penalties an exhaustive verification
+    asks (what its time left is told from) are those its pairs make."""
+    from pracmln_poss.insight.verify import _all_pairs, _work_by_size
+
+    _n, evidence, query, k = case
+    evidence_atoms, query_atoms = sorted(evidence), sorted(query)
+    pairs: dict[int, int] = {}
+    keys: set[tuple[int, ...]] = set()
+    for e, c in _all_pairs(evidence_atoms, query_atoms, k):
+        pairs[len(e) + len(c)] = pairs.get(len(e) + len(c), 0) + 1
+        keys.add(tuple(sorted(e, key=abs)))
+        keys.add(tuple(sorted(e + tuple(-l for l in c), key=abs)))
+    solves: dict[int, int] = {}
+    for key in keys:
+        solves[len(key)] = solves.get(len(key), 0) + 1
+    work = _work_by_size(evidence_atoms, query_atoms, k)
+    assert work["item"] == pairs
+    assert work["solve"] == (solves if pairs else {0: 1})

@@ -120,12 +120,22 @@ def count_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: in
     return total
 
 
-def _pairs_by_size(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> dict[int, int]:
-    """How many of the pairs :func:`count_pairs` counts have each size ``|E| + |C|``."""
-    counts: dict[int, int] = {}
-    for size, pairs in _pair_classes(evidence_atoms, query_atoms, k):
-        counts[size] = counts.get(size, 0) + pairs
-    return counts
+def _work_by_size(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> dict[str, dict[int, int]]:
+    """The work of checking every pair :func:`count_pairs` counts, by its size: the
+    pairs of each size ``|E| + |C|`` (``"item"``), and the distinct penalties asked
+    (``"solve"``), each a MAP solve over a literal set: ``E`` and ``E + not C`` of every
+    pair.  A literal set on atoms ``X`` is one of them iff ``X`` is within the evidence
+    and query atoms and, at ``k + 1`` literals, meets the query atoms (``E`` of at most
+    ``k``, on evidence atoms; ``E + not C`` with ``C`` the query atoms of ``X``)."""
+    pairs: dict[int, int] = {}
+    for size, count in _pair_classes(evidence_atoms, query_atoms, k):
+        pairs[size] = pairs.get(size, 0) + count
+    atoms = len(set(evidence_atoms) | set(query_atoms))
+    only = len(set(evidence_atoms) - set(query_atoms))
+    solves = {size: 2**size * (comb(atoms, size) - (comb(only, size) if size == k + 1 else 0))
+              for size in range(0, k + 2)}
+    return {"item": {size: count for size, count in pairs.items() if count},
+            "solve": {size: count for size, count in solves.items() if count}}
 
 
 def _all_pairs(evidence_atoms: Sequence[int], query_atoms: Sequence[int], k: int) -> Iterator[tuple[EvidenceSet, EvidenceSet]]:
@@ -177,7 +187,7 @@ class _Plan:
     counted: int | None
     wanted: int
     pairs: Iterable[tuple[EvidenceSet, EvidenceSet]]
-    by_size: dict[int, int] | None  # (an exhaustive plan's pairs of each size; None: a sample)
+    by_size: dict[str, dict[int, int]] | None  # (an exhaustive plan's work of each size: _work_by_size; None: a sample)
 
 
 def _plan(mln: GroundMLN, k: int, focus: Focus, sample: int | None, seed: int, max_pairs: int) -> _Plan:
@@ -194,21 +204,29 @@ def _plan(mln: GroundMLN, k: int, focus: Focus, sample: int | None, seed: int, m
         else _random_pairs(evidence_atoms, query_atoms, k_atoms, random.Random(seed)))
     return _Plan(exhaustive, total, total if total <= COUNT_LIMIT else None,
                  total if exhaustive else (sample or DEFAULT_SAMPLE), pairs,
-                 _pairs_by_size(evidence_atoms, query_atoms, k_atoms) if exhaustive else None)
+                 _work_by_size(evidence_atoms, query_atoms, k_atoms) if exhaustive else None)
 
 
 class _Penalties:
-    """``pen(E)`` of the MLN, each evidence set asked of the engine once."""
+    """``pen(E)`` of the MLN, each evidence set asked of the engine once (and, where
+    ``costs`` is given, what each solve took told to them, by its size)."""
 
-    def __init__(self, engine: MapEngine) -> None:
+    def __init__(self, engine: MapEngine, costs: SizeCosts | None = None) -> None:
         self.engine = engine
+        self.costs = costs
+        self.solving = 0.0  # seconds the solves took so far
         self.known: dict[EvidenceSet, int | float] = {}
 
     def __call__(self, lits: Iterable[int]) -> int | float:
         key = tuple(sorted(lits, key=abs))
         found = self.known.get(key)
         if found is None:
+            began = time.perf_counter()
             found = self.known[key] = self.engine.penalty(list(key))
+            took = time.perf_counter() - began
+            self.solving += took
+            if self.costs is not None:
+                self.costs.add(len(key), took, "solve")
         return found
 
 
@@ -264,9 +282,15 @@ def verify(
                             pairs_impossible=len(impossible_pairs))
 
     with open_engine(mln, backend, guard) as engine, Reasoner(theory, guard=guard) as reasoner:
-        pen = _Penalties(engine)
+        # (all pairs: the solves apart from the rest, most of them asked by the first pairs)
+        pen = _Penalties(engine, costs if plan.exhaustive else None)
+
+        def done(size: int, began: float, solving: float) -> None:
+            took = time.perf_counter() - began
+            costs.add(size, took - (pen.solving - solving) if plan.exhaustive else took)
+
         for drawn, (e, c) in enumerate(plan.pairs):
-            began = time.perf_counter()
+            began, solving = time.perf_counter(), pen.solving
             if not plan.exhaustive:
                 if (e, c) in met:
                     if drawn > SAMPLE_DRAWS * plan.wanted + SAMPLE_DRAWS_MORE or len(met) == plan.total:
@@ -277,12 +301,12 @@ def verify(
                 impossible.add(e)
                 impossible_pairs.add((e, c))
                 if plan.exhaustive:  # (one of the plan's pairs, as those checked)
-                    costs.add(len(e) + len(c), time.perf_counter() - began)
+                    done(len(e) + len(c), began, solving)
                 continue
             seen_evidence.add(e)
             differ = _disagreement(pen, reasoner, e, c)
             checked += 1
-            costs.add(len(e) + len(c), time.perf_counter() - began)
+            done(len(e) + len(c), began, solving)
             report(checked, None, len(e) + len(c), costs=costs)
             if differ is not None:
                 return outcome(Counterexample(tuple(mln.literal_name(l) for l in e),

@@ -220,54 +220,58 @@ rate does)."""
 
 
 class SizeCosts:
-    """The time left of a pass whose items come in sizes, from what the items done of
+    """The time left of a pass whose work comes in sizes, from what the work done of
     each size cost.
 
     A verification's pairs cost by their size (one MAP solve over ``|E| + |C|`` fixed
-    literals each), and single pairs differ a hundredfold.  Where the pairs come in
-    their order (all of them: the smallest evidence sets first) and how many of each
-    size remain is known (``counts``), the time left is those at the cost per item of
-    their size, a size not met yet at that of the nearest one met.  Where they are
-    drawn at random (a sample: ``counts`` None), every stretch of them is like the rest,
-    so the time left is the items left at the cost per item of all those done: the
-    rate of the last few seconds, which the progress otherwise shows, follows the
-    cheap and dear stretches a heavy tail makes (a verification on CORA said 2 min 57 s
-    where 9 min 43 s remained).
+    literals, unless an earlier pair asked it, and a possibilistic entailment), and
+    single pairs differ a hundredfold.  Where the pairs come in their order (all of
+    them: the smallest evidence sets first) and how much work of each kind and size
+    there is is known (``counts``: e.g. the pairs of each size and the distinct solves
+    of each size), the time left is the work not done at the cost per item of its kind
+    and size, a size not met yet at that of the nearest one met.  Where they are drawn
+    at random (a sample: ``counts`` None), every stretch of them is like the rest, so
+    the time left is the items left at the cost per item of all those done: the rate of
+    the last few seconds, which the progress otherwise shows, follows the cheap and
+    dear stretches a heavy tail makes.
 
-    :param total: the items of the pass.
-    :param counts: the items of each size (None: drawn at random).
+    :param total: the items of the pass (of kind ``"item"``, what a sample counts).
+    :param counts: per kind, the work of each size (None: drawn at random).
     """
 
-    def __init__(self, total: int, counts: Mapping[int, int] | None = None) -> None:
+    def __init__(self, total: int, counts: Mapping[str, Mapping[int, int]] | None = None) -> None:
         self.total = total
-        self.counts = dict(counts) if counts is not None else None
-        self.done: dict[int, int] = {}
-        self.seconds: dict[int, float] = {}
+        self.counts = {kind: dict(by_size) for kind, by_size in counts.items()} if counts is not None else None
+        self.done: dict[tuple[str, int], int] = {}
+        self.seconds: dict[tuple[str, int], float] = {}
+        self.items = 0
         self._start: float | None = None
 
-    def add(self, size: int, seconds: float) -> None:
-        """One item of ``size`` done, in ``seconds``."""
+    def add(self, size: int, seconds: float, kind: str = "item") -> None:
+        """One piece of work of ``kind`` and ``size`` done, in ``seconds``."""
         if self._start is None:
             self._start = time.monotonic() - seconds
-        self.done[size] = self.done.get(size, 0) + 1
-        self.seconds[size] = self.seconds.get(size, 0.0) + seconds
+        self.done[kind, size] = self.done.get((kind, size), 0) + 1
+        self.seconds[kind, size] = self.seconds.get((kind, size), 0.0) + seconds
+        self.items += kind == "item"
 
     def left(self) -> float | None:
-        """Seconds the items not done will take (None: fewer than
-        :data:`SIZE_COSTS_FIRST` are done), at the pace the pass keeps (its seconds per
-        second its items took: the work between them counted)."""
-        done, worked = sum(self.done.values()), sum(self.seconds.values())
-        if done < SIZE_COSTS_FIRST or worked <= 0 or self._start is None:
+        """Seconds the work not done will take (None: fewer than
+        :data:`SIZE_COSTS_FIRST` items are done), at the pace the pass keeps (its
+        seconds per second its work took: what happens between counted)."""
+        worked = sum(self.seconds.values())
+        if self.items < SIZE_COSTS_FIRST or worked <= 0 or self._start is None:
             return None
-        pace = max(time.monotonic() - self._start, worked) / worked
+        elapsed = max(time.monotonic() - self._start, worked)
         if self.counts is None:
-            return max(self.total - done, 0) * worked / done * pace
-        met = sorted(self.done)
+            return max(self.total - self.items, 0) * elapsed / self.items
         todo = 0.0
-        for size, count in self.counts.items():
-            left = count - self.done.get(size, 0)
-            if left > 0:
-                j = bisect.bisect_left(met, size)
-                near = min(met[max(j - 1, 0):j + 1], key=lambda m: (abs(m - size), -m))
-                todo += left * self.seconds[near] / self.done[near]
-        return todo * pace
+        for kind, by_size in self.counts.items():
+            met = sorted(size for k, size in self.done if k == kind)
+            for size, count in by_size.items():
+                left = count - self.done.get((kind, size), 0)
+                if left > 0 and met:
+                    j = bisect.bisect_left(met, size)
+                    near = min(met[max(j - 1, 0):j + 1], key=lambda m: (abs(m - size), -m))
+                    todo += left * self.seconds[kind, near] / self.done[kind, near]
+        return todo * elapsed / worked
