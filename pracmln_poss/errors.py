@@ -66,6 +66,20 @@ class PossError(Exception):
         self.position = position
         super().__init__(f"{position}: {message}" if position else message)
 
+    def at(self, position: SourcePosition | None, message: str | None = None) -> PossError:
+        """This error (a copy: its class and what it carries) placed at ``position``, its
+        message ``message`` if given: how a caller that knows the place says it, whatever
+        the subclass's own constructor takes (:class:`~.bridge.database.SeveralDatabasesError`
+        takes the databases)."""
+        # (not copy.copy, which calls the class again with its args: a subclass's
+        # constructor takes others)
+        placed = type(self).__new__(type(self))
+        placed.__dict__.update(self.__dict__)
+        placed.message = self.message if message is None else message
+        placed.position = position
+        placed.args = (f"{position}: {placed.message}" if position else placed.message,)
+        return placed
+
 
 class FormulaSyntaxError(PossError, ValueError):
     """Malformed input text (a formula, a literal, a line of a file)."""

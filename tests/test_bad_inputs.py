@@ -77,6 +77,7 @@ FILES["negative.theory"] = b"#resolution 0.000001\n#atoms a\n-5  a\n"
 FILES["negative.json"] = b'{"atoms": ["a"], "formulas": [{"formula": "a", "level": -5}]}'
 FILES["includes-zero.mln"] = b'#include "zero.mln"\n' + FILES["m.mln"]
 FILES["angled.mln"] = b"#include <m.mln>\n"
+FILES["two.db"] = b"s(Alice)\n---\ns(Bob)\n"
 LINKS = {"link.theory": "m.mln", "zero.pracmln": "/dev/zero", "zero.mln": "/dev/zero"}
 DIRECTORIES = ["d.theory.checkpoint", "adir", "dir.mln"]
 FIFOS = ["fifo.mln", "fifo.pracmln", "fifo.theory"]
@@ -119,4 +120,19 @@ def test_bad_input_row(pracmln, workdir, capsys, command, error):
 
 
 def test_the_table_has_its_rows():
-    assert len(rows()) >= 25 and all(re.match(r"(map|convert|query|verify|show) ", c) for c, _ in rows())
+    assert len(rows()) >= 25 and all(re.match(r"(map|convert|query|verify|show|explain) ", c) for c, _ in rows())
+
+
+def test_an_error_placed_again_keeps_its_class_and_what_it_carries():
+    """A caller that knows the place re-raises the error there (``PossError.at``),
+    whatever its subclass's constructor takes: a file of several databases carries
+    them (re-made from its message and place, it raised an AttributeError)."""
+    from pracmln_poss.bridge.database import DatabaseParts, SeveralDatabasesError
+    from pracmln_poss.errors import SourcePosition
+
+    parts = [DatabaseParts((), (), SourcePosition("two.db", 1), SourcePosition("two.db", 2, "---"))] * 2
+    error = SeveralDatabasesError(parts, sources=None)
+    placed = error.at(SourcePosition("s.theory"), "it says so")
+    assert type(placed) is SeveralDatabasesError and placed.databases is parts
+    assert str(placed) == "s.theory: it says so" and placed.message == "it says so"
+    assert str(error).startswith("two.db:2: ---: the file holds several databases")  # (the original as it was)

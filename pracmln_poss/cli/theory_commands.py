@@ -56,7 +56,7 @@ def _checked(theory: Theory, questions: Sequence[Question], args: argparse.Names
             for item in question.evidence:
                 theory.ground_formula(item)
         except PossError as exc:
-            raise type(exc)(exc.message, question.position or exc.position or SourcePosition(args.theory)) from None
+            raise exc.at(question.position or exc.position or SourcePosition(args.theory)) from None
 
 
 def _on_theory(args: argparse.Namespace, make: Callable[[], _Made]) -> _Made:
@@ -65,7 +65,7 @@ def _on_theory(args: argparse.Namespace, make: Callable[[], _Made]) -> _Made:
     try:
         return make()
     except PossError as exc:
-        raise type(exc)(exc.message, exc.position or SourcePosition(args.theory)) from None
+        raise exc.at(exc.position or SourcePosition(args.theory)) from None
 
 
 def _answers(args: argparse.Namespace, theory: Theory, questions: Sequence[Question],

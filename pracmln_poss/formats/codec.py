@@ -114,7 +114,7 @@ def load_theory(path: str | os.PathLike[str], ground: bool = True, force: bool =
         hint = _model_hint(text, os.fspath(path))
         if exc.position is not None and not hint:
             raise
-        raise type(exc)(exc.message + hint, exc.position or SourcePosition(os.fspath(path))) from None
+        raise exc.at(exc.position or SourcePosition(os.fspath(path)), exc.message + hint) from None
 
 
 READ_FACTOR = 8

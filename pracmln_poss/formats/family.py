@@ -54,7 +54,7 @@ def read_family(path: str | Path, atoms: NamedAtoms) -> list[EvidenceSet]:
             try:
                 lits.append(atoms.literal(item))
             except PossError as exc:
-                raise type(exc)(exc.message, pos) from None
+                raise exc.at(pos) from None
         if any(-lit in lits for lit in lits):
             raise FormulaSyntaxError("evidence set holds a literal and its negation", pos)
         family[tuple(sorted(set(lits), key=abs))] = None

@@ -139,7 +139,7 @@ def read_json(text: str, source: str | None = None) -> PossibilisticTheory | Lif
             else:
                 formula = intern_atoms(parse_formula(item["formula"], ground=True, position=pos), names)
         except PossError as exc:
-            raise type(exc)(exc.message, pos) from None
+            raise exc.at(pos) from None
         if declared and len(names) > before:
             raise UnknownNameError(f"{list(names)[before]} is not an atom of the theory (not in its 'atoms')", pos)
         origin = item.get("origin")

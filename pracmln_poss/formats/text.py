@@ -82,7 +82,7 @@ def read_text(text: str, source: str | None = None) -> PossibilisticTheory:
         try:
             ground = intern_atoms(tree, names)
         except PossError as exc:
-            raise type(exc)(exc.message, pos) from None
+            raise exc.at(pos) from None
         if declared and len(names) > before:
             new = list(names)[before:]
             raise UnknownNameError(
