@@ -28,6 +28,7 @@ __all__ = [
     "PracmlnWarning",
     "ResolutionWarning",
     "closest",
+    "clipped",
 ]
 
 import difflib
@@ -51,11 +52,14 @@ class SourcePosition:
         if self.line is not None:
             where += f":{self.line}"
         if self.text is not None:
-            text = self.text.strip()
-            if len(text) > MAX_SHOWN:  # (a message is one line a person reads)
-                text = f"{text[: MAX_SHOWN - 40]}... ({len(text):,} characters)"
-            where += f": {text}"
+            where += f": {clipped(self.text.strip())}"
         return where
+
+
+def clipped(text: str) -> str:
+    """``text`` as an error message quotes it: at most :data:`MAX_SHOWN` characters, a
+    longer one cut and its length said (a message is one line a person reads)."""
+    return text if len(text) <= MAX_SHOWN else f"{text[: MAX_SHOWN - 40]}... ({len(text):,} characters)"
 
 
 class PossError(Exception):

@@ -78,6 +78,8 @@ FILES["negative.json"] = b'{"atoms": ["a"], "formulas": [{"formula": "a", "level
 FILES["includes-zero.mln"] = b'#include "zero.mln"\n' + FILES["m.mln"]
 FILES["angled.mln"] = b"#include <m.mln>\n"
 FILES["two.db"] = b"s(Alice)\n---\ns(Bob)\n"
+FILES["deep.questions"] = b'{"query": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+FILES["long.questions"] = b"x" * 200_000 + b"\n"
 LINKS = {"link.theory": "m.mln", "zero.pracmln": "/dev/zero", "zero.mln": "/dev/zero"}
 DIRECTORIES = ["d.theory.checkpoint", "adir", "dir.mln"]
 FIFOS = ["fifo.mln", "fifo.pracmln", "fifo.theory"]
@@ -136,3 +138,11 @@ def test_an_error_placed_again_keeps_its_class_and_what_it_carries():
     assert type(placed) is SeveralDatabasesError and placed.databases is parts
     assert str(placed) == "s.theory: it says so" and placed.message == "it says so"
     assert str(error).startswith("two.db:2: ---: the file holds several databases")  # (the original as it was)
+
+
+@pytest.mark.parametrize("name", ["deep.questions", "long.questions"])
+def test_a_questions_line_of_any_length_gets_a_short_error(pracmln, workdir, name):
+    """The line is quoted cut short, once (its whole 200,000 characters were quoted
+    twice: 200,310 bytes of error)."""
+    code, _, err = run_cli("query", "smokers-ab.theory", "--questions", name)
+    assert code == 2 and len(err) < 1_000 and "200,0" in err, err

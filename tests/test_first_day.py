@@ -66,6 +66,20 @@ def test_show_with_the_mln_takes_the_domains_the_theory_was_converted_with(pracm
     assert code == 2 and "different atoms" in err
 
 
+def test_a_made_by_line_edited_past_reading_is_passed_over_not_a_traceback(pracmln, tmp_path):
+    """An unclosed quote in the made-by line (found by the fuzzer under load): ``show`` with
+    the MLN reads no domains from it and shows the theory, as for a line without one."""
+    theory = tmp_path / "s3.theory"
+    assert run_cli("convert", SMOKERS, "--domain-size", "person=3", "-o", theory, "--quiet")[0] == 0
+    lines = theory.read_text().splitlines(keepends=True)
+    lines[1] = lines[1].replace(" convert ", ' convert "', 1)
+    theory.write_text("".join(lines))
+    code, out, err = run_cli("show", theory, "--mln", SMOKERS, "--domain-size", "person=3")
+    assert code == 0 and "Traceback" not in err, err
+    code, out, err = run_cli("show", theory, "--mln", SMOKERS)
+    assert "Traceback" not in err and "its made-by line" not in err, err
+
+
 def test_the_digest_groups_observations_alike_and_stays_short(pracmln, tmp_path):
     """Single observations of one predicate that conclude the same are one line (before:
     a line each); past the limit the rest are counted."""

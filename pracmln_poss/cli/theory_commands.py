@@ -229,9 +229,9 @@ def _as_converted(args: argparse.Namespace, theory: Theory) -> argparse.Namespac
     import copy
     import shlex
 
-    from ..formats.sections import made_options
+    from ..formats.sections import made_options, made_words
 
-    model = shlex.split(theory.made_by)[2:3] if theory.made_by.startswith(f"{PROG} convert ") else []
+    model = made_words(theory.made_by)[2:3] if theory.made_by.startswith(f"{PROG} convert ") else []
     if not model or not _same_file(model[0], args.mln):  # (another model: its own domains)
         return args
     given = {flag: made_options(theory.made_by, flag) for flag in ("--domain", "--domain-size", "--db")}

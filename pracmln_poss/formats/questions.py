@@ -17,13 +17,12 @@ from __future__ import annotations
 
 __all__ = ["Question", "parse_questions", "read_questions"]
 
-import json
 import os
 import shlex
 from dataclasses import dataclass
 
-from ..errors import FormulaSyntaxError, SourcePosition
-from ..sources import read_source
+from ..errors import FormulaSyntaxError, SourcePosition, clipped
+from ..sources import load_json, read_source
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ def read_questions(path: str | os.PathLike[str]) -> list[Question]:
 
 def _json_question(body: str, where: SourcePosition) -> Question:
     try:
-        item = json.loads(body)
+        item = load_json(body)  # (nesting bounded: a line 100,000 deep is an error, not a RecursionError)
     except ValueError as exc:
         raise FormulaSyntaxError(f"not a JSON object: {exc}", where) from None
     if not isinstance(item, dict):
@@ -97,7 +96,7 @@ def _words_question(body: str, where: SourcePosition) -> Question:
         elif target is not None:
             target.append(word)
         else:
-            raise FormulaSyntaxError(f"{word!r} is neither -q FORMULA nor -e LIT ... "
+            raise FormulaSyntaxError(f"{clipped(word)!r} is neither -q FORMULA nor -e LIT ... "
                                      "(a formula with spaces is quoted)", where)
     if not query:
         raise FormulaSyntaxError("no query: a question is -q FORMULA [-e LIT ...] or a JSON object", where)

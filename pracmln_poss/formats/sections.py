@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = ["by_level", "level_sections", "split_formula_line", "check_header", "MADE_BY", "made_by_of", "NOTE", "note_of",
-           "counted", "made_k", "made_options"]
+           "counted", "made_k", "made_options", "made_words"]
 
 import functools
 import re
@@ -85,17 +85,23 @@ MADE_BY = "// made by: "
 """How the line under a theory file's header that records how it was made starts."""
 
 
-def made_options(made_by: str | None, flag: str) -> list[str]:
-    """The values of ``flag`` (``-k``, ``--domain``, ...) in the command a theory's made-by
-    line records, in order (none for a line without one, or edited past reading)."""
+def made_words(made_by: str | None) -> list[str]:
+    """The words of the command a theory's made-by line records, as a shell splits them
+    (none for a line without one, or edited past reading, e.g. an unclosed quote)."""
     import shlex
 
     if not made_by:
         return []
     try:
-        words = shlex.split(made_by.removesuffix(" (the world left open)"))
+        return shlex.split(made_by.removesuffix(" (the world left open)"))
     except ValueError:
         return []
+
+
+def made_options(made_by: str | None, flag: str) -> list[str]:
+    """The values of ``flag`` (``-k``, ``--domain``, ...) in the command a theory's made-by
+    line records, in order (none for a line without one, or edited past reading)."""
+    words = made_words(made_by)
     return [value for word, value in zip(words, words[1:]) if word == flag]
 
 
