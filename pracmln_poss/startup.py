@@ -112,12 +112,18 @@ def start_helper(thread: Thread) -> None:
     The kernel may hand a signal to any thread that does not block it (Linux: another
     one when the main thread already has one pending and is not on a CPU).  The new
     thread takes its mask from this one, blocked for the moment of the start (a signal
-    coming then waits, and is this thread's when unblocked)."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    coming then waits, and is this thread's when unblocked).
+
+    The mask is read first, unchanged: ``pthread_sigmask`` runs the Python handlers of
+    the signals that came once it has changed the mask, so a handler that raises from
+    the call that blocks them all would leave this thread blocking every signal for
+    good, had that call been the one to return the mask to give back."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
         thread.start()
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def note_interrupts() -> None:

@@ -60,7 +60,7 @@ import threading
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Protocol, overload
 
@@ -344,46 +344,70 @@ def stoppable() -> Iterator[Guard]:
     if threading.current_thread() is not threading.main_thread():
         yield Guard()
         return
-    read, write = os.pipe()
-    os.set_blocking(write, False)
-    previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-    watcher = _Watcher(read, write, previous)
-    watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
-    start_helper(watcher.thread)  # (signals blocked in it: see start_helper)
-    guard = Guard(watcher)
-    watcher.send_again = guard._send_again
-    interrupt = signal.getsignal(signal.SIGINT)
-    if interrupt is signal.default_int_handler:
-        signal.signal(signal.SIGINT, guard.interrupt)
-    restore = _without_pysat_handlers()
-    unraisable = sys.unraisablehook
-    sys.unraisablehook = guard._unraisable(unraisable)
-    try:
+    # (each change is given back by the callback registered right after it, in the
+    # reverse order: a stop that comes while the block is set up, or while it is taken
+    # down, leaves nothing of it behind, and one callback's exception does not keep the
+    # next from running)
+    with ExitStack() as undo:
+        read, write = os.pipe()
+        watcher = _Watcher(read, write, -1)
+        guard = Guard(watcher)
+        undo.callback(_forget, guard)
+        undo.callback(_close_pipe, watcher)
+        os.set_blocking(write, False)
+        watcher.previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        undo.callback(signal.set_wakeup_fd, watcher.previous)
+        interrupt = signal.getsignal(signal.SIGINT)
+        if interrupt is signal.default_int_handler:
+            signal.signal(signal.SIGINT, guard.interrupt)
+            undo.callback(signal.signal, signal.SIGINT, interrupt)
+        watcher.send_again = guard._send_again
+        watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
+        # (the watcher stops before the handlers are given back: a swallowed stop's
+        # signal it was sending as the block ended comes to the run's handler, which
+        # lets it go)
+        start_helper(watcher.thread)  # (signals blocked in it: see start_helper)
+        undo.callback(_stop_watching, watcher)
+        undo.callback(_disarm_guard, guard)
+        undo.callback(_without_pysat_handlers())
+        unraisable = sys.unraisablehook
+        sys.unraisablehook = guard._unraisable(unraisable)
+        undo.callback(setattr, sys, "unraisablehook", unraisable)
+        undo.callback(setattr, guard, "swallowed", False)  # (nothing is sent again from here on)
         yield guard
         if guard.swallowed:  # (a stop a finalizer swallowed as the block's last work)
             guard.check()
-    finally:
-        guard.swallowed = False  # (nothing is sent again from here on)
-        sys.unraisablehook = unraisable
-        restore()
-        if guard.armed is not None:
-            _disarm(guard.armed)
-        # (the watcher stops at the byte 0, no signal's number: a forked worker's copy of
-        # the pipe's writing end would keep it from ever reading the pipe's end; it stops
-        # before the handlers are given back: a swallowed stop's signal it was sending as
-        # the block ended comes to the run's handler, which lets it go)
-        try:
-            os.write(write, _END)
-        except BlockingIOError:  # pragma: no cover - a pipe full of unread signals: its end, as before
-            pass
+
+
+def _forget(guard: Guard) -> None:
+    """A guard kept after its run stops nothing."""
+    guard.watcher, guard.pending = None, None
+
+
+def _close_pipe(watcher: _Watcher) -> None:
+    """Close the watcher's pipe: its reading end once the watcher has stopped (or never
+    started; a watcher still reading it, after a second's wait, keeps it)."""
+    os.close(watcher.write)
+    if watcher.thread is None or not watcher.thread.is_alive():
+        os.close(watcher.read)
+
+
+def _stop_watching(watcher: _Watcher) -> None:
+    """Stop the watcher at the byte 0, no signal's number (not by closing the pipe: a
+    forked worker's copy of its writing end would keep the watcher from ever reading its
+    end), and wait a second for it."""
+    try:
+        os.write(watcher.write, _END)
+    except BlockingIOError:  # pragma: no cover - a pipe full of unread signals: its end, as before
+        pass
+    if watcher.thread is not None:
         watcher.thread.join(timeout=1.0)
-        if interrupt is signal.default_int_handler:
-            signal.signal(signal.SIGINT, interrupt)
-        signal.set_wakeup_fd(previous)
-        os.close(write)
-        if not watcher.thread.is_alive():
-            os.close(read)
-        guard.watcher, guard.pending = None, None  # (a guard kept after its run stops nothing)
+
+
+def _disarm_guard(guard: Guard) -> None:
+    """Give back faulthandler's registrations the run's native searches made."""
+    if guard.armed is not None:
+        _disarm(guard.armed)
 
 
 def given(guard: Guard | None) -> Guard:

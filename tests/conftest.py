@@ -72,7 +72,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _process_state() -> dict[str, object]:
     """What a test may change of this process and must give back: the signals' handlers,
-    the wakeup fd, the interval timer, ``sys.unraisablehook``, the garbage collector and
+    the main thread's signal mask, the wakeup fd, the interval timer, ``sys.unraisablehook``, the garbage collector and
     the threads (a test that leaves any of them changed makes a later one fail, where
     nothing says why: a stop test met a thread a Dask cluster had left behind)."""
     import gc
@@ -86,6 +86,7 @@ def _process_state() -> dict[str, object]:
         "handlers": {name: signal.getsignal(getattr(signal, name)) for name in _SIGNALS},
         "wakeup fd": fd,
         "timer": signal.getitimer(signal.ITIMER_REAL)[0] > 0,
+        "signal mask": signal.pthread_sigmask(signal.SIG_BLOCK, ()),
         "unraisablehook": sys.unraisablehook,
         # (a freeze count past the interpreter's own: CPython 3.12 puts 375 objects of
         # its own back among the frozen at every full collection, even after
