@@ -323,7 +323,8 @@ class Guard:
                                 f"got {seconds!r}")
         previous = signal.signal(signal.SIGALRM, _alarm(self, TimeLimitReached(
             f"no answer within the time limit of {seconds:g} s")))
-        signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN)
+        started = time.monotonic()
+        held = signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN)  # (the timer it replaces: a host's, an outer limit's)
         self.deadlines += 1
         try:
             yield
@@ -333,6 +334,7 @@ class Guard:
             signal.signal(signal.SIGALRM, previous)
             if isinstance(self.pending, TimeLimitReached):
                 self.pending, self.swallowed = None, False
+            _give_back_timer(held, time.monotonic() - started)
 
 
 @contextmanager
@@ -660,6 +662,19 @@ def _inside_pracmln(frame: types.FrameType | None) -> bool:
     return False
 
 
+
+
+def _give_back_timer(held: tuple[float, float], elapsed: float) -> None:
+    """Set the interval timer a deadline replaced (``held``: its time left then, and its
+    interval) running again, ``elapsed`` seconds on; one that fell due meanwhile goes
+    off at once, to the handler given back (held back, not lost)."""
+    left, interval = held
+    if left > 0:
+        signal.setitimer(signal.ITIMER_REAL, max(left - elapsed, _AT_ONCE), interval)
+
+
+_AT_ONCE = 1e-6
+"""The time left of a timer that fell due while a deadline held it (0 would stop it)."""
 
 
 def _alarm(guard: Guard, passed: TimeLimitReached) -> Callable[[int, types.FrameType | None], None]:

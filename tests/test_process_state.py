@@ -345,3 +345,86 @@ def test_every_solve_of_a_command_goes_through_the_commands_guard(argv, monkeypa
         monkeypatch.setattr(stopping.Guard, name, recorded)
     assert main(argv) == 0, capsys.readouterr().err
     assert seen and all(seen), f"{seen.count(False)} of {len(seen)} solves went through a guard of their own"
+
+
+def _host_alarm(seen: list[float]):
+    def handler(signum, frame):
+        seen.append(signal.getitimer(signal.ITIMER_REAL)[0])
+    return handler
+
+
+@pytest.mark.parametrize("ending", ["return", "exception", "time limit", "ctrl-c"])
+def test_a_deadline_gives_the_hosts_timer_back_running(ending):
+    """A host's interval timer (100 s to go) runs on after a deadline of ours, however the
+    block ends: its time left is what it would have been, its handler its own (the
+    deadline used to stop it: ``getitimer`` said ``(0.0, 0.0)``)."""
+    import os
+    import time
+
+    from pracmln_poss import stopping
+    from pracmln_poss.errors import TimeLimitReached
+
+    seen: list[float] = []
+    host = _host_alarm(seen)
+    previous = signal.signal(signal.SIGALRM, host)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 100, 7)
+        raised = {"return": None, "exception": ValueError, "time limit": TimeLimitReached,
+                  "ctrl-c": KeyboardInterrupt}[ending]
+        try:
+            with stopping.stoppable() as guard, guard.deadline(0.05 if ending == "time limit" else 50):
+                if ending == "exception":
+                    raise ValueError
+                if ending == "ctrl-c":
+                    os.kill(os.getpid(), signal.SIGINT)
+                end = time.monotonic() + 5
+                while ending in ("time limit", "ctrl-c") and time.monotonic() < end:
+                    pass
+        except BaseException as exc:
+            assert raised is not None and isinstance(exc, raised), exc
+        else:
+            assert raised is None
+        left, interval = signal.getitimer(signal.ITIMER_REAL)
+        assert 90 < left <= 100 and interval == 7
+        assert signal.getsignal(signal.SIGALRM) is host and seen == []
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_hosts_timer_that_falls_due_inside_a_deadline_goes_off_as_it_ends():
+    """Held back, not lost: the host's handler runs once the block has given it back."""
+    import time
+
+    from pracmln_poss import stopping
+
+    seen: list[float] = []
+    previous = signal.signal(signal.SIGALRM, _host_alarm(seen))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with stopping.stoppable() as guard, guard.deadline(50):
+            time.sleep(0.2)
+            assert seen == []
+        end = time.monotonic() + 5
+        while not seen and time.monotonic() < end:
+            time.sleep(0.01)
+        assert len(seen) == 1
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_an_outer_time_limit_still_stops_the_run_after_an_inner_one_ended():
+    """Deadlines nest: an inner one's end sets the outer's timer running again."""
+    import time
+
+    from pracmln_poss import stopping
+    from pracmln_poss.errors import TimeLimitReached
+
+    with stopping.stoppable() as guard, pytest.raises(TimeLimitReached, match="0.3 s"), guard.deadline(0.3):
+        with guard.deadline(30):
+            pass
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            pass
+        pytest.fail("the outer limit never came")
