@@ -441,3 +441,24 @@ def test_out_of_memory_is_one_line_and_writes_nothing(pracmln, tmp_path, monkeyp
     err = capsys.readouterr().err
     assert err.startswith("pracmln-poss: error: out of memory") and len(err.strip().splitlines()) == 1, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("command", [["map", "{model}", "-e", "p(Zoë)"], ["convert", "{model}", "-k", "1"],
+                                     ["query", "{theory}", "-e", "p(Zoë)", "-q", "q(Zoë)"]])
+def test_a_name_standard_output_cannot_encode_is_one_line_saying_so(tmp_path, command):
+    """``PYTHONIOENCODING=ascii`` and a constant ``Zoë``: one line naming the encoding, the
+    character and the way out, exit 2 (it was a ``UnicodeEncodeError`` traceback; one
+    handler for every command: ``show`` and ``explain`` were the same)."""
+    from .support import run_python
+
+    model = tmp_path / "z.mln"
+    model.write_text("person = {Zoë, Bob}\np(person)\nq(person)\n1 p(x) => q(x)\n", encoding="utf-8")
+    theory = tmp_path / "z.theory"
+    assert run_cli("convert", model, "-k", "1", "--quiet", "-o", theory)[0] == 0
+    argv = [a.format(model=model, theory=theory) for a in command]
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = run_python("import sys; from pracmln_poss.cli import main; sys.exit(main(sys.argv[1:]))", *argv, env=env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == ("pracmln-poss: error: standard output's encoding (ascii) cannot write '\\xeb': "
+                                   "set PYTHONIOENCODING=utf-8 (or a locale that can)"), done.stderr
+    assert "Traceback" not in done.stderr

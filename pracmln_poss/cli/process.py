@@ -121,6 +121,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             _drop_stdout()
             return 2
         return _signalled(exc, args, ending.came)
+    except UnicodeEncodeError as exc:
+        if not _of_stdout(exc):
+            return _signalled(exc, args, ending.came)
+        print(f"{PROG}: error: standard output's encoding ({exc.encoding}) cannot write "
+              f"{ascii(exc.object[exc.start:exc.end])}: set PYTHONIOENCODING=utf-8 (or a locale that can)",
+              file=sys.stderr)
+        _drop_stdout()
+        return 2
     except Exception as exc:
         return _signalled(exc, args, ending.came)
     finally:
@@ -187,6 +195,18 @@ def _signalled(exc: Exception, args: argparse.Namespace, came: KeyboardInterrupt
 _OUTPUT_ERRNOS = frozenset({errno.EFBIG, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT})
 """What a print to a cut standard output raises (a size limit, a full disk, a closed
 descriptor): an error of the output, not a traceback."""
+
+
+def _of_stdout(exc: UnicodeEncodeError) -> bool:
+    """Whether ``exc`` is standard output's encoding refusing a character (a name such
+    as ``Zoë`` under ``PYTHONIOENCODING=ascii``): every file we write is UTF-8."""
+    import codecs
+
+    encoding = getattr(sys.stdout, "encoding", None)
+    try:
+        return encoding is not None and codecs.lookup(encoding).name == codecs.lookup(exc.encoding).name
+    except LookupError:
+        return False
 
 
 def _drop_stdout() -> None:
