@@ -355,3 +355,45 @@ def test_a_search_without_a_checkpoint_digests_nothing(monkeypatch):
     monkeypatch.setattr(RuleSearch, "key", refused)
     assert converted(smokers(), {"k": 2})
     assert converted(smokers(), {"method": "lifted", "k": 2})
+
+
+def _interrupted_in_the_optima(tmp_path):
+    """A checkpoint of smokers k = 3 left by an interrupt in the optima of size 3."""
+    path = tmp_path / "out.checkpoint"
+
+    def interrupt(info):
+        if info.phase.startswith("penalties") and info.size == 3 and info.done and info.done > 40:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        converted(smokers(), {"k": 3}, checkpoint=path, progress=interrupt)
+    return path
+
+
+def _a_packed_optimum(data):
+    return data["optima"][0][1][0][1]
+
+
+@pytest.mark.parametrize("where", ["rules past the pass", "rules under way past the pass", "optima past the pass",
+                                   "optima of another length"])
+def test_a_checkpoints_chunk_the_search_has_not_is_found_again(pracmln, tmp_path, every_report, where):
+    """Chunks whose digest matches but which the pass has not (an index past its chunks,
+    or another number of items): left out and found again, the bytes a fresh run's, with
+    a note (a rules chunk at index 999 was an ``IndexError`` traceback)."""
+    if where.startswith("rules"):
+        path = _interrupted(tmp_path, every_report)
+
+        def change(data):
+            if where == "rules past the pass":
+                data["rules"][0][0] = 999
+            else:
+                data["begun"] = [0, 999, 1, "rules", data["rules"][0][1]]
+    else:
+        path = _interrupted_in_the_optima(tmp_path)
+
+        def change(data):
+            packed = _a_packed_optimum(data)
+            data["partial"] = [[3, [[999 if where == "optima past the pass" else 0, [packed]]]]]
+    _edit(path, change)
+    notes = _resume(path)
+    assert any("do not fit this search were left out and are found again" in n for n in notes), notes

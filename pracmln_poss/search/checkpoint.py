@@ -35,7 +35,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence, Sized
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -380,6 +380,25 @@ class Checkpoint:
         self.optima, self.partial, self.rules, self.begun = data
         self.resumed = True
         return True
+
+    def fit(self, kept: dict[int, T], chunks: Sequence[Sized], of_pass: Callable[[Begun], bool],
+            length: Callable[[T], int] | None = None) -> int:
+        """Drop from ``kept`` (this checkpoint's chunks of one pass, by index) those the
+        pass has not: an index past its ``chunks``, or (``length``) another number of
+        items than its chunk; and the chunk under way (:attr:`begun`, when ``of_pass``)
+        where it does not fit either.  They are found again, never taken for this pass's:
+        a file whose digest matches may still not be of this pass (forged, or of a bug).
+        Returns how many were dropped."""
+        unfit = [i for i, value in kept.items()
+                 if i >= len(chunks) or (length is not None and length(value) != len(chunks[i]))]
+        for i in unfit:
+            del kept[i]
+        begun = self.begun
+        if isinstance(begun, Begun) and of_pass(begun) and (begun.chunk >= len(chunks)
+                                                             or begun.items > len(chunks[begun.chunk])):
+            self.begun = None
+            unfit.append(begun.chunk)
+        return len(unfit)
 
     def _read(self) -> tuple[dict[int, list[tuple[tuple[int, ...], Packed | None]]],
                              dict[int, dict[int, list[Packed | None]]], dict[int, RuleChunk], Begun | None] | None:

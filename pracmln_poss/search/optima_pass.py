@@ -106,6 +106,9 @@ def _optima_of_size(search: RuleSearch, runner: ChunkRunner[RuleSearch], group: 
     # the optima of the chunks finished before an interrupt (their extensions are
     # found again: kept, they would make the checkpoint many times larger)
     partial = saved.partial.setdefault(size, {}) if saved is not None else {}
+    if saved is not None and saved.fit(partial, chunks, lambda b: b.optima is not None and b.size == size, len) \
+            and report is not None:
+        report.note(f"{saved.path}: chunks of optima that do not fit this search were left out and are found again")
     replayed = set(partial)
     start = _begun_optima_at(saved, size)
     offset = len(optima)  # (the sets of the sizes below)

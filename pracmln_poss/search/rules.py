@@ -77,6 +77,8 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
             chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
             del optima  # (the chunks keep what the rules need)
             done = 0
+            if saved is not None and saved.fit(saved.rules, chunks, lambda b: b.rules is not None) and report is not None:
+                report.note(f"{saved.path}: chunks of rules that do not fit this search were left out and are found again")
             begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
             start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
             replayed = set(saved.rules) if saved is not None else set()
