@@ -462,3 +462,32 @@ def test_a_name_standard_output_cannot_encode_is_one_line_saying_so(tmp_path, co
     assert done.stderr.strip() == ("pracmln-poss: error: standard output's encoding (ascii) cannot write '\\xeb': "
                                    "set PYTHONIOENCODING=utf-8 (or a locale that can)"), done.stderr
     assert "Traceback" not in done.stderr
+
+
+_IN_A_POOL = """
+import multiprocessing, sys
+def work(model):
+    from pracmln_poss import transform
+    try:
+        transform(model, "defaults", k=1, jobs=2)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "ran"
+if __name__ == "__main__":
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        print(pool.map(work, [sys.argv[1]])[0])
+"""
+
+
+def test_jobs_inside_a_pool_worker_is_one_line_saying_what_to_give(tmp_path):
+    """``transform(jobs=2)`` in a ``multiprocessing.Pool`` worker, which may start no
+    process: our error, naming jobs=1 or an executor (it was multiprocessing's bare
+    ``AssertionError: daemonic processes are not allowed to have children``)."""
+    from .support import run_python
+
+    script = tmp_path / "pooled.py"
+    script.write_text(_IN_A_POOL)
+    done = run_python(f"import runpy, sys; sys.argv = [{str(script)!r}, {str(PAPER / 'smokers.mln')!r}]; "
+                      f"runpy.run_path({str(script)!r}, run_name='__main__')")
+    assert done.stdout.strip() == ("ArgumentError: jobs=2 cannot start worker processes from a daemonic process "
+                                   "(a worker of a multiprocessing.Pool): give jobs=1, or an executor"), done

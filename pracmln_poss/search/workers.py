@@ -41,6 +41,7 @@ from typing import Generic, ParamSpec, Protocol, TypeVar, cast
 
 from .. import arguments
 from ..closable import Closable
+from ..errors import ArgumentError
 from ..map import open_engine
 from ..map.engine import MapEngine
 from ..map.interchangeable import Interchangeable
@@ -650,4 +651,7 @@ def executor_for(jobs: int, executor: Executor | None, guard: Guard | None = Non
         return nullcontext(executor)
     if jobs == 1:
         return nullcontext(None)
+    if multiprocessing.current_process().daemon:  # (multiprocessing's own refusal is a bare AssertionError)
+        raise ArgumentError(f"jobs={jobs} cannot start worker processes from a daemonic process (a worker of "
+                            "a multiprocessing.Pool): give jobs=1, or an executor")
     return local_pool(jobs, guard)
