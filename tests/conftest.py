@@ -68,6 +68,20 @@ def _interpreters_own_freeze() -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     _interpreters_own_freeze()
+    _python_s_own_ctrl_c()
+
+
+def _python_s_own_ctrl_c() -> None:
+    """Ctrl-C raises ``KeyboardInterrupt``, as in a Python started from a terminal, where
+    the suite was started with SIGINT ignored: a shell without job control starts every
+    background command so (``tox -e py &`` in a script, ``nohup``), and Python then
+    keeps it ignored.  The tests of a Ctrl-C expect Python's own handler (ours respects
+    an ignored SIGINT: it installs its handler only over Python's); under an ignored one
+    three of them failed every time, which looked like a flaky test under load."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _process_state() -> dict[str, object]:
