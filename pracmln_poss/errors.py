@@ -29,9 +29,11 @@ __all__ = [
     "ResolutionWarning",
     "closest",
     "clipped",
+    "one_line",
 ]
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -48,12 +50,26 @@ class SourcePosition:
     text: str | None = None
 
     def __str__(self) -> str:
-        where = self.file or "<input>"
+        where = one_line(self.file) if self.file else "<input>"
         if self.line is not None:
             where += f":{self.line}"
         if self.text is not None:
             where += f": {clipped(self.text.strip())}"
         return where
+
+
+def one_line(text: str) -> str:
+    """``text`` with its control characters and line breaks written as Python writes them
+    in a string (``\\n``, ``\\x0b``, ``\\u2028``): a file's name in a message, or in a
+    theory's ``// from:`` comment, stays on its line (a path may hold a newline)."""
+    if text.isprintable() or not any(unicodedata.category(c) in _BREAKING for c in text):
+        return text
+    return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in _BREAKING else c
+                   for c in text)
+
+
+_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+"""The categories of the characters :func:`one_line` writes escaped."""
 
 
 def clipped(text: str) -> str:

@@ -171,28 +171,28 @@ def read_source(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_
 
 def _whole_text_lines(text: str, source: str | None) -> Iterator[tuple[SourcePosition, str]]:
     """:func:`numbered_lines` with the comments stripped from the whole text at once."""
-    originals = text.splitlines()
-    for number, line in enumerate(strip_comments(text).splitlines(), 1):
+    originals = text.split("\n")
+    for number, line in enumerate(strip_comments(text).split("\n"), 1):
         body = line.strip()
         if body:
             original = originals[number - 1] if number <= len(originals) else line
             yield SourcePosition(source, number, original), body
 
 
-_OTHER_LINE_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # (splitlines' besides "\n" and "\r")
-
-
 def numbered_lines(text: str, source: str | None) -> Iterator[tuple[SourcePosition, str]]:
     """The non-empty lines without comments, stripped, each with its position
-    (whose text is the original line, comments included)."""
-    if "/*" in text or any(c in text for c in _OTHER_LINE_BREAKS):
-        # (a block comment may span lines, and a "//" comment runs to "\n" past the
-        # breaks that splitlines also splits at: the whole text at once)
+    (whose text is the original line, comments included).  Lines end at ``\n`` only
+    (:func:`decode_text` made every ending one), as in Python's text files: not at the
+    other breaks ``str.splitlines`` knows (``\x0b``, ``\x0c``, ``\x1c``-``\x1e``,
+    ``\x85``, U+2028, U+2029), which a quoted name may hold and a theory writes as they
+    are."""
+    if "/*" in text:
+        # (a block comment may span lines: the whole text at once)
         yield from _whole_text_lines(text, source)
         return
     # (otherwise no comment or quoted name spans lines, so each line is stripped alone,
     # and one without a quote ends at its first "//")
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):
         if '"' in line:
             body = strip_comments(line).strip()
         else:

@@ -254,3 +254,67 @@ def test_a_theory_keeps_how_it_was_made_through_its_files():
     assert loads(hand).made_by is None
     with pytest.raises(FormulaSyntaxError, match="'made_by' is not a text"):
         loads('{"format": "pracmln_poss-theory", "version": 1, "made_by": 3, "formulas": []}')
+
+
+_NAME = st.text(st.characters(blacklist_characters='"\n\r', blacklist_categories=("Cs",)), min_size=1, max_size=6)
+"""A constant as a quoted name may hold it: any character but its quote and a line ending
+(surrogates are no text: UTF-8 cannot hold them)."""
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(300))
+@given(constants=st.lists(_NAME, min_size=1, max_size=3, unique=True),
+       origin=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12))
+def test_any_constant_and_any_origin_is_read_back_from_text_and_json(constants, origin):
+    """Any Unicode and any control character in a quoted constant (``\\x0b``, ``\\x85``,
+    U+2028: lines end at ``\\n`` only), and any text where a formula came from (a path
+    with a newline: written ``\\n``, one line) come back from the text format; JSON
+    keeps the origin as it was."""
+    from pracmln_poss.logic.formula import Atom, Not, Or
+    from pracmln_poss.possibilistic import PossibilisticFormula
+
+    atoms = (*(f'p("{c}")' for c in constants), "q")
+    formulas = (PossibilisticFormula(Or((Atom(1), Not(Atom(len(atoms))))), 1, origin=origin),
+                PossibilisticFormula(Atom(1), INF))
+    theory = PossibilisticTheory(atoms, formulas)
+    for fmt in ("text", "json"):
+        text = dumps(theory, fmt)
+        back = loads(text)
+        assert back.atoms == atoms
+        shown = origin.replace("\r", "\\r").replace("\n", "\\n").strip() if fmt == "text" else origin
+        assert [pf.origin for pf in back.formulas if pf.level != INF] == [shown or None]
+        assert dumps(back, fmt) == text
+
+
+def test_a_name_with_a_line_break_is_refused_by_the_text_format_not_written_broken(tmp_path):
+    from pracmln_poss.errors import OutputError
+    from pracmln_poss.logic.formula import Atom
+    from pracmln_poss.possibilistic import PossibilisticFormula
+
+    theory = PossibilisticTheory(('p("A\nB")',), (PossibilisticFormula(Atom(1), 1),))
+    with pytest.raises(OutputError, match="holds a line break, which a text theory cannot hold: write JSON"):
+        dumps(theory, "text")
+    assert loads(dumps(theory, "json")).atoms == theory.atoms
+
+
+def test_a_lifted_theory_of_constants_holding_line_breaks_splitlines_knows_reads_back(pracmln, tmp_path):
+    """The review's constants (``\\x0b \\x0c \\x1c \\x85`` U+2028 U+2029) and a model
+    path holding a newline: ``convert`` writes a theory ``show`` and ``query`` read (they
+    said "level 'd")' is not a number"), and its hard rule's origin stays on its line."""
+    from .support import run_cli
+
+    odd = ["A\x0bB", "C\x0cD", "E\x1cF", "G\x85H", "I\u2028J", "K\u2029L"]
+    folder = tmp_path / "we\nird"
+    folder.mkdir()
+    model = folder / "m.mln"
+    constants = ", ".join(f'"{c}"' for c in odd)
+    model.write_text(f"person = {{{constants}, Bob}}\np(person)\nq(person)\n1 p(x) => q(x)\np(Bob).\n",
+                     encoding="utf-8")
+    theory = tmp_path / "m.theory"
+    code, _, err = run_cli("convert", model, "-k", "1", "--quiet", "-o", theory)
+    assert code == 0, err
+    assert "// from: " + str(folder).replace("\n", "\\n") in theory.read_text(encoding="utf-8")
+    code, out, err = run_cli("show", theory)
+    assert code == 0 and all(c in out for c in odd), err
+    code, out, err = run_cli("query", theory, "-e", f'p("{odd[4]}")', "-q", f'q("{odd[4]}")')
+    assert code == 0 and "yes" in out.lower(), (out, err)

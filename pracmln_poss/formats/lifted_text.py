@@ -31,7 +31,17 @@ from ..possibilistic.theory import PossibilisticFormula
 from ..sources import numbered_lines
 from ..version import __version__
 from ..weights import Resolution
-from .sections import NOTE, by_level, check_header, counted, level_sections, made_by_of, note_of, split_formula_line
+from .sections import (
+    NOTE,
+    by_level,
+    check_header,
+    check_names,
+    counted,
+    level_sections,
+    made_by_of,
+    note_of,
+    split_formula_line,
+)
 
 _TYPE = re.compile(r"^#type\s+(\w+)\s+([a-z]\w*)\s*=\s*(.*)$")  # name, variable prefix, constants
 
@@ -41,7 +51,7 @@ def is_lifted_text(text: str) -> bool:
     header (a lifted theory over no type, read back as one)."""
     first = text.lstrip("\ufeff").split("\n", 1)[0]
     return "lifted possibilistic theory" in first or any(line.startswith(("#type ", "#domain ", "#predicate "))
-                                                         for line in text.splitlines())
+                                                         for line in text.split("\n"))
 
 
 def write_lifted_text(lt: LiftedTheory) -> str:
@@ -57,11 +67,14 @@ def write_lifted_text(lt: LiftedTheory) -> str:
     lines.append(f"#resolution {lt.resolution}")
     if isinstance(lt.atoms, ProductAtoms):  # (its atoms as their predicates and domains: a few lines)
         signature = lt.atoms.signature
+        check_names((c for _name, constants in signature.domains for c in constants), "constant")
         lines.extend(f"#domain {name} = {format_constants(constants)}" for name, constants in signature.domains)
         lines.extend(f"#predicate {atom_name(pred, doms)}" for pred, doms in signature.predicates)
     else:
+        check_names(lt.atoms)
         lines.append("#atoms " + " ".join(lt.atoms))
     for name, constants in lt.types:
+        check_names(constants, "constant")
         lines.append(f"#type {name} {prefixes[name]} = {format_constants(constants)}")
     shown: dict[int, str] = {}  # (the theory keeps its formulas alive while it is written)
     lines.extend(level_sections(groups, lt.resolution, lambda f: format_formula(f, shown=shown)))

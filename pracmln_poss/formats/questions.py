@@ -40,7 +40,7 @@ def parse_questions(text: str, source: str | None = None) -> list[Question]:
     :raises FormulaSyntaxError: naming the line, for a line of neither form.
     """
     out = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # (as numbered_lines: "\n" only)
         body = line.strip()
         if not body or body.startswith("#"):
             continue

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 __all__ = ["by_level", "level_sections", "split_formula_line", "check_header", "MADE_BY", "made_by_of", "NOTE", "note_of",
-           "counted", "made_k", "made_options", "made_words"]
+           "counted", "made_k", "made_options", "made_words", "check_names"]
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from ..errors import FormulaSyntaxError, SourcePosition, WeightError
+from ..errors import FormulaSyntaxError, OutputError, SourcePosition, WeightError
 from ..logic.formula import Formula
 from ..possibilistic.protocol import Theory
 from ..possibilistic.theory import Level, PossibilisticFormula, parse_level
@@ -22,6 +22,25 @@ def by_level(theory: Theory) -> list[tuple[Level, list[PossibilisticFormula]]]:
     for pf in theory.formulas:
         groups.setdefault(pf.steps, []).append(pf)
     return sorted(groups.items(), key=lambda item: item[0])
+
+
+def _one_line(origin: str) -> str:
+    """Where a formula came from as its ``// from:`` comment says it, read back the same:
+    the line endings the reader knows (``\\r``, ``\\n``: a path may hold one) written
+    as Python writes them, the ends stripped as the reader strips them."""
+    if "\r" in origin or "\n" in origin:
+        origin = origin.replace("\r", "\\r").replace("\n", "\\n")
+    return origin.strip()
+
+
+def check_names(names: Iterable[str], what: str = "atom") -> None:
+    """Refuse, before a text theory is written, a name holding a line ending (``\\n``,
+    ``\\r``): the text format's lines end there, and its reader would refuse the file
+    (JSON holds it)."""
+    for name in names:
+        if "\n" in name or "\r" in name:
+            raise OutputError(f"the {what} {name!r} holds a line break, which a text theory cannot hold: "
+                              "write JSON (--format json)")
 
 
 def level_sections(
@@ -38,8 +57,9 @@ def level_sections(
         shown = format_weight(level, resolution)
         for pf in formulas:
             text = f"{shown}  {show(pf.formula)}"
-            if pf.origin:
-                text += f"  // from: {pf.origin}"
+            origin = _one_line(pf.origin) if pf.origin else None
+            if origin:
+                text += f"  // from: {origin}"
             lines.append(text)
     return lines
 

@@ -33,11 +33,12 @@ from ..possibilistic.theory import PossibilisticFormula, PossibilisticTheory
 from ..sources import numbered_lines
 from ..version import __version__
 from ..weights import Resolution
-from .sections import by_level, check_header, counted, level_sections, made_by_of, split_formula_line
+from .sections import by_level, check_header, check_names, counted, level_sections, made_by_of, split_formula_line
 
 
 def write_text(theory: PossibilisticTheory) -> str:
     """The theory in the text format (deterministic: same theory, same bytes)."""
+    check_names(theory.atoms)
     groups = by_level(theory)
     lines = [
         f"// pracmln_poss {__version__} possibilistic theory: "
