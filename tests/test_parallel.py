@@ -402,3 +402,29 @@ def test_a_stopped_run_leaves_no_process_and_resumes(pracmln, tmp_path, stop):
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert single.returncode == 0, single.stderr
     assert out.read_bytes() == (tmp_path / "single.theory").read_bytes() and not checkpoint.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ending", ["finished", "SIGINT"])
+def test_the_workers_leave_no_temporary_folder(pracmln, tmp_path, ending):
+    """``convert -j 2 --backend toulbar2``, finished (``k = 2``, 7 s) or stopped by
+    Ctrl-C (``k = 3``, once its checkpoint is written): nothing is left in TMPDIR (each worker's toulbar2 listing folder stayed, ``pracmln-poss-*/optima``:
+    a worker's engine is not closed when the pool stops it, nor when it is stopped)."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    out = tmp_path / "cora.theory"
+    command = [sys.executable, "-m", "pracmln_poss", "convert", str(ROOT / "examples" / "paper" / "cora.mln"),
+               "-k", "2" if ending == "finished" else "3", "-j", "2", "--backend", "toulbar2", "--quiet",
+               "-o", str(out)]
+    run = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals,
+                           env={**os.environ, "TMPDIR": str(temp)})
+    if ending == "SIGINT":
+        checkpoint = tmp_path / "cora.theory.checkpoint"
+        deadline = time.monotonic() + 120
+        while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert run.poll() is None, "the run ended before it could be stopped"
+        run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == (0 if ending == "finished" else 130), err
+    assert sorted(p.name for p in temp.iterdir()) == []

@@ -122,13 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return _signalled(exc, args, ending.came)
     except UnicodeEncodeError as exc:
-        if not _of_stdout(exc):
-            return _signalled(exc, args, ending.came)
-        print(f"{PROG}: error: standard output's encoding ({exc.encoding}) cannot write "
-              f"{ascii(exc.object[exc.start:exc.end])}: set PYTHONIOENCODING=utf-8 (or a locale that can)",
-              file=sys.stderr)
-        _drop_stdout()
-        return 2
+        return _unencodable(exc) if _of_stdout(exc) else _signalled(exc, args, ending.came)
     except Exception as exc:
         return _signalled(exc, args, ending.came)
     finally:
@@ -195,6 +189,15 @@ def _signalled(exc: Exception, args: argparse.Namespace, came: KeyboardInterrupt
 _OUTPUT_ERRNOS = frozenset({errno.EFBIG, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT})
 """What a print to a cut standard output raises (a size limit, a full disk, a closed
 descriptor): an error of the output, not a traceback."""
+
+
+def _unencodable(exc: UnicodeEncodeError) -> int:
+    """Say which character standard output's encoding refused, and how to write it."""
+    print(f"{PROG}: error: standard output's encoding ({exc.encoding}) cannot write "
+          f"{ascii(exc.object[exc.start:exc.end])}: set PYTHONIOENCODING=utf-8 (or a locale that can)",
+          file=sys.stderr)
+    _drop_stdout()
+    return 2
 
 
 def _of_stdout(exc: UnicodeEncodeError) -> bool:

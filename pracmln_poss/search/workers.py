@@ -28,7 +28,9 @@ import multiprocessing
 import os
 import pickle
 import secrets
+import shutil
 import signal
+import tempfile
 import threading
 import time
 import weakref
@@ -496,14 +498,15 @@ def _in_order(n: int, done: dict[int, R], run: Iterator[tuple[int, R]]) -> Itera
         yield held.pop(i)
 
 
-def _worker_start(parent: int, inherited: Mapping[str, Context]) -> None:
+def _worker_start(parent: int, inherited: Mapping[str, Context], folder: str) -> None:
     """Set up a worker process: Ctrl-C is the main process's to handle (it saves the
     checkpoint and stops the pool), the main process's handlers of other signals are not
     the worker's (the pool stops a worker with SIGTERM), and the worker ends with the
     process that started it, however that one ends (killed, it cannot stop its workers).
     ``inherited``: the contexts its chunks find by token (the pool's, in a forked worker's
-    copy of its memory)."""
+    copy of its memory); ``folder``: where its temporary files go (the pool's)."""
     _WORKER.inherited = inherited
+    tempfile.tempdir = folder
     forget_in_child()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in (signal.SIGTERM, signal.SIGHUP):  # (the command line's handlers are its own)
@@ -551,8 +554,11 @@ class _LocalPool(ProcessPoolExecutor):
         # a forked process's arguments are in its copy of our memory, not pickled (where
         # the workers are not forked, it is sent empty)
         self.inherited: dict[str, Context] = {}
+        # (the workers' temporary files go in a folder of the pool's, removed with it: a
+        # worker stopped by SIGTERM cannot remove its own, such as toulbar2's listings)
+        self.folder = tempfile.mkdtemp(prefix="pracmln-poss-workers-")
         super().__init__(max_workers=max_workers, initializer=_worker_start,
-                         initargs=(os.getpid(), self.inherited), mp_context=mp_context)
+                         initargs=(os.getpid(), self.inherited, self.folder), mp_context=mp_context)
 
     def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
         if self.started:
@@ -617,6 +623,7 @@ def local_pool(jobs: int, guard: Guard | None = None) -> Iterator[Executor]:
         pool.shutdown(wait=True)
     finally:
         pool.inherited.clear()  # (the contexts go with the search, not with the pool object)
+        shutil.rmtree(pool.folder, ignore_errors=True)  # (the workers are gone: what they left)
 
 
 def _stop(pool: _LocalPool) -> None:
