@@ -60,8 +60,8 @@ class SourcePosition:
 
 def one_line(text: str) -> str:
     """``text`` with its control characters and line breaks written as Python writes them
-    in a string (``\\n``, ``\\x0b``, ``\\u2028``): a file's name in a message, or in a
-    theory's ``// from:`` comment, stays on its line (a path may hold a newline)."""
+    in a string (``\\n``, ``\\x0b``, ``\\u2028``): a file's name in a message stays on
+    the message's line (a path may hold a newline)."""
     if text.isprintable() or not any(unicodedata.category(c) in _BREAKING for c in text):
         return text
     return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in _BREAKING else c

@@ -24,7 +24,7 @@ def by_level(theory: Theory) -> list[tuple[Level, list[PossibilisticFormula]]]:
     return sorted(groups.items(), key=lambda item: item[0])
 
 
-def _one_line(origin: str) -> str:
+def _origin_line(origin: str) -> str:
     """Where a formula came from as its ``// from:`` comment says it, read back the same:
     the line endings the reader knows (``\\r``, ``\\n``: a path may hold one) written
     as Python writes them, the ends stripped as the reader strips them."""
@@ -57,7 +57,7 @@ def level_sections(
         shown = format_weight(level, resolution)
         for pf in formulas:
             text = f"{shown}  {show(pf.formula)}"
-            origin = _one_line(pf.origin) if pf.origin else None
+            origin = _origin_line(pf.origin) if pf.origin else None
             if origin:
                 text += f"  // from: {origin}"
             lines.append(text)
