@@ -1,5 +1,6 @@
 """The command line's first tenths of a second: a Ctrl-C while its modules are imported
-ends it as a Ctrl-C does later, with one line and status 130, not a traceback.
+ends it as a Ctrl-C does later, with one line and status 130, not a traceback; SIGTERM
+and SIGHUP, with one line and 128 + their number (not a silent death).
 
 Python raises ``KeyboardInterrupt`` wherever the import is when Ctrl-C comes, and a
 library may catch it and print a traceback (pracmln's bare excepts), or make it an error
@@ -50,15 +51,17 @@ def is_command_line() -> bool:
 
 
 class _Noted:
-    """The command line's Ctrl-C handler while it starts: it notes that Ctrl-C came."""
+    """The command line's handler of Ctrl-C, SIGTERM and SIGHUP while it starts: it notes
+    the first that came (:attr:`came`: its number; None: none)."""
 
     def __init__(self) -> None:
-        self.came = False
+        self.came: int | None = None
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         # only noted: raised, it would land inside an import (see importing()); the
         # package, ``__main__`` and the command line look at it as each is in place
-        self.came = True
+        if self.came is None:
+            self.came = signum
 
 
 _NOTED = _Noted()
@@ -127,14 +130,19 @@ def start_helper(thread: Thread) -> None:
 
 
 def note_interrupts() -> None:
-    """From now until the command line installs its own handler, note every Ctrl-C
-    (where Python's own handler is in place: not where it is ignored)."""
+    """From now until the command line installs its own handlers, note every Ctrl-C
+    (where Python's own handler is in place: not where it is ignored), SIGTERM and
+    SIGHUP (where they would end the process: not where they are ignored), so that one
+    in the first tenths of a second ends the command with its line, as later."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _NOTED)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _NOTED)
 
 
-def interrupted() -> bool:
-    """Whether a Ctrl-C came while noted."""
+def interrupted() -> int | None:
+    """The signal that came first while noted (None: none)."""
     return _NOTED.came
 
 
@@ -145,23 +153,30 @@ def is_python_handler(handler: object) -> bool:
 
 
 def end_if_interrupted() -> None:
-    """End the process (:func:`end_interrupted`) if a Ctrl-C was noted."""
-    if _NOTED.came:
-        end_interrupted()
+    """End the process (:func:`end_interrupted`) if a signal was noted."""
+    if _NOTED.came is not None:
+        end_interrupted(_NOTED.came)
 
 
-def end_interrupted() -> NoReturn:
-    """Say so on standard error and end the process with the status of an interrupt (130).
+def end_interrupted(signum: int = signal.SIGINT) -> NoReturn:
+    """Say so on standard error and end the process with the status of ``signum``
+    (130 for Ctrl-C, 128 + its number for SIGTERM and SIGHUP), as the command line does.
 
     It ends at once (``os._exit``, after flushing the standard streams; nothing of the
     command has run yet): an interrupt that went through Python code a C extension ran
     during its import is marked unhandled, and Python would end the process by SIGINT at
     exit, whatever status it was given (seen: one start in three)."""
-    print(f"{PROG}: interrupted", file=sys.stderr)
+    print(f"{PROG}: interrupted" if signum == signal.SIGINT else f"{PROG}: terminated by {_NAMES[signum]}",
+          file=sys.stderr)
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
                 stream.flush()
         except (OSError, ValueError):  # (a closed or broken stream: nothing more to say)
             pass
-    os._exit(130)
+    os._exit(128 + signum)
+
+
+_NAMES: dict[int, str] = {signal.SIGTERM: "SIGTERM", signal.SIGHUP: "SIGHUP"}
+"""The names of the signals :func:`end_interrupted` says ended the command (``_signal``
+has no enum of them)."""

@@ -848,11 +848,11 @@ def test_a_time_limit_that_is_not_reached_changes_nothing():
 _INTERRUPTED_AT_IMPORT = """
 import os, runpy, signal, sys
 class Interrupt:
-    # Ctrl-C as the import of {module!r} starts (a Ctrl-C in the command line's start-up)
+    # {signum} as the import of {module!r} starts (a signal in the command line's start-up)
     def find_spec(self, name, path=None, target=None):
         if name == {module!r}:
             sys.meta_path.remove(self)
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.{signum})
         return None
 sys.meta_path.insert(0, Interrupt())
 sys.argv = [{argv0!r}, "map", {model!r}]
@@ -868,10 +868,27 @@ def test_a_ctrl_c_while_the_command_line_imports_is_one_line(hard_model, module)
     init an exception breaks for good): one line and status 130, never a traceback
     (a KeyboardInterrupt raised inside an import was printed by pracmln's bare excepts,
     made an ImportError by numpy, and broke pytoulbar2's import)."""
-    script = _INTERRUPTED_AT_IMPORT.format(module=module, argv0="pracmln-poss", model=str(hard_model))
+    script = _INTERRUPTED_AT_IMPORT.format(module=module, argv0="pracmln-poss", model=str(hard_model),
+                                           signum="SIGINT")
     run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
                          preexec_fn=default_signals)
     assert (run.returncode, run.stderr) == (130, "pracmln-poss: interrupted\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", ["pracmln_poss.possibilistic", "pracmln_poss.cli", "pytoulbar2"])
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP"])
+def test_a_sigterm_while_the_command_line_starts_is_one_line(hard_model, module, signum):
+    """SIGTERM or SIGHUP in the command line's first tenths of a second (the package's
+    import, the command line's, one a command imports: a solver's): one line and 128 +
+    its number, as later (in the first 0.3 s of ``report`` or ``show --digest`` it
+    killed the process with nothing on stderr)."""
+    script = _INTERRUPTED_AT_IMPORT.format(module=module, argv0="pracmln-poss", model=str(hard_model),
+                                           signum=signum)
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         preexec_fn=default_signals)
+    number = getattr(signal, signum)
+    assert (run.returncode, run.stderr) == (128 + number, f"pracmln-poss: terminated by {signum}\n")
 
 
 _IMPORTED_UNNOTED = """

@@ -75,8 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ending = _Ending()
     previous = {signum: signal.signal(signum, ending) for signum in _handled()}
     try:
-        if interrupted_at_start():  # (a Ctrl-C noted inside an import, before the handler above)
-            raise KeyboardInterrupt
+        noted = interrupted_at_start()  # (a signal noted inside an import, before the handlers above)
+        if noted is not None:
+            raise KeyboardInterrupt if noted == signal.SIGINT else _Terminated(noted)
         with warnings.catch_warnings(), Freezer(give_back=not is_command_line()) as args.freezer:
             _warnings_in_one_line()
             if sys.stdout is None and not (args.run is run_convert and args.output is not None):
