@@ -20,7 +20,7 @@ command imports when it needs it) comes again once the import is over
 from __future__ import annotations
 
 __all__ = ["PROG", "RETRY", "is_command_line", "note_interrupts", "interrupted", "is_python_handler", "importing", "later",
-           "end_if_interrupted", "end_interrupted", "start_helper", "to_main_thread"]
+           "end_if_interrupted", "end_interrupted", "start_helper", "to_main_thread", "unnoted"]
 
 import os
 import sys
@@ -150,6 +150,15 @@ def is_python_handler(handler: object) -> bool:
     """Whether ``handler`` is Python's own Ctrl-C handler, noting or not (the command line
     replaces it with its own, and puts it back)."""
     return handler is signal.default_int_handler or handler is _NOTED
+
+
+def unnoted(signum: int, handler: signal._HANDLER) -> signal._HANDLER:
+    """The handler to give ``signum`` back once the command line has run: start-up's
+    noting one gives way to Python's own (a signal during the interpreter's shutdown,
+    which may wait for threads, must still end it)."""
+    if handler is not _NOTED:
+        return handler
+    return signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
 
 
 def end_if_interrupted() -> None:

@@ -1075,3 +1075,19 @@ def test_the_command_line_leaves_its_exits_collection_nothing_to_walk(hard_model
     words = err.split()
     walked, frozen = int(words[words.index("walked") + 1]), int(words[words.index("frozen") + 1])
     assert frozen > 20_000 and walked < frozen // 20, err
+
+
+def test_the_command_line_gives_python_s_handlers_back_not_start_ups(hard_model):
+    """Once the command has run, SIGTERM, SIGHUP and Ctrl-C end the process again (during
+    the interpreter's shutdown, which may wait for threads): start-up's noting handler,
+    which the command line found, is not what it gives back."""
+    script = ("import signal, sys; sys.argv = ['pracmln-poss', 'map', %r]\n"
+              "from pracmln_poss.__main__ import run\n"
+              "run()\n"
+              "print([signal.getsignal(signal.SIGTERM) == signal.SIG_DFL, signal.getsignal(signal.SIGHUP) == "
+              "signal.SIG_DFL, signal.getsignal(signal.SIGINT) is signal.default_int_handler])") % str(
+                  PAPER / "smokers.mln")
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         preexec_fn=default_signals)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[True, True, True]"

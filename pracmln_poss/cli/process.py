@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..collector import Freezer
 from ..errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached
-from ..startup import PROG, importing, is_command_line, is_python_handler, later
+from ..startup import PROG, importing, is_command_line, is_python_handler, later, unnoted
 from ..startup import interrupted as interrupted_at_start
 from ..stopping import INTERRUPTS, Guard, interrupted, stoppable
 from .convert_command import _checkpoint_path, _no_checkpoint, run_convert
@@ -130,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for signum, handler in previous.items():
             # (the process's own command line ends by a signal: a second one is let go, to
             # its exit status; the interpreter's shutdown would reset a handler, not this)
-            signal.signal(signum, signal.SIG_IGN if ending.came is not None and argv is None else handler)
+            signal.signal(signum, signal.SIG_IGN if ending.came is not None and argv is None else unnoted(signum, handler))
 
 
 def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
