@@ -1081,12 +1081,12 @@ def test_the_command_line_gives_python_s_handlers_back_not_start_ups(hard_model)
     """Once the command has run, SIGTERM, SIGHUP and Ctrl-C end the process again (during
     the interpreter's shutdown, which may wait for threads): start-up's noting handler,
     which the command line found, is not what it gives back."""
-    script = ("import signal, sys; sys.argv = ['pracmln-poss', 'map', %r]\n"
+    model = str(PAPER / "smokers.mln")
+    script = (f"import signal, sys; sys.argv = ['pracmln-poss', 'map', {model!r}]\n"
               "from pracmln_poss.__main__ import run\n"
               "run()\n"
               "print([signal.getsignal(signal.SIGTERM) == signal.SIG_DFL, signal.getsignal(signal.SIGHUP) == "
-              "signal.SIG_DFL, signal.getsignal(signal.SIGINT) is signal.default_int_handler])") % str(
-                  PAPER / "smokers.mln")
+              "signal.SIG_DFL, signal.getsignal(signal.SIGINT) is signal.default_int_handler])")
     run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
                          preexec_fn=default_signals)
     assert run.returncode == 0, run.stderr
