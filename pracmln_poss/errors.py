@@ -73,7 +73,7 @@ _BREAKING = frozenset({"Cc", "Zl", "Zp"})
 
 
 def clipped(text: str) -> str:
-    """``text`` as an error message quotes it: at most :data:`MAX_SHOWN` characters, a
+    """``text`` as an error message quotes it: at most ``MAX_SHOWN`` characters, a
     longer one cut and its length said (a message is one line a person reads)."""
     return text if len(text) <= MAX_SHOWN else f"{text[: MAX_SHOWN - 40]}... ({len(text):,} characters)"
 

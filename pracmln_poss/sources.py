@@ -181,10 +181,10 @@ def _whole_text_lines(text: str, source: str | None) -> Iterator[tuple[SourcePos
 
 def numbered_lines(text: str, source: str | None) -> Iterator[tuple[SourcePosition, str]]:
     """The non-empty lines without comments, stripped, each with its position
-    (whose text is the original line, comments included).  Lines end at ``\n`` only
+    (whose text is the original line, comments included).  Lines end at ``\\n`` only
     (:func:`decode_text` made every ending one), as in Python's text files: not at the
-    other breaks ``str.splitlines`` knows (``\x0b``, ``\x0c``, ``\x1c``-``\x1e``,
-    ``\x85``, U+2028, U+2029), which a quoted name may hold and a theory writes as they
+    other breaks ``str.splitlines`` knows (``\\x0b``, ``\\x0c``, ``\\x1c`` to ``\\x1e``,
+    ``\\x85``, U+2028, U+2029), which a quoted name may hold and a theory writes as they
     are."""
     if "/*" in text:
         # (a block comment may span lines: the whole text at once)

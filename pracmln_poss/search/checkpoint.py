@@ -385,7 +385,7 @@ class Checkpoint:
             length: Callable[[T], int] | None = None) -> int:
         """Drop from ``kept`` (this checkpoint's chunks of one pass, by index) those the
         pass has not: an index past its ``chunks``, or (``length``) another number of
-        items than its chunk; and the chunk under way (:attr:`begun`, when ``of_pass``)
+        items than its chunk; and the chunk under way (``begun``, when ``of_pass``)
         where it does not fit either.  They are found again, never taken for this pass's:
         a file whose digest matches may still not be of this pass (forged, or of a bug).
         Returns how many were dropped."""
