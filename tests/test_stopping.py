@@ -870,7 +870,7 @@ def test_a_ctrl_c_while_the_command_line_imports_is_one_line(hard_model, module)
     made an ImportError by numpy, and broke pytoulbar2's import)."""
     script = _INTERRUPTED_AT_IMPORT.format(module=module, argv0="pracmln-poss", model=str(hard_model),
                                            signum="SIGINT")
-    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                          preexec_fn=default_signals)
     assert (run.returncode, run.stderr) == (130, "pracmln-poss: interrupted\n")
 
@@ -885,7 +885,7 @@ def test_a_sigterm_while_the_command_line_starts_is_one_line(hard_model, module,
     killed the process with nothing on stderr)."""
     script = _INTERRUPTED_AT_IMPORT.format(module=module, argv0="pracmln-poss", model=str(hard_model),
                                            signum=signum)
-    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                          preexec_fn=default_signals)
     number = getattr(signal, signum)
     assert (run.returncode, run.stderr) == (128 + number, f"pracmln-poss: terminated by {signum}\n")
