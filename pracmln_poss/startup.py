@@ -175,8 +175,8 @@ def end_interrupted(signum: int = signal.SIGINT) -> NoReturn:
     command has run yet): an interrupt that went through Python code a C extension ran
     during its import is marked unhandled, and Python would end the process by SIGINT at
     exit, whatever status it was given (seen: one start in three)."""
-    print(f"{PROG}: interrupted" if signum == signal.SIGINT else f"{PROG}: terminated by {_NAMES[signum]}",
-          file=sys.stderr)
+    name = "SIGTERM" if signum == signal.SIGTERM else "SIGHUP"  # (``_signal`` has no enum of names)
+    print(f"{PROG}: interrupted" if signum == signal.SIGINT else f"{PROG}: terminated by {name}", file=sys.stderr)
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
@@ -185,7 +185,3 @@ def end_interrupted(signum: int = signal.SIGINT) -> NoReturn:
             pass
     os._exit(128 + signum)
 
-
-_NAMES: dict[int, str] = {signal.SIGTERM: "SIGTERM", signal.SIGHUP: "SIGHUP"}
-"""The names of the signals :func:`end_interrupted` says ended the command (``_signal``
-has no enum of them)."""
