@@ -184,4 +184,3 @@ def end_interrupted(signum: int = signal.SIGINT) -> NoReturn:
         except (OSError, ValueError):  # (a closed or broken stream: nothing more to say)
             pass
     os._exit(128 + signum)
-

@@ -107,7 +107,6 @@ class _Watcher:
 
     read: int
     write: int
-    previous: int
     thread: threading.Thread | None = None
     current: Run | None = None
     signalled: bool = False  # a signal came that has not stopped a solve yet
@@ -352,13 +351,12 @@ def stoppable() -> Iterator[Guard]:
     # next from running)
     with ExitStack() as undo:
         read, write = os.pipe()
-        watcher = _Watcher(read, write, -1)
+        watcher = _Watcher(read, write)
         guard = Guard(watcher)
         undo.callback(_forget, guard)
         undo.callback(_close_pipe, watcher)
         os.set_blocking(write, False)
-        watcher.previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-        undo.callback(signal.set_wakeup_fd, watcher.previous)
+        undo.callback(signal.set_wakeup_fd, signal.set_wakeup_fd(write, warn_on_full_buffer=False))
         interrupt = signal.getsignal(signal.SIGINT)
         if interrupt is signal.default_int_handler:
             signal.signal(signal.SIGINT, guard.interrupt)

@@ -18,7 +18,7 @@ from .forecast import Forecast
 from .progress import Reporter
 from .representatives import extensions, set_order
 from .rule_search import Canonical, RuleSearch
-from .run import keeper, part_reporter, watched
+from .run import fitted, keeper, part_reporter, watched
 from .symmetry import Symmetry
 from .workers import ChunkRunner, Phase, chunked
 
@@ -106,9 +106,7 @@ def _optima_of_size(search: RuleSearch, runner: ChunkRunner[RuleSearch], group: 
     # the optima of the chunks finished before an interrupt (their extensions are
     # found again: kept, they would make the checkpoint many times larger)
     partial = saved.partial.setdefault(size, {}) if saved is not None else {}
-    if saved is not None and saved.fit(partial, chunks, lambda b: b.optima is not None and b.size == size, len) \
-            and report is not None:
-        report.note(f"{saved.path}: chunks of optima that do not fit this search were left out and are found again")
+    fitted(saved, report, "optima", partial, chunks, lambda b: b.optima is not None and b.size == size, len)
     replayed = set(partial)
     start = _begun_optima_at(saved, size)
     offset = len(optima)  # (the sets of the sizes below)

@@ -44,7 +44,7 @@ from .optima_pass import all_optima
 from .rule import BlockingRule, DefaultRule
 from .rule_search import RuleSearch
 from .rules_pass import RULES, Tables, combine_rules
-from .run import SearchRun, keeper, part_reporter, watched
+from .run import SearchRun, fitted, keeper, part_reporter, watched
 from .workers import ChunkRunner, chunked
 
 
@@ -77,8 +77,8 @@ def default_rules(engine: MapEngine, search: RuleSearch, sets: Sequence[Evidence
             chunks = chunked([(e, optima[e] if len(e) == k else None) for e in sets])
             del optima  # (the chunks keep what the rules need)
             done = 0
-            if saved is not None and saved.fit(saved.rules, chunks, lambda b: b.rules is not None) and report is not None:
-                report.note(f"{saved.path}: chunks of rules that do not fit this search were left out and are found again")
+            if saved is not None:
+                fitted(saved, report, "rules", saved.rules, chunks, lambda b: b.rules is not None)
             begun = saved.begun if saved is not None and isinstance(saved.begun, Begun) else None
             start = (begun.chunk, begun.items, begun.rules) if begun is not None and begun.rules is not None else None
             replayed = set(saved.rules) if saved is not None else set()

@@ -5,7 +5,7 @@ reporter and checkpoint how far its chunks are."""
 
 from __future__ import annotations
 
-__all__ = ["RuleStats", "SearchRun", "search_run", "part_reporter", "keeper", "watched"]
+__all__ = ["RuleStats", "SearchRun", "search_run", "part_reporter", "keeper", "watched", "fitted"]
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
@@ -100,6 +100,14 @@ def search_run(progress: Progress | None, what: str, total: int | None, *, stats
                         stats if stats is not None else RuleStats(), runner, checkpoint)
 
 
+def fitted(saved: Checkpoint | None, report: Reporter | None, what: str, kept: dict[int, T], chunks: Sequence[Sized],
+           of_pass: Callable[[Begun], bool], length: Callable[[T], int] | None = None) -> None:
+    """:meth:`Checkpoint.fit` of a pass's chunks ``kept`` (of ``what``: optima, rules),
+    noted on ``report`` when some were left out."""
+    if saved is not None and saved.fit(kept, chunks, of_pass, length) and report is not None:
+        report.note(f"{saved.path}: chunks of {what} that do not fit this search were left out and are found again")
+
+
 def _opened(saved: Checkpoint, report: Reporter | None) -> Checkpoint:
     """The checkpoint, loaded when it belongs to this search; ``report`` notes whether it
     resumes from it, and how far, or why not."""
@@ -138,6 +146,7 @@ def part_reporter(report: Reporter | None, done: Callable[[], int], rules: Calla
 
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 def keeper(saved: Checkpoint | None, begun: Callable[[int, int, list[R]], Begun]) -> Keep[R] | None:
