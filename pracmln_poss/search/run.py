@@ -102,7 +102,7 @@ def search_run(progress: Progress | None, what: str, total: int | None, *, stats
 
 def fitted(saved: Checkpoint | None, report: Reporter | None, what: str, kept: dict[int, T], chunks: Sequence[Sized],
            of_pass: Callable[[Begun], bool], length: Callable[[T], int] | None = None) -> None:
-    """:meth:`Checkpoint.fit` of a pass's chunks ``kept`` (of ``what``: optima, rules),
+    """:meth:`~pracmln_poss.search.checkpoint.Checkpoint.fit` of a pass's chunks ``kept`` (of ``what``: optima, rules),
     noted on ``report`` when some were left out."""
     if saved is not None and saved.fit(kept, chunks, of_pass, length) and report is not None:
         report.note(f"{saved.path}: chunks of {what} that do not fit this search were left out and are found again")
