@@ -38,16 +38,19 @@ What a run changes of the process (the signals' handlers and wakeup fd, PySAT's 
 handler check, ``sys.unraisablehook``, the watcher thread, the exception kept, the deadlines running,
 faulthandler's registrations for a native search) is held by one owner, its guard, and
 all of it is given back as the block ends: a program that calls us in-process finds its
-process as it left it.  The module itself keeps nothing.
+process as it left it, its own ``faulthandler.register`` of a signal among it (left to
+it by native searches).  The module itself keeps only which block is running (a context
+variable): a block inside another joins its run.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "INTERRUPTS", "MAX_TIME_LIMIT", "RESTOP", "SAT_SOLVER", "SIGNALS", "Guard", "Run", "NativeRun", "SatOracle",
-    "forget_in_child", "given", "interrupted", "model_of", "run_handlers", "stoppable",
+    "Taken", "forget_in_child", "given", "interrupted", "model_of", "run_handlers", "stoppable", "take",
 ]
 
+import contextvars
 import ctypes
 import faulthandler
 import functools
@@ -131,6 +134,9 @@ class Guard:
     :ivar deadlines: how many :meth:`deadline` blocks run inside it.
     :ivar armed: faulthandler's registrations for native searches, made at the first
         (:meth:`native`) and unregistered as the run ends.
+    :ivar hosts: the signals a host program handles in C (its own
+        :func:`faulthandler.register`, which faulthandler holds one of per signal), whose
+        handler the run replaced for a while: native searches leave them to it.
     """
 
     def __init__(self, watcher: _Watcher | None = None) -> None:
@@ -140,6 +146,7 @@ class Guard:
         self.swallowed = False
         self.deadlines = 0
         self.armed: _Armed | None = None
+        self.hosts: set[int] = set()
 
     @property
     def watching(self) -> bool:
@@ -320,7 +327,7 @@ class Guard:
         if not 0 < seconds <= MAX_TIME_LIMIT:  # (the interval timer takes no more: OverflowError)
             raise ArgumentError(f"a time limit is a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
                                 f"got {seconds!r}")
-        previous = signal.signal(signal.SIGALRM, _alarm(self, TimeLimitReached(
+        give_back = _handle(self, signal.SIGALRM, _alarm(self, TimeLimitReached(
             f"no answer within the time limit of {seconds:g} s")))
         started = time.monotonic()
         held = signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN)  # (the timer it replaces: a host's, an outer limit's)
@@ -330,20 +337,27 @@ class Guard:
         finally:
             self.deadlines -= 1
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            give_back()
             if isinstance(self.pending, TimeLimitReached):
                 self.pending, self.swallowed = None, False
             _give_back_timer(held, time.monotonic() - started)
 
 
 @contextmanager
-def stoppable() -> Iterator[Guard]:
+def stoppable(hosts: Iterable[int] = ()) -> Iterator[Guard]:
     """A run whose every solve stops within a second of a signal of :data:`SIGNALS`: the
     :class:`Guard` to give its solvers.  In the main thread only (elsewhere the guard has
     no watcher); the process's handlers, wakeup fd and faulthandler's registrations are
-    as before once the block ends."""
+    as before once the block ends.  A block inside another joins its run (the same
+    guard).  ``hosts``: signals whose host's C handler the caller took over (:func:`take`),
+    which native searches leave to it."""
     if threading.current_thread() is not threading.main_thread():
         yield Guard()
+        return
+    running = _RUN.get()
+    if running is not None and running.watcher is not None:  # (inside another block: its run)
+        running.hosts.update(hosts)
+        yield running
         return
     # (each change is given back by the callback registered right after it, in the
     # reverse order: a stop that comes while the block is set up, or while it is taken
@@ -353,14 +367,15 @@ def stoppable() -> Iterator[Guard]:
         read, write = os.pipe()
         watcher = _Watcher(read, write)
         guard = Guard(watcher)
+        guard.hosts.update(hosts)
         undo.callback(_forget, guard)
+        undo.callback(_RUN.reset, _RUN.set(guard))
         undo.callback(_close_pipe, watcher)
         os.set_blocking(write, False)
         undo.callback(signal.set_wakeup_fd, signal.set_wakeup_fd(write, warn_on_full_buffer=False))
         interrupt = signal.getsignal(signal.SIGINT)
         if interrupt is signal.default_int_handler:
-            signal.signal(signal.SIGINT, guard.interrupt)
-            undo.callback(signal.signal, signal.SIGINT, interrupt)
+            undo.callback(_handle(guard, signal.SIGINT, guard.interrupt))
         watcher.send_again = guard._send_again
         watcher.thread = threading.Thread(target=_watch, args=(watcher,), name="pracmln-poss stop", daemon=True)
         # (the watcher stops before the handlers are given back: a swallowed stop's
@@ -377,6 +392,45 @@ def stoppable() -> Iterator[Guard]:
         yield guard
         if guard.swallowed:  # (a stop a finalizer swallowed as the block's last work)
             guard.check()
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A signal's Python handler taken over (:func:`take`): the one it replaced, and the
+    kernel's action under it when that was a host program's C handler (its own
+    :func:`faulthandler.register`, which Python's table does not show and
+    :func:`signal.signal` drops)."""
+
+    signum: int
+    previous: signal._HANDLER
+    host: ctypes.Array[ctypes.c_char] | None = None
+
+    def give_back(self, handler: signal._HANDLER | None = None) -> None:
+        """Put back the Python handler it replaced (or ``handler`` instead), with the
+        host's C handler under it (not under another)."""
+        signal.signal(self.signum, self.previous if handler is None else handler)
+        libc = _libc()
+        if self.host is not None and libc is not None and (handler is None or handler is self.previous):
+            libc.sigaction(self.signum, self.host, None)
+
+
+def take(signum: int, handler: signal._HANDLER) -> Taken:
+    """Set Python's handler of ``signum`` to ``handler`` (in the main thread); what it
+    replaced, to give back."""
+    libc = _libc()
+    kernel = _action(libc, signum) if libc is not None else None
+    host = kernel if libc is not None and kernel is not None and _foreign(kernel, _python_c_handler(libc)) else None
+    return Taken(signum, signal.signal(signum, handler), host)
+
+
+def _handle(guard: Guard, signum: int, handler: Callable[[int, types.FrameType | None], None]
+            ) -> Callable[[], None]:
+    """:func:`take` ``signum`` for the guard's run (a host's C handler it hides is one of
+    the guard's :attr:`~Guard.hosts`); what gives it back."""
+    taken = take(signum, handler)
+    if taken.host is not None:
+        guard.hosts.add(signum)
+    return taken.give_back
 
 
 def _forget(guard: Guard) -> None:
@@ -537,6 +591,10 @@ def model_of(oracle: SatOracle) -> list[int]:
 
 # -- native solvers that hold the GIL ------------------------------------------------------
 
+_RUN: contextvars.ContextVar[Guard | None] = contextvars.ContextVar("pracmln_poss.stopping.run", default=None)
+"""The :func:`stoppable` block running in this context: a block inside it joins its run
+(faulthandler's registrations and the signals' handlers are the process's, one of each)."""
+
 _SIGACTION_SIZE = 512  # more than any libc's struct sigaction (glibc's is 152 bytes)
 
 
@@ -588,9 +646,43 @@ def _action(libc: ctypes.CDLL, signum: int) -> ctypes.Array[ctypes.c_char]:
     return action
 
 
-def _records() -> dict[int, IO[bytes]]:
-    """One empty file per signal, where faulthandler's handler writes when it comes."""
-    return {int(signum): tempfile.TemporaryFile() for signum in SIGNALS}
+def _handler_of(action: ctypes.Array[ctypes.c_char]) -> int:
+    """The address of the handler of a kernel's ``action`` (the first field of a
+    ``struct sigaction``; 0 is SIG_DFL, 1 SIG_IGN)."""
+    return ctypes.c_void_p.from_buffer(action).value or 0
+
+
+_PROBES = range(signal.SIGRTMAX, signal.SIGRTMIN - 1, -1) if hasattr(signal, "SIGRTMAX") else range(0)
+"""The signals a probe of Python's C handler may borrow for an instant: the real-time
+ones, which nothing sends unasked, the last first."""
+
+
+@functools.cache  # (one function of the interpreter: its address is looked for once)
+def _python_c_handler(libc: ctypes.CDLL) -> int | None:
+    """The address of Python's own C-level signal handler, what the kernel's action of a
+    signal with a Python handler calls (None: no free signal to learn it from): found by
+    setting a handler for an instant on a real-time signal no one handles."""
+    for signum in _PROBES:
+        if signal.getsignal(signum) is not signal.SIG_DFL or _handler_of(_action(libc, signum)) != 0:
+            continue
+        signal.signal(signum, _ignore)
+        try:
+            return _handler_of(_action(libc, signum))
+        finally:
+            signal.signal(signum, signal.SIG_DFL)
+    return None  # pragma: no cover - every real-time signal taken
+
+
+def _ignore(signum: int, frame: types.FrameType | None) -> None:
+    """A Python handler that does nothing (the probe's)."""
+
+
+def _foreign(action: ctypes.Array[ctypes.c_char], python_c: int | None) -> bool:
+    """Whether the kernel's ``action`` calls a handler of neither Python nor the kernel's
+    defaults: one a host program installed in C, such as :func:`faulthandler.register`'s
+    (unknowable without ``python_c``: taken for none)."""
+    handler = _handler_of(action)
+    return python_c is not None and handler not in (0, 1, python_c)
 
 
 def _arm(guard: Guard, handler: int) -> _Armed | None:
@@ -603,12 +695,17 @@ def _arm(guard: Guard, handler: int) -> _Armed | None:
     libc = _libc()
     if libc is None:  # pragma: no cover - no C library to call
         return None
-    records = _records()
+    python_c = _python_c_handler(libc)
+    records: dict[int, IO[bytes]] = {}
     actions = {}
     for signum in SIGNALS:
         python = _action(libc, int(signum))
-        # (a registration faulthandler holds already, inherited from a parent's block,
-        # would only change its file: the handler to chain to must be installed under it)
+        if int(signum) in guard.hosts or _foreign(python, python_c):  # (a host's C handler: left to it)
+            continue
+        records[int(signum)] = tempfile.TemporaryFile()
+        # (a registration faulthandler holds already, which Python's handler has replaced
+        # since and no one knows of, would only change its file: the handler to chain to
+        # must be installed under it)
         faulthandler.unregister(signum)
         libc.signal(int(signum), handler)
         try:

@@ -4,6 +4,7 @@ reads them, and ``map`` (and ``map_inferences``) answering each in order, as eac
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,26 @@ def test_standard_input_is_read_once_for_every_database(tmp_path, stdin_is):
                            text=True, timeout=120, input=(model if stdin_is == "model" else path).read_text())
     assert named.returncode == piped.returncode == 0, piped.stderr
     assert len(piped.stdout.splitlines()) == 3 and piped.stdout == named.stdout
+
+
+@pytest.mark.parametrize("text, given, message", [
+    ("s(Alice)\n---\n!s(Bob)\n---\nzz(Bob)\n", [], r"^pracmln-poss: error: .*three\.db:5: zz\(Bob\): evidence on "
+                                                  r"undeclared predicate 'zz'"),
+    ("s(Alice)\n---\n!s(Bob)\n---\nc(Bob)\n", ["-e", "s(Bob)"],
+     r"^pracmln-poss: error: evidence s\(Bob\) contradicts the database .*three\.db \(database 2, line 3\), "
+     r"which has !s\(Bob\)"),
+    ("s(Alice)\n---\nc(Bob)\n!s(Bob)\ns(Bob)\n", [],
+     r"^pracmln-poss: error: .*three\.db:5: s\(Bob\): this database gives s\(Bob\) both values: !s\(Bob\) on line 4"),
+])
+def test_every_database_of_a_file_is_checked_before_the_first_answer(tmp_path, capsys, text, given, message):
+    """An undeclared predicate, or evidence contradicting a later database of the file, is
+    said before any answer is printed (it was found as that database was reached, after
+    the earlier answers were on standard output, exit 2); a database giving one atom both
+    values names its file and line (it was "hard formulas fix s(Bob) both true and
+    false")."""
+    db = tmp_path / "three.db"
+    db.write_text(text)
+    assert main(["map", str(PAPER / "smokers.mln"), "--db", str(db), *given]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert re.match(message, err) and err.count("\n") == 1, err

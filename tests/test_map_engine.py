@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -15,7 +18,7 @@ from pracmln_poss.weights import INF
 
 from .reference import MapReference
 from .strategies import formulas, ground_mlns, literal_sets, mlns_with_groups
-from .support import examples, toulbar2_way
+from .support import ROOT, examples, toulbar2_way
 
 
 @pytest.mark.slow
@@ -448,3 +451,42 @@ def test_what_oll_makes_once_is_counted_as_its_setup(monkeypatch):
         for evidence in (["b1", "!c0", "a2"], ["c4", "!a6"], ["b2", "!c1", "a3"]):
             engine.consequences(evidence)
         assert engine.backend.answered["toulbar2"] >= 2 and engine.setup_seconds == 2.0
+
+
+def test_toulbar2_runs_only_in_the_thread_that_loaded_it_and_auto_leaves_it_elsewhere():
+    """toulbar2's options are per thread, given their defaults only in the thread that
+    loaded it: a search in another thread raised ``InternalError: bad solver
+    configuration`` (two threads of ``map_inference``, or a conversion with an executor
+    of threads on a model of many distinct weights, 3 of 3).  There toulbar2 is refused
+    in one line, ``auto`` picks CP-SAT, with the same answers, and a conversion on such
+    threads gives the same theory.  Run in a child process, which loads toulbar2 in its
+    main thread first."""
+    script = """
+from concurrent.futures import ThreadPoolExecutor
+import pytoulbar2
+from pracmln_poss import GroundMLN, open_engine
+from pracmln_poss.errors import BackendError
+from pracmln_poss.map import MANY_DISTINCT_WEIGHTS
+from pracmln_poss.map.toulbar2 import Toulbar2Backend
+from tests.support import converted
+Toulbar2Backend.MAX_DENSE_CORE = 0  # (a network toulbar2 searches, not a table)
+n = MANY_DISTINCT_WEIGHTS
+many = GroundMLN.from_pairs([(f"a{i} => a{i + 1}", i + 1) for i in range(n)] + [("a0", 40), (f"!a{n}", 50)])
+def asked(backend):
+    try:
+        with open_engine(many, backend) as engine:
+            return engine.name, engine.penalty(["a3"]), sorted(engine.consequences(["a3"]))
+    except BackendError as exc:
+        return str(exc)
+with ThreadPoolExecutor(2) as pool:
+    print(asked("auto") == asked("toulbar2"), asked("auto")[:2])
+    print(pool.submit(asked, "auto").result()[0], pool.submit(asked, "auto").result()[1:] == asked("auto")[1:])
+    print(pool.submit(asked, "toulbar2").result())
+    print(converted(many, {"method": "defaults", "k": 1}, executor=pool) == converted(many, {"method": "defaults", "k": 1}))
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["True ('toulbar2', 3000000)", "cpsat True"]
+    assert lines[2].startswith("toulbar2 cannot run in this thread (ThreadPoolExecutor-") and "\n" not in lines[2]
+    assert lines[3] == "True"

@@ -45,6 +45,11 @@ EXCEPTIONS = {
     "pracmln_poss.startup._NOTED":
         "the start-up handler notes a Ctrl-C while modules are still imported, before any "
         "command (or owner) exists; the command line reads and takes it over",
+    "pracmln_poss.stopping._RUN":
+        "the stoppable block running in this context, so that a block inside it joins its "
+        "run: faulthandler's registrations and the signals' handlers are one per process, "
+        "and an inner block that set up and gave back its own left the outer's native "
+        "searches stopped by nothing",
     "pracmln_poss.compat._THREAD_DATA":
         "per-thread data of pracmln's code we patch, which has nowhere else to keep it",
     "pracmln_poss.logic.cnf._TEMPLATES":

@@ -9,6 +9,7 @@ import dataclasses
 import faulthandler
 import gc
 import signal
+import subprocess
 import sys
 import threading
 
@@ -428,3 +429,17 @@ def test_an_outer_time_limit_still_stops_the_run_after_an_inner_one_ended():
         while time.monotonic() < end:
             pass
         pytest.fail("the outer limit never came")
+
+
+def test_every_entry_point_gives_back_any_host_state():
+    """Random host states (a timer pending, handlers of its own for SIGINT, SIGTERM,
+    SIGHUP and SIGALRM, or none, or ignored, faulthandler registered with and without
+    ``chain``, the collector's thresholds, on or off, objects frozen) around every
+    public entry point (the command line in-process, a conversion and MAP inside
+    ``stoppable()`` with a time limit, toulbar2's native searches, MAP without a block),
+    each returning, raising, interrupted by Ctrl-C or out of time: the state after is
+    the state before (``tests.host_states``).  In a child process: the states are its own."""
+    done = subprocess.run([sys.executable, "-m", "tests.host_states", "25"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-5000:]
+    assert done.stdout.splitlines()[-1] == "ok 36", done.stdout[-2000:]

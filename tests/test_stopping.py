@@ -264,6 +264,82 @@ with tempfile.TemporaryFile() as stack:
     assert done.stdout == "[15]\n[15]\nTrue\nalive True\n"
 
 
+_HOSTS_FAULTHANDLER = """
+import faulthandler, os, signal, sys, tempfile
+from pracmln_poss import stopping
+from pracmln_poss.cli import main
+from pracmln_poss.map.toulbar2 import _stop_handler
+import pytoulbar2
+quiet = pytoulbar2.CFN(1, verbose=-1)
+ran, files = [], {}
+for signum, chain in ((signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGHUP, False), (signal.SIGALRM, True)):
+    if signum != signal.SIGINT:  # (Ctrl-C: Python's own handler)
+        signal.signal(signum, lambda number, frame: ran.append(number))
+    files[signum] = tempfile.TemporaryFile()
+    faulthandler.register(signum, file=files[signum], chain=chain)
+if sys.argv[1] == "block":
+    for _ in range(2):
+        with stopping.stoppable() as guard, guard.deadline(50):
+            with guard.native(_stop_handler()) as run:
+                pass
+else:
+    assert main(["map", "examples/paper/cora.mln", "--backend", "toulbar2", "--time-limit", "100"]) == 0
+for signum in files:
+    try:
+        os.kill(os.getpid(), signum)
+    except KeyboardInterrupt:
+        ran.append("KeyboardInterrupt")
+print([os.lseek(f.fileno(), 0, os.SEEK_END) > 0 for f in files.values()], ran, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("how", ["block", "command line"])
+def test_a_hosts_faulthandler_registrations_are_left_as_they_were(how):
+    """A host program's own ``faulthandler.register`` of each signal (with and without
+    ``chain``) still writes its traceback and, chained, runs Python's handler after a
+    stoppable block with a time limit and a toulbar2 search, and after the command line
+    run in-process: the native search left them to the host (faulthandler holds one
+    registration per signal: ours replaced the host's, then unregistering it left none,
+    and a later SIGTERM was swallowed), and Python's handlers the block and the command
+    line take over are given back with the kernel's action under them (``signal.signal``
+    alone drops the host's).  Run in a child process: the registrations are its own."""
+    done = subprocess.run([sys.executable, "-c", _HOSTS_FAULTHANDLER, how], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == "[True, True, True, True] ['KeyboardInterrupt', 15, 14]"
+
+
+def test_a_block_inside_another_joins_its_run():
+    """A :func:`stoppable` block inside another yields the same guard and gives nothing
+    back as it ends: faulthandler's registrations are the process's, and the inner
+    block's unregistering them as it ended left the outer's native searches stopped by
+    nothing (no signal came through to the solver's handler, or to its record)."""
+    script = """
+import signal
+from pracmln_poss import stopping
+from pracmln_poss.map.toulbar2 import _stop_handler
+import pytoulbar2
+quiet = pytoulbar2.CFN(1, verbose=-1)
+signal.signal(signal.SIGTERM, lambda number, frame: None)
+seen = []
+with stopping.stoppable() as outer:
+    for inside in (False, True, False):
+        if inside:
+            with stopping.stoppable() as inner:
+                seen.append(inner is outer)
+                with inner.native(_stop_handler()) as run:
+                    signal.raise_signal(signal.SIGTERM)
+        else:
+            with outer.native(_stop_handler()) as run:
+                signal.raise_signal(signal.SIGTERM)
+        seen.append(run.signals)
+print(seen)
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "[[15], True, [15], [15]]\n"
+
+
 def test_a_native_search_s_handlers_write_the_receiving_thread_only():
     """faulthandler's handler, which tells which signals came during a native search,
     wrote every thread's traceback: that walks the interpreter's list of threads from a

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import FormulaSyntaxError, ModelError, SourcePosition, UnsupportedInputError
-from ..logic.syntax import is_variable_name, parse_literal
+from ..errors import FormulaSyntaxError, InconsistentEvidenceError, ModelError, SourcePosition, UnsupportedInputError
+from ..logic.syntax import atom_name, is_variable_name, parse_literal
 from ..model.first_order import EvidenceLiteral
 from ..sources import numbered_lines, read_source
 from .mln_file import DOMAIN_LINE, domain_constants
@@ -90,6 +90,7 @@ def read_databases(path: str | Path, grammar: str = "StandardGrammar", text: str
     domains: list[tuple[str, tuple[str, ...], SourcePosition]] = []
     evidence: list[EvidenceLiteral] = []
     seen: set[str] = set()  # (a line repeated in a database is the same evidence: read once)
+    said: dict[tuple[str, tuple[str, ...]], EvidenceLiteral] = {}  # (each atom's literal: one value a database)
     start: SourcePosition | None = None
     for pos, text in numbered_lines(raw, str(path)):
         if text.startswith(SEPARATOR):
@@ -99,7 +100,7 @@ def read_databases(path: str | Path, grammar: str = "StandardGrammar", text: str
             if start is None:
                 raise ModelError(f"'{SEPARATOR}' with no database before it (it ends one)", pos)
             found.append(DatabaseParts(tuple(domains), tuple(evidence), start, pos))
-            domains, evidence, seen, start = [], [], set(), None
+            domains, evidence, seen, said, start = [], [], set(), {}, None
             continue
         if text in seen:
             continue
@@ -110,9 +111,24 @@ def read_databases(path: str | Path, grammar: str = "StandardGrammar", text: str
             raise ModelError(f"the database has more than {MAX_EVIDENCE_LINES:,} distinct lines: more evidence than "
                              "a grounding may have atoms", pos)
         _read_line(pos, text, grammar, domains, evidence)
+        if evidence and evidence[-1].position is pos:
+            _one_value(evidence[-1], said)
     if start is not None:
         found.append(DatabaseParts(tuple(domains), tuple(evidence), start))
     return found
+
+
+def _one_value(literal: EvidenceLiteral, said: dict[tuple[str, tuple[str, ...]], EvidenceLiteral]) -> None:
+    """Note ``literal`` among the database's ``said`` so far.
+
+    :raises InconsistentEvidenceError: where the database gave its atom the other value."""
+    key = (literal.pred, literal.args)
+    other = said.setdefault(key, literal)
+    if other.value != literal.value:
+        line = f"line {other.position.line}" if other.position is not None and other.position.line else "before"
+        raise InconsistentEvidenceError(
+            f"this database gives {atom_name(*key)} both values: {'' if other.value else '!'}{atom_name(*key)} "
+            f"on {line}", literal.position)
 
 
 def _read_line(pos: SourcePosition, text: str, grammar: str, domains: list[tuple[str, tuple[str, ...], SourcePosition]],

@@ -55,7 +55,7 @@ from ..logic.formula import (
     Variable,
     walk,
 )
-from ..logic.syntax import GRAMMARS, compact_atom, parse_formula, split_atom, strip_comments
+from ..logic.syntax import GRAMMARS, check_length, compact_atom, parse_formula, split_atom, strip_comments
 from ..model.closed_world import close_as_asked
 from ..model.first_order import (
     MAX_DOMAIN_SIZE,
@@ -184,6 +184,7 @@ def _tracking(
 
     def formula_text(text: str) -> Any:
         at = tracker.find(text)
+        check_length(text, tracker.position(at))  # (pracmln's parser would take minutes, and gigabytes)
         try:
             return parse_formula(text)
         finally:

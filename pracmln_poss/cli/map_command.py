@@ -25,17 +25,21 @@ if TYPE_CHECKING:  # the commands import what they use when they run (start-up t
     from ..model.ground_mln import GroundMLN
 
 
-def _check_against_database(args: argparse.Namespace, query: Query, gmln: GroundMLN, evidence: list[int]) -> None:
+def _check_against_database(args: argparse.Namespace, query: Query, where: Mapping[str, object] | None = None) -> None:
     """A given literal whose atom the database sets the other way: an error naming the
-    database, not just "the hard formulas" (the closed world leaves given atoms open)."""
+    database (and which of several, ``where``), not just "the hard formulas" (the closed
+    world leaves given atoms open)."""
     from ..errors import InconsistentEvidenceError
-    from ..logic.syntax import atom_name
+    from ..logic.syntax import atom_name, compact_atom
 
-    negated = {gmln.literal_name(-lit) for lit in evidence}
+    given = {compact_atom(text) for text in args.evidence}
     for e in query.model.evidence:
         name = atom_name(e.pred, e.args)
-        if (name if e.value else f"!{name}") in negated:
-            database = f"the database {args.db or query.settings.db or ''}".rstrip()
+        if (f"!{name}" if e.value else name) in given:
+            line = e.position.line if e.position is not None else None
+            which = ", ".join(filter(None, [f"database {where['database']}" if where else "",
+                                            f"line {line}" if line else ""]))
+            database = f"the database {args.db or query.settings.db or ''}".rstrip() + (f" ({which})" if which else "")
             raise InconsistentEvidenceError(
                 f"evidence {'!' if e.value else ''}{name} contradicts {database}, which has {'' if e.value else '!'}{name}")
 
@@ -52,6 +56,8 @@ def run_map(args: argparse.Namespace) -> int:
         return _map_one(args, args.db, None)
     except SeveralDatabasesError as several:  # (the model read first: its errors come first)
         databases, sources = several.databases, several.sources
+    for number, parts in enumerate(databases, 1):  # (each checked before the first answer is printed)
+        _check_against_database(args, _query(args, parts, sources), _where(parts, number))
     display = _display(args)
     for number, parts in enumerate(databases, 1):
         if number > 1 and not args.json:
@@ -68,12 +74,9 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
     """``map`` on one database ``db`` (the ``number``-th of ``count`` in ``of``; None:
     the only one, as given; ``sources``: the model's texts read already)."""
     from ..atoms import predicate_of, split_atom
-    from ..bridge.database import DatabaseParts
     from ..logic.syntax import compact_atom
     anytime: Optimum | None = None
-    where: dict[str, object] = {}
-    if of is not None and isinstance(db, DatabaseParts):
-        where = {"database": of[0], "line": db.start.line}
+    where = _where(db, of[0]) if of is not None else {}
     with args.guard.deadline(args.time_limit):  # (the answer is printed after the limit is switched off)
         query = _query(args, db, sources)
         source = _source(args, query, where)
@@ -85,7 +88,7 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
         with query.inference(args.backend, args.force, given, args.guard) as inference:
             gmln = inference.mln
             evidence = [gmln.literal(text) for text in args.evidence]
-            _check_against_database(args, query, gmln, evidence)
+            _check_against_database(args, query, where)
             try:
                 answer = inference.answer(evidence)
                 penalty = inference.database_penalty(evidence) if args.database_penalty else answer.penalty
@@ -119,6 +122,13 @@ def _map_one(args: argparse.Namespace, db: object, of: tuple[int, int] | None, s
         print(f"atoms of {', '.join(wanted)} ({len(shown)} of {gmln.n_atoms}; --query-preds all for every atom)")
     _print_table(answer, shown)
     return 0
+
+
+def _where(db: object, number: int) -> dict[str, object]:
+    """Which of several databases ``db`` is (the ``number``-th, beginning on its line)."""
+    from ..bridge.database import DatabaseParts
+
+    return {"database": number, "line": db.start.line} if isinstance(db, DatabaseParts) else {}
 
 
 def _wanted(args: argparse.Namespace, query: Query) -> list[str] | None:

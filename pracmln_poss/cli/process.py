@@ -20,7 +20,7 @@ from ..collector import Freezer
 from ..errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached
 from ..startup import PROG, importing, is_command_line, is_python_handler, later, unnoted
 from ..startup import interrupted as interrupted_at_start
-from ..stopping import INTERRUPTS, Guard, interrupted, stoppable
+from ..stopping import INTERRUPTS, Guard, interrupted, stoppable, take
 from .convert_command import _checkpoint_path, _no_checkpoint, run_convert
 from .parser import _one_standard_input, _positional_back, build_parser
 
@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     process's own); returns the exit status."""
     args = _parsed(argv)
     ending = _Ending()
-    previous = {signum: signal.signal(signum, ending) for signum in _handled()}
+    taken = [take(signum, ending) for signum in _handled()]
     try:
         noted = interrupted_at_start()  # (a signal noted inside an import, before the handlers above)
         if noted is not None:
@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if sys.stdout is None and not (args.run is run_convert and args.output is not None):
                 raise OutputError("standard output is closed; give -o FILE or redirect it",
                                   SourcePosition("<stdout>"))
-            with stoppable() as args.guard:
+            with stoppable(t.signum for t in taken if t.host is not None) as args.guard:
                 ending.guard = args.guard  # (after the block it keeps nothing that matters)
                 if ending.came is not None:  # (raised before the run had a guard, and swallowed by a finalizer)
                     raise ending.came
@@ -127,10 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         return _signalled(exc, args, ending.came)
     finally:
-        for signum, handler in previous.items():
+        for took in taken:
             # (the process's own command line ends by a signal: a second one is let go, to
             # its exit status; the interpreter's shutdown would reset a handler, not this)
-            signal.signal(signum, signal.SIG_IGN if ending.came is not None and argv is None else unnoted(signum, handler))
+            took.give_back(signal.SIG_IGN if ending.came is not None and argv is None
+                           else unnoted(took.signum, took.previous))
 
 
 def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:

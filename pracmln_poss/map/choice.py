@@ -92,7 +92,8 @@ model whose weights repeat, such as pracmln's meals: 126 weights, 19,388 clauses
 
 def choose_backend(instance: MaxSatInstance) -> str:
     """``oll`` unless the weights are many and diverse, else ``toulbar2`` (or ``cpsat``
-    for weights too large for toulbar2's exact costs).
+    for weights too large for toulbar2's exact costs, and in a thread where toulbar2
+    cannot run: :func:`.toulbar2.runs_here`).
 
     Where the weights are many and each repeats often (pracmln's meals), ``oll`` hands a
     question whose cores are too many to toulbar2 (:attr:`.OLLBackend.FALLBACK_CORES`).
@@ -110,8 +111,9 @@ def choose_backend(instance: MaxSatInstance) -> str:
     if weights < MANY_DISTINCT_WEIGHTS or weights * SOFT_PER_WEIGHT <= len(instance.soft):
         return "oll"
     from .cost_network import MAX_TOTAL_WEIGHT
+    from .toulbar2 import runs_here
 
-    return "toulbar2" if instance.total_weight <= MAX_TOTAL_WEIGHT else "cpsat"
+    return "toulbar2" if instance.total_weight <= MAX_TOTAL_WEIGHT and runs_here() else "cpsat"
 
 
 def open_engine(mln: GroundMLN, backend: str = DEFAULT_BACKEND, guard: Guard | None = None) -> MapEngine:

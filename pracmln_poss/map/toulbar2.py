@@ -31,13 +31,14 @@ instances are refused, and ``auto`` does not pick this backend for them.
 
 from __future__ import annotations
 
-__all__ = ["Toulbar2Backend", "Chains", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED"]
+__all__ = ["Toulbar2Backend", "Chains", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED", "runs_here"]
 
 import ctypes
 import functools
 import math
 import os
 import tempfile
+import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -126,6 +127,11 @@ class Toulbar2Backend(Backend):
             self._dense = DenseCore.of(self.decomposition)
             self._satisfiable = self.unsat_reason is None and int(np.min(self._dense.table)) < self._hard
             return
+        if not runs_here():
+            raise BackendError(
+                f"toulbar2 cannot run in this thread ({threading.current_thread().name}): its options are "
+                "per thread, set only in the thread that loaded it; use another backend here (auto picks "
+                "CP-SAT in such a thread) or an executor of processes")
         cfn = pytoulbar2.CFN(None, resolution=0, verbose=-1)
         cfn.NoPreprocessing()  # keeps every variable and value: evidence is applied to them later
         for v in core:
@@ -486,6 +492,20 @@ class Toulbar2Backend(Backend):
         os.unlink(path)
         self._solutions += len(lines)
         return lines
+
+
+_SET_BY_DEFAULT = ("btdSubTree", "hbfsGlobalLimit", "maxEACIter", "weightedDegree")
+"""toulbar2 options whose defaults are not 0 (-1, 32768, 10000, 1000000)."""
+
+
+def runs_here() -> bool:
+    """Whether toulbar2 can search in the calling thread: its options are the thread's
+    own (``thread_local`` in its C++ library), given their defaults in the thread that
+    loaded it only; elsewhere every one is 0, and a search refuses to start ("bad
+    solver configuration") or would run with settings no one chose."""
+    from pytoulbar2 import pytb2
+
+    return any(getattr(pytb2.option, name) != 0 for name in _SET_BY_DEFAULT)
 
 
 @functools.cache  # (the library's address: looked up once)

@@ -57,7 +57,8 @@ class RuleSearch:
     a MAP engine of its own (:mod:`.workers` ships it pickled).
 
     :ivar options: what the search is asked for (the transformation's options, as given).
-    :ivar backend: the MAP backend each worker opens (the name the engine resolved).
+    :ivar backend: the MAP backend each worker opens, as asked (``auto`` chooses again in
+        each: not toulbar2 where it cannot run, :func:`~pracmln_poss.map.toulbar2.runs_here`).
     :ivar symmetry: the classes of interchangeable constants (Transformation 4), or None.
     :ivar focus: evidence over its evidence atoms, conclusions about its query atoms.
     :ivar one_per_class: with ``symmetry``, a head keeps one literal of those that a

@@ -63,7 +63,7 @@ def defaults(mln: GroundMLN, options: DefaultsOptions = DefaultsOptions(), *, fo
     """
     out = hard_part(mln)
     with open_engine(mln, options.backend, runtime.guard) as engine, ExitStack() as stack:
-        search = RuleSearch(mln=mln, options=options, focus=focus, backend=engine.name)
+        search = RuleSearch(mln=mln, options=options, focus=focus, backend=options.backend)
         sets = list(literal_sets(search.enumerated, options.k))
         run = stack.enter_context(runtime.search_run("evidence sets", len(sets)))
         # (closed here, not when the interpreter ends, if an interrupt arrives between two

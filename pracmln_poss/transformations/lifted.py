@@ -99,7 +99,7 @@ def iter_schemas(mln: GroundMLN, symmetry: Symmetry, options: LiftedOptions = Li
     """:func:`lifted_schemas` as they are found (``note``: said once to the run's progress,
     as the search starts)."""
     with open_engine(mln, options.backend, runtime.guard) as engine, ExitStack() as stack:
-        search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=engine.name,
+        search = RuleSearch(mln=mln, options=options, symmetry=symmetry, focus=focus, backend=options.backend,
                             one_per_class=True)
         equipped(engine, search)
         run = stack.enter_context(runtime.search_run("evidence classes", None))
