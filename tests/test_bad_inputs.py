@@ -21,6 +21,8 @@ FILES = {
     "weight.mln": b"obj = {T}\na(obj)\nfoo a(o)\n",
     "latin.mln": b"obj = {T}\na(obj)\n2 a(o)\n\xff\xfe\n",
     "unknown.db": b"a(T)\nzz(T)\n",
+    "both.db": b"a(T)\n!a(T)\n",
+    "later.db": b"a(T)\n---\nb(T)\n---\nzz(T)\n",
     "big.mln": b"d = {A, B, C, D, E, F, G, H, I, J}\np(d)\nr(d, d)\n"
                b"1 p(a) ^ p(b) ^ p(c) ^ p(e) ^ p(f) ^ p(g) ^ p(h) ^ p(i) => r(a, b)\n",
     "many.mln": ("obj = {T}\n" + "".join(f"p{i}(obj)\n" for i in range(17))

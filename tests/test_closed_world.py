@@ -170,7 +170,7 @@ def test_map_under_a_closed_world_says_a_theory_answers_as_map_no_cw_does(pracml
 def test_evidence_against_the_database_names_the_database(pracmln, tmp_path, capsys):
     project = _project(tmp_path, {"queries": "Cancer"})
     assert main(["map", str(project), "-e", "!Cancer(Cid)"]) == 2
-    assert "evidence !Cancer(Cid) contradicts the database e.db, which has Cancer(Cid)" in capsys.readouterr().err
+    assert "evidence !Cancer(Cid) contradicts the database e.db (line 5), which has Cancer(Cid)" in capsys.readouterr().err
 
 
 def test_map_prints_the_project_s_query_atoms(pracmln, tmp_path, capsys):

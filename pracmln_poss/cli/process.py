@@ -20,7 +20,7 @@ from ..collector import Freezer
 from ..errors import OutputError, PossError, PossWarning, SourcePosition, TimeLimitReached
 from ..startup import PROG, importing, is_command_line, is_python_handler, later, unnoted
 from ..startup import interrupted as interrupted_at_start
-from ..stopping import INTERRUPTS, Guard, interrupted, stoppable, take
+from ..stopping import INTERRUPTS, Guard, Taken, interrupted, stoppable, take
 from .convert_command import _checkpoint_path, _no_checkpoint, run_convert
 from .parser import _one_standard_input, _positional_back, build_parser
 
@@ -127,11 +127,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         return _signalled(exc, args, ending.came)
     finally:
-        for took in taken:
-            # (the process's own command line ends by a signal: a second one is let go, to
-            # its exit status; the interpreter's shutdown would reset a handler, not this)
-            took.give_back(signal.SIG_IGN if ending.came is not None and argv is None
-                           else unnoted(took.signum, took.previous))
+        _give_back(taken, ending.came is not None and argv is None)
+
+
+def _give_back(taken: list[Taken], ended: bool) -> None:
+    """The signals' handlers the command took over, given back (``ended``: the process's
+    own command line ends by a signal, and a second one is let go, to its exit status;
+    the interpreter's shutdown would reset a handler, not this)."""
+    for took in taken:
+        took.give_back(signal.SIG_IGN if ended else unnoted(took.signum, took.previous))
 
 
 def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
