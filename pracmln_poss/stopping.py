@@ -403,7 +403,7 @@ class Taken:
 
     signum: int
     previous: signal._HANDLER
-    host: ctypes.Array[ctypes.c_char] | None = None
+    host: bytes | None = None  # (the raw ``struct sigaction``)
 
     def give_back(self, handler: signal._HANDLER | None = None) -> None:
         """Put back the Python handler it replaced (or ``handler`` instead), with the
@@ -411,7 +411,7 @@ class Taken:
         signal.signal(self.signum, self.previous if handler is None else handler)
         libc = _libc()
         if self.host is not None and libc is not None and (handler is None or handler is self.previous):
-            libc.sigaction(self.signum, self.host, None)
+            libc.sigaction(self.signum, ctypes.create_string_buffer(self.host, _SIGACTION_SIZE), None)
 
 
 def take(signum: int, handler: signal._HANDLER) -> Taken:
@@ -419,7 +419,8 @@ def take(signum: int, handler: signal._HANDLER) -> Taken:
     replaced, to give back."""
     libc = _libc()
     kernel = _action(libc, signum) if libc is not None else None
-    host = kernel if libc is not None and kernel is not None and _foreign(kernel, _python_c_handler(libc)) else None
+    foreign = libc is not None and kernel is not None and _foreign(kernel, _python_c_handler(libc))
+    host = kernel.raw if foreign and kernel is not None else None
     return Taken(signum, signal.signal(signum, handler), host)
 
 
