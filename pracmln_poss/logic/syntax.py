@@ -75,6 +75,7 @@ MAX_FORMULA_LENGTH = 1_000_000
 of 40 MB took 92 s and 3.9 GB before it ran out of memory; one of 2.5 MB (200,000
 atoms) is parsed and ground in 6 s (no model or theory needs one so long)."""
 
+
 def _token_pattern(word: str) -> re.Pattern[str]:
     return re.compile(
         r"""\s*(?:
