@@ -418,9 +418,10 @@ def take(signum: int, handler: signal._HANDLER) -> Taken:
     """Set Python's handler of ``signum`` to ``handler`` (in the main thread); what it
     replaced, to give back."""
     libc = _libc()
-    kernel = _action(libc, signum) if libc is not None else None
-    foreign = libc is not None and kernel is not None and _foreign(kernel, _python_c_handler(libc))
-    host = kernel.raw if foreign and kernel is not None else None
+    host = None
+    if libc is not None:
+        kernel = _action(libc, signum)
+        host = kernel.raw if _foreign(kernel, _python_c_handler(libc)) else None
     return Taken(signum, signal.signal(signum, handler), host)
 
 

@@ -209,6 +209,9 @@ def test_the_engines_an_executor_of_threads_opened_go_with_the_run(pracmln, monk
     monkeypatch.setattr(MapEngine, "close", close)
     monkeypatch.setattr(workers.ChunkRunner, "__init__", init)
     m = smokers()
+    # (weakref.finalize registers its exit hook once per process, at its first use: made
+    # here, so that a first use inside the run does not count; alone, this test failed)
+    weakref.finalize(type("Anchor", (), {})(), lambda: None)
     callbacks = atexit._ncallbacks()
     with ThreadPoolExecutor(max_workers=2) as pool:
         for _ in range(3):

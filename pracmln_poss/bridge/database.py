@@ -110,9 +110,7 @@ def read_databases(path: str | Path, grammar: str = "StandardGrammar", text: str
         if len(seen) > MAX_EVIDENCE_LINES:  # (checked as it reads: a few bytes a line expand to an object each)
             raise ModelError(f"the database has more than {MAX_EVIDENCE_LINES:,} distinct lines: more evidence than "
                              "a grounding may have atoms", pos)
-        _read_line(pos, text, grammar, domains, evidence)
-        if evidence and evidence[-1].position is pos:
-            _one_value(evidence[-1], said)
+        _read_line(pos, text, grammar, domains, evidence, said)
     if start is not None:
         found.append(DatabaseParts(tuple(domains), tuple(evidence), start))
     return found
@@ -132,8 +130,9 @@ def _one_value(literal: EvidenceLiteral, said: dict[tuple[str, tuple[str, ...]],
 
 
 def _read_line(pos: SourcePosition, text: str, grammar: str, domains: list[tuple[str, tuple[str, ...], SourcePosition]],
-               evidence: list[EvidenceLiteral]) -> None:
-    """Adds what one line of a database declares or says to ``domains`` or ``evidence``."""
+               evidence: list[EvidenceLiteral], said: dict[tuple[str, tuple[str, ...]], EvidenceLiteral]) -> None:
+    """Adds what one line of a database declares or says to ``domains`` or ``evidence``
+    (``said``: its literals by atom, :func:`_one_value`)."""
     m = DOMAIN_LINE.match(text)
     if m:
         domains.append((m.group(1), tuple(domain_constants(m.group(2), pos)), pos))
@@ -152,7 +151,9 @@ def _read_line(pos: SourcePosition, text: str, grammar: str, domains: list[tuple
         start = "'?'" if grammar == "PRACGrammar" else "a lower-case letter"
         raise ModelError(f"{variable} is a variable in {grammar} (it starts with {start}); a database names "
                          f"constants only (write it as a constant, e.g. {_as_constant(variable)})", pos)
-    evidence.append(EvidenceLiteral(atom.pred, names, positive, pos))
+    literal = EvidenceLiteral(atom.pred, names, positive, pos)
+    _one_value(literal, said)
+    evidence.append(literal)
 
 
 def _as_constant(name: str) -> str:
