@@ -21,7 +21,14 @@ a plain ``import pracmln`` works, and ``pracmln_poss.pracmln`` is the pracmln mo
 
 from __future__ import annotations
 
-from . import startup as _startup
+try:
+    from . import startup as _startup
+except KeyboardInterrupt:  # (a Ctrl-C while that first module loads: before, a traceback)
+    from . import startup as _startup  # (loaded again: the first load left nothing behind)
+
+    if not _startup.is_command_line():
+        raise
+    _startup.end_interrupted()
 
 if _startup.is_command_line():  # (a Ctrl-C while it starts: one line, status 130; before any other import)
     _startup.note_interrupts()

@@ -428,3 +428,94 @@ def test_the_workers_leave_no_temporary_folder(pracmln, tmp_path, ending):
     _, err = run.communicate(timeout=600)
     assert run.returncode == (0 if ending == "finished" else 130), err
     assert sorted(p.name for p in temp.iterdir()) == []
+
+
+HOST_WITH_A_THREAD = """
+import sys, threading, time
+if __name__ == "__main__":  # (the fork server's workers run this script again: Python's rule)
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+    from pracmln_poss.cli import main
+    sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("after", [0.3, 1.0, "checkpoint"])
+def test_ctrl_c_in_a_host_with_threads_whose_workers_a_fork_server_starts_is_one_line(pracmln, tmp_path, after):
+    """A host script that runs a thread and calls the command line with ``-j 2`` (its
+    workers started by a fork server, not forked), Ctrl-C to its process group at several
+    instants, as a terminal sends it: one line,
+    status 130, no traceback (the probe's ``FileNotFoundError`` came from a script without
+    the ``__main__`` guard Python's fork server requires: docs/parallel.md), and no
+    process of the run left."""
+    host = tmp_path / "host.py"
+    host.write_text(HOST_WITH_A_THREAD)
+    out = tmp_path / "cora.theory"
+    run = subprocess.Popen([sys.executable, str(host), "convert", str(PAPER / "cora.mln"), "-k", "3", "-j", "2",
+                            "-o", str(out)], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=default_signals, start_new_session=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + (60 if after == "checkpoint" else float(after))
+    seen: set[int] = set()
+    servers = 0
+    while run.poll() is None and time.monotonic() < deadline:
+        for pid in _descendants(run.pid) - seen:
+            seen.add(pid)
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    servers += b"forkserver" in f.read()
+            except OSError:
+                pass
+        if after == "checkpoint" and (tmp_path / "cora.theory.checkpoint").exists():
+            break
+        time.sleep(0.02)
+    assert run.poll() is None, "the run ended before it could be stopped"
+    os.killpg(run.pid, signal.SIGINT)  # (a terminal's Ctrl-C: to every process of the group)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and len(err.splitlines()) == 1 and err.startswith("pracmln-poss: interrupted"), err
+    if after == "checkpoint":
+        assert servers, "the workers were not started by a fork server"
+    time.sleep(2)
+    assert not [pid for pid in seen if _alive(pid)], "a process of the run outlived it"
+
+
+INTERRUPTED_START = """
+import multiprocessing, os, signal, sys
+import multiprocessing.popen_forkserver as popen_forkserver
+from pracmln_poss.search import workers
+
+launch = popen_forkserver.Popen._launch
+started = []
+
+def interrupted_launch(self, process_obj):
+    launch(self, process_obj)
+    started.append(self.pid)
+    signal.raise_signal(signal.SIGINT)  # (as if Ctrl-C came as the worker's pid came back)
+
+if __name__ == "__main__":
+    popen_forkserver.Popen._launch = interrupted_launch
+    pool = workers._LocalPool(1, multiprocessing.get_context("forkserver"))
+    try:
+        pool.submit(abs, -1)
+        print("no interrupt")
+    except KeyboardInterrupt:
+        print("interrupted;", "known" if started and set(started) <= set(pool._processes) else "lost", started)
+    finally:
+        workers._stop(pool)
+"""
+
+
+def test_a_ctrl_c_inside_a_workers_start_comes_after_the_pool_knows_the_worker(tmp_path):
+    """A Ctrl-C that lands while a fork server starts a worker (here: raised as its pid
+    comes back) is held until the submission is done, so the pool knows every worker
+    started and stops it, and the interrupt still comes; before, the worker was started
+    and lost to the pool (it outlived the run, and printed a traceback).  In a fresh
+    interpreter: the fork server and the pool's threads stay with it."""
+    script = tmp_path / "start.py"
+    script.write_text(INTERRUPTED_START)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and done.stdout.startswith("interrupted; known"), done.stdout + done.stderr
+    pids = [int(p) for p in done.stdout.split("[", 1)[1].rstrip().rstrip("]").split(",")]
+    time.sleep(1)
+    assert not [pid for pid in pids if _alive(pid)], "a worker outlived the pool"

@@ -1079,7 +1079,7 @@ def test_a_handler_that_raises_as_a_helper_starts_leaves_the_mask_as_it_was(monk
     previous = signal.signal(signal.SIGUSR1, raises)
     try:
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
-        os.kill(os.getpid(), signal.SIGUSR1)
+        signal.pthread_kill(threading.get_ident(), signal.SIGUSR1)  # (to this thread: another would take a process's)
         with pytest.raises(KeyboardInterrupt):
             signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])  # (the mask changed, then it raised)
     finally:

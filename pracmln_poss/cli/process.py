@@ -71,10 +71,11 @@ class _Ending:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (``argv``: the words after the program's name; None: the
     process's own); returns the exit status."""
-    args = _parsed(argv)
+    args = argparse.Namespace()  # (the run's, once parsed: inside, a Ctrl-C while the parser runs is one line too)
     ending = _Ending()
     taken = [take(signum, ending) for signum in _handled()]
     try:
+        args = _parsed(argv)
         noted = interrupted_at_start()  # (a signal noted inside an import, before the handlers above)
         if noted is not None:
             raise KeyboardInterrupt if noted == signal.SIGINT else _Terminated(noted)
