@@ -18,7 +18,7 @@ from pracmln_poss import stopping
 from pracmln_poss.map import open_engine
 from pracmln_poss.model.ground_mln import GroundMLN
 
-from .support import PAPER, ROOT, STOPPED_WITHIN, WORK_AFTER_STOP, default_signals, frustrated, run_cli, stopped
+from .support import PAPER, ROOT, STOPPED_WITHIN, WORK_AFTER_STOP, default_signals, frustrated, run_cli, run_python, stopped
 
 BACKENDS = ["oll", "rc2", "toulbar2", "cpsat"]
 
@@ -965,6 +965,25 @@ def test_a_sigterm_while_the_command_line_starts_is_one_line(hard_model, module,
                          preexec_fn=default_signals)
     number = getattr(signal, signum)
     assert (run.returncode, run.stderr) == (128 + number, f"pracmln-poss: terminated by {signum}\n")
+
+
+_INTERRUPTED_IN_THE_PARSER = """
+import os, signal, sys
+from pracmln_poss.cli import main, process
+built = process.build_parser
+def interrupted_parser():
+    os.kill(os.getpid(), signal.SIGINT)  # (Ctrl-C as a host's call builds the parser)
+    return built()
+process.build_parser = interrupted_parser
+print(main(["map", sys.argv[1]]))
+"""
+
+
+def test_a_ctrl_c_while_main_reads_its_arguments_is_one_line(hard_model):
+    """A host program's ``cli.main(argv)`` takes Ctrl-C as one line and status 130 from
+    its first instant: before, one that came while it built its parser was a traceback."""
+    run = run_python(_INTERRUPTED_IN_THE_PARSER, str(hard_model))
+    assert (run.stdout, run.stderr) == ("130\n", "pracmln-poss: interrupted\n")
 
 
 _IMPORTED_UNNOTED = """
