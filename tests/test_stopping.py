@@ -18,7 +18,17 @@ from pracmln_poss import stopping
 from pracmln_poss.map import open_engine
 from pracmln_poss.model.ground_mln import GroundMLN
 
-from .support import PAPER, ROOT, STOPPED_WITHIN, WORK_AFTER_STOP, default_signals, frustrated, run_cli, run_python, stopped
+from .support import (
+    PAPER,
+    ROOT,
+    STOPPED_WITHIN,
+    WORK_AFTER_STOP,
+    default_signals,
+    frustrated,
+    run_cli,
+    run_python,
+    stopped,
+)
 
 BACKENDS = ["oll", "rc2", "toulbar2", "cpsat"]
 
