@@ -318,3 +318,35 @@ def test_a_lifted_theory_of_constants_holding_line_breaks_splitlines_knows_reads
     assert code == 0 and all(c in out for c in odd), err
     code, out, err = run_cli("query", theory, "-e", f'p("{odd[4]}")', "-q", f'q("{odd[4]}")')
     assert code == 0 and "yes" in out.lower(), (out, err)
+    latex = tmp_path / "m.tex"
+    code, _, err = run_cli("convert", model, "-k", "1", "--quiet", "--format", "latex", "-o", latex)
+    assert code == 0, err
+    _assert_latex_rows(latex.read_text(encoding="utf-8"))
+
+
+def _assert_latex_rows(latex: str) -> None:
+    """Every line of a LaTeX listing is a comment, the environment's begin or end, or one
+    row: nothing a name holds starts a line of its own (``splitlines``: TeX's line ends,
+    and every other)."""
+    lines = latex.splitlines()
+    assert lines == latex.split("\n")[:-1], "a line break other than \\n"
+    assert lines.count(r"\begin{align*}") == 1 and lines.count(r"\end{align*}") == 1
+    assert all(line.startswith(("%", "&(", r"\begin{align*}", r"\end{align*}")) for line in lines), latex
+
+
+@settings(max_examples=examples(200))
+@given(constants=st.lists(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6),
+                          min_size=1, max_size=3, unique=True))
+def test_any_constant_keeps_a_latex_listing_one_row_per_formula(constants):
+    """Any character in a constant (line breaks, control characters, LaTeX's specials):
+    the listing keeps one row per formula, and the constant is text, not commands."""
+    from pracmln_poss.logic.formula import Atom, Or
+    from pracmln_poss.possibilistic import PossibilisticFormula
+
+    atoms = tuple(f'p("{c}")' for c in constants)
+    theory = PossibilisticTheory(atoms, (PossibilisticFormula(Or(tuple(Atom(i + 1) for i in range(len(atoms)))), 1),
+                                         PossibilisticFormula(Atom(1), INF)))
+    latex = dumps(theory, "latex", made_by="convert\nx.mln\r\n\\input{y}")
+    _assert_latex_rows(latex)
+    body = "".join(line for line in latex.splitlines() if line.startswith("&("))
+    assert "\\input" not in body.replace(r"\textbackslash{}", "")

@@ -12,6 +12,7 @@ __all__ = ["to_latex"]
 from collections.abc import Callable, Iterator
 from types import MappingProxyType
 
+from ..errors import one_line
 from ..logic.formula import And, Atom, Equals, Fold, Formula, Iff, Implies, Not, Or, PredAtom, Truth
 from ..logic.syntax import compound
 from ..model.signature import format_constants
@@ -26,7 +27,9 @@ stay a name)."""
 
 
 def _escape(text: str) -> str:
-    return "".join(_SPECIAL.get(c, c) for c in text)
+    # (a control character or line break written as Python writes it in a string: a
+    # line break would end the row, or begin a paragraph inside align*)
+    return "".join(_SPECIAL.get(c, c) for c in one_line(text))
 
 
 def _atom(name: str) -> str:
@@ -95,8 +98,9 @@ def to_latex(theory: Theory) -> str:
     lines = []
     prefixes = theory.prefixes()
     for type_name, constants in theory.types:
-        lines.append(f"% type {type_name} (variables {prefixes[type_name]}1, {prefixes[type_name]}2, ...): "
-                     + format_constants(constants))
+        # (one line: a constant's line break would end the comment, and what follows be LaTeX)
+        lines.append(one_line(f"% type {type_name} (variables {prefixes[type_name]}1, {prefixes[type_name]}2, ...): "
+                              + format_constants(constants)))
     lines.append(r"\begin{align*}")
     rows: list[str] = []
     for level, group in by_level(theory):
