@@ -31,7 +31,7 @@ instances are refused, and ``auto`` does not pick this backend for them.
 
 from __future__ import annotations
 
-__all__ = ["Toulbar2Backend", "Chains", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED", "runs_here"]
+__all__ = ["Toulbar2Backend", "Chains", "LOCAL_CONSISTENCY", "MAX_TOTAL_WEIGHT", "FIRST_BACKTRACKS", "FIRST_WORK", "ENUMERATED", "runs_here"]
 
 import ctypes
 import functools
@@ -81,6 +81,15 @@ one at a time)."""
 ENUMERATION_BACKTRACKS = 200_000
 """toulbar2's budget for listing the optimal worlds of one backbone (beyond, the worlds
 listed so far filter the candidates, and the rest are tested one at a time)."""
+
+LOCAL_CONSISTENCY = 3
+"""toulbar2's local consistency in every search (its ``LcLevel``): full directional arc
+consistency (FDAC), not its default existential one (EDAC).  A conversion's questions
+take few backtracks each (201 searches, 167 backtracks in all, for pracmln's
+object-recognition over 10 clusters at ``k = 1``), so their cost is what each node
+propagates, and EDAC's work on the model's ternary tables (a pair of clusters and a
+scene) was most of it: that conversion took 72.7 s, and 42.2 s with FDAC (the same
+theory, byte for byte); docs/benchmarks.md has every workload, old against new."""
 
 Evidence = tuple[dict[int, int], set[tuple[int, int]]]
 """Evidence on the network: values assigned to variables, (variable, value) removed."""
@@ -246,6 +255,7 @@ class Toulbar2Backend(Backend):
         # no dead-end elimination: its prunings outlive the stored state they were made
         # in (a later search misses values), and it may drop a world that ties
         option.DEE = 0
+        option.LcLevel = LOCAL_CONSISTENCY
         index = self._index
         if limit - posed.constant <= 0:
             raise self._contradiction()
