@@ -88,7 +88,7 @@ consistency (FDAC), not its default existential one (EDAC).  A conversion's ques
 take few backtracks each (201 searches, 167 backtracks in all, for pracmln's
 object-recognition over 10 clusters at ``k = 1``), so their cost is what each node
 propagates, and EDAC's work on the model's ternary tables (a pair of clusters and a
-scene) was most of it: that conversion took 72.7 s, and 42.2 s with FDAC (the same
+scene) was most of it: that conversion took 76.4 s, and 42.8 s with FDAC (the same
 theory, byte for byte); docs/benchmarks.md has every workload, old against new."""
 
 Evidence = tuple[dict[int, int], set[tuple[int, int]]]

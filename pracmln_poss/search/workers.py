@@ -590,9 +590,9 @@ def _ctrl_c_held() -> Iterator[None]:
 
     - Here: an interrupt raised inside :meth:`~multiprocessing.Process.start` left a worker
       started but not known to the pool, which could not stop it; it read its queues'
-      semaphores after they were gone, and printed a traceback after our line (measured:
-      2 of 30 Ctrl-Cs once a conversion's checkpoint is written: docs/parallel.md).  So the main thread's
-      handler only notes it inside, and the signal is sent again after.
+      semaphores after they were gone, and printed a traceback after our line (2 of 30
+      Ctrl-Cs once a conversion's checkpoint was written: docs/parallel.md).  So the
+      main thread's handler only notes it inside, and the signal is sent again after.
     - In the processes started inside (a fork server, a spawned worker): a terminal's
       Ctrl-C goes to every process of its group, and one that found a fork server starting
       printed a traceback.  A blocked signal stays blocked in a child, through ``exec``,
