@@ -444,10 +444,9 @@ if __name__ == "__main__":  # (the fork server's workers run this script again: 
 def test_ctrl_c_in_a_host_with_threads_whose_workers_a_fork_server_starts_is_one_line(pracmln, tmp_path, after):
     """A host script that runs a thread and calls the command line with ``-j 2`` (its
     workers started by a fork server, not forked), Ctrl-C to its process group at several
-    instants, as a terminal sends it: one line,
-    status 130, no traceback (the probe's ``FileNotFoundError`` came from a script without
-    the ``__main__`` guard Python's fork server requires: docs/parallel.md), and no
-    process of the run left."""
+    instants, as a terminal sends it: one line, status 130, no traceback, and no process
+    of the run left (before, 2 of 30 printed a fork-server child's ``FileNotFoundError``
+    after the line: docs/parallel.md)."""
     host = tmp_path / "host.py"
     host.write_text(HOST_WITH_A_THREAD)
     out = tmp_path / "cora.theory"
