@@ -218,25 +218,31 @@ def frustrated(atoms: int = 80, clauses: int = 560, seed: int = 1) -> tuple[str,
 
 DEFAULT = "default"
 
-WAYS: dict[str, tuple[int | str | None, int | str]] = {
-    "default": (DEFAULT, DEFAULT),  # the backend's own thresholds (a small model is one leaf)
-    "table": (None, DEFAULT),  # no leaves: the whole network is the core, one table
-    "search": (None, 0),  # no leaves, no table: toulbar2 searches the whole network
-    "leaves, table": (2, DEFAULT),  # hubs from two neighbours on: small models have leaves
-    "leaves, search": (2, 0),
+WAYS: dict[str, tuple[int | str | None, int | str, float | str]] = {
+    "default": (DEFAULT, DEFAULT, DEFAULT),  # the backend's own thresholds (a small model is one leaf)
+    "table": (None, DEFAULT, DEFAULT),  # no leaves: the whole network is the core, one table
+    "search": (None, 0, DEFAULT),  # no leaves, no table: toulbar2 searches the whole network
+    "leaves, table": (2, DEFAULT, DEFAULT),  # hubs from two neighbours on: small models have leaves
+    "leaves, search": (2, 0, DEFAULT),
+    # every question from a table of the core variables it touches (map/conditioning.py)
+    "search, touched tables": (None, 0, 0.0),
+    "leaves, search, touched tables": (2, 0, 0.0),
 }
-"""How the toulbar2 backend may answer: (hub degree, largest core that is a table)."""
+"""How the toulbar2 backend may answer: (hub degree, largest core that is a table,
+questions per entry before a table of the touched variables is made)."""
 
 
 def toulbar2_way(way: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the toulbar2 backends opened from now on answer ``way``."""
     from pracmln_poss.map.toulbar2 import Toulbar2Backend
 
-    hubs, dense = WAYS[way]
+    hubs, dense, after = WAYS[way]
     if hubs != DEFAULT:
         monkeypatch.setattr(Toulbar2Backend, "HUB_DEGREE", hubs)
     if dense != DEFAULT:
         monkeypatch.setattr(Toulbar2Backend, "MAX_DENSE_CORE", dense)
+    if after != DEFAULT:
+        monkeypatch.setattr(Toulbar2Backend, "TABLE_AFTER", after)
 
 
 def kernel_actions() -> dict[int, object]:

@@ -127,7 +127,7 @@ def test_lex_leader_chains_keep_every_answer(way, m, data, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("way", ["leaves, table", "leaves, search"])
+@pytest.mark.parametrize("way", ["leaves, table", "leaves, search", "leaves, search, touched tables"])
 @settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(m=scenes(), k=st.integers(1, 2), focused=st.booleans())
 def test_lifted_scene_on_toulbar2_is_transformation_3(way, m, k, focused, monkeypatch):
@@ -172,3 +172,36 @@ def test_keys_are_the_functional_predicate_one_variable_per_cluster():
 
 def _symmetry_args(m):
     return m.domain_map, m.named, m.swap_invariant
+
+
+def test_a_table_of_the_touched_variables_is_made_once_they_are_asked_about_enough(monkeypatch):
+    """Questions naming cluster 1's colours reach its object only: a table of its values
+    is made once they have been asked about ``TABLE_AFTER`` times per value (not before),
+    answers as the search did, and is kept; a set of variables with more entries than
+    ``MAX_CELLS`` never gets one."""
+    from pracmln_poss.map import conditioning
+    from pracmln_poss.map.toulbar2 import Toulbar2Backend
+
+    toulbar2_way("leaves, search", monkeypatch)
+    monkeypatch.setattr(Toulbar2Backend, "TABLE_AFTER", 1.0)
+    g = ground(scene(3, 3, 2, [1, 2, -1, 3, -2], [0, 4, 5]))
+    ref = MapReference(g)
+    questions = [[f"col(C1,K{k})"] for k in (0, 1)] + [[f"!col(C1,K{k})"] for k in (0, 1)]
+    with open_engine(g, "toulbar2") as engine:
+        backend = engine.backend
+        made = backend._conditioning._made
+        for i, evidence in enumerate(questions[:3]):  # (3 values: the third asking makes it)
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+            assert len(made) == (1 if i == 2 else 0)
+        ((variables, cells),) = made.items()
+        assert cells is not None and cells.dense.table.shape == (3,)
+        assert [g.atoms[a - 1].split(",")[0] for a in backend._atoms_of(variables)] == ["obj(C1"] * 3
+        for evidence in questions:
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+            assert engine.consequences(evidence) == ref.consequences(evidence)
+        assert backend._conditioning._made == {variables: cells}
+    monkeypatch.setattr(conditioning, "MAX_CELLS", 2)
+    with open_engine(g, "toulbar2") as engine:
+        for evidence in questions * 2:
+            assert engine.penalty(evidence) == ref.penalty(evidence)
+        assert not engine.backend._conditioning._made

@@ -47,12 +47,14 @@ from functools import cached_property
 from typing import Protocol
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import BackendError
 from ..logic.formula import Formula
 from ..model.ground_mln import GroundMLN
 from ..stopping import Guard
 from .backend import Backend, Check, OverBudget
+from .conditioning import Cells, Conditioning, Found, touched
 from .cost_network import HARD, MAX_TOTAL_WEIGHT, CostNetwork, build_network
 from .cpsat import CPSATBackend
 from .decomposition import HUB_DEGREE, MAX_DENSE_CORE, DenseCore, Posed, decompose, merged
@@ -90,6 +92,10 @@ object-recognition over 10 clusters at ``k = 1``), so their cost is what each no
 propagates, and EDAC's work on the model's ternary tables (a pair of clusters and a
 scene) was most of it: that conversion took 76.4 s, and 42.8 s with FDAC (the same
 theory, byte for byte); docs/benchmarks.md has every workload, old against new."""
+
+MAX_KEPT_ROWS = 1 << 16
+"""Core assignments listed at a table's entries (:mod:`.conditioning`) kept for later
+backbones at most."""
 
 Evidence = tuple[dict[int, int], set[tuple[int, int]]]
 """Evidence on the network: values assigned to variables, (variable, value) removed."""
@@ -158,6 +164,10 @@ class Toulbar2Backend(Backend):
             else:
                 cfn.AddFunction([], int(message))
         self._cfn = cfn
+        self._conditioning = Conditioning([variables[v].size for v in range(len(variables))], len(core), self._hard,
+                                          self.TABLE_AFTER)
+        self._cell_lists: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]], list[list[int]]] = {}
+        self._cell_rows_kept = 0  # core assignments in _cell_lists
         self._satisfiable = self.unsat_reason is None and cfn.SolveFirst() is not None
 
     HUB_DEGREE: int | None = HUB_DEGREE
@@ -167,6 +177,11 @@ class Toulbar2Backend(Backend):
     MAX_DENSE_CORE = MAX_DENSE_CORE
     """A core of at most this many assignments is one table, searched by array passes
     instead of toulbar2 (tests set it to 0 to exercise the search)."""
+
+    TABLE_AFTER = 0.25
+    """A table of the core variables questions touch is made once they have been asked
+    about this many times per entry of it (:mod:`.conditioning`; tests set 0 to make it
+    at the first question)."""
 
     def _cost(self, cost: int) -> int:
         return self._hard if cost == HARD else cost
@@ -287,6 +302,17 @@ class Toulbar2Backend(Backend):
 
         :raises OverBudget: past ``backtracks``.
         """
+        found = self._core_search(posed, limit, backtracks, read, anytime=True)
+        return None if found is None else self._optimum(found[0], found[1], posed)
+
+    def _core_search(self, posed: Posed, limit: int, backtracks: int, read: Iterable[int], anytime: bool = False
+                     ) -> Found:
+        """The core's values in the best assignment with the evidence of cost (without
+        the offset) below ``limit``, and that cost; None when there is none.  With
+        ``anytime``, what a stopped search had found is the backend's incumbent.
+
+        :raises OverBudget: past ``backtracks``.
+        """
         cfn = self._cfn
         while True:
             with self.guard.native(_stop_handler()) as run:
@@ -297,7 +323,7 @@ class Toulbar2Backend(Backend):
                 except self._contradiction:
                     found = None
                 limited = self._limited()
-                if limited and found is not None:  # (what a stopped search had found: --anytime)
+                if anytime and limited and found is not None:  # (what a stopped search had found: --anytime)
                     self.incumbent = self._optimum(found[0], round(found[1]), posed)
             if not run.signals:
                 break
@@ -305,7 +331,48 @@ class Toulbar2Backend(Backend):
         if limited:
             raise OverBudget(f"toulbar2 after {backtracks} backtracks")
         # exact: integers below 2**53 are exact in the double toulbar2 reports
-        return None if found is None else self._optimum(found[0], round(found[1]), posed)
+        return None if found is None else (found[0], round(found[1]))
+
+    def _cells(self, posed: Posed) -> Cells | None:
+        """The table of the core variables the question touches, when one is made
+        (:mod:`.conditioning`): each entry a search of the network without evidence."""
+
+        def search(fixed: dict[int, int]) -> Found:
+            cell = Posed({v: frozenset((x,)) for v, x in fixed.items()}, {}, {}, (), 0)
+            # (the members its atoms name keep their values: no chain may order them)
+            return self._core_search(cell, self._hard, FIRST_BACKTRACKS, self._atoms_of(fixed))
+
+        return self._conditioning.cells(touched(posed), search)
+
+    def _atoms_of(self, variables: Iterable[int]) -> list[int]:
+        """The atoms of network variables."""
+        return [a for v in variables for a in self.network.variables[v].atoms]
+
+    def _cell_rows(self, cells: Cells, rows: NDArray[np.intp], read: Sequence[int]) -> list[list[int]] | None:
+        """The core's optimal assignments at the table's optimal entries ``rows``: at each,
+        toulbar2's list of the network's least-cost assignments with the touched variables
+        so fixed (kept: they do not depend on the question); None when they are more than
+        :data:`ENUMERATED`."""
+        order = cells.dense.order
+        read = (*read, *self._atoms_of(order))
+        members = () if self._chains is None else tuple(map(tuple, self._chains.found.free_members(read)))
+        out: list[list[int]] = []
+        for row in rows.tolist():
+            key = (order, tuple(row), members)
+            found = self._cell_lists.get(key)
+            if found is None:
+                cell = Posed({v: frozenset((x,)) for v, x in zip(order, row)}, {}, {}, (), 0)
+                listed, complete = self._list(cell, cells.cost(row) + 1, ENUMERATED, read)
+                if not complete:
+                    return None
+                found = listed
+                if self._cell_rows_kept + len(found) <= MAX_KEPT_ROWS:
+                    self._cell_lists[key] = found
+                    self._cell_rows_kept += len(found)
+            out.extend(found)
+            if len(out) > ENUMERATED:
+                return None
+        return out
 
     def _optimum(self, core_values: Sequence[int], cost: int, posed: Posed) -> Optimum:
         """The world of the core's values (``cost`` theirs, without the offset)."""
@@ -352,6 +419,14 @@ class Toulbar2Backend(Backend):
         if self._dense is not None:
             self.answered["table"] += 1
             return self._dense_optimum(posed, limit)
+        cells = self._cells(posed)
+        if cells is not None:
+            self.answered["toulbar2"] += 1  # (the table's searches are toulbar2's)
+            cost, rows = cells.dense.optimal(self.decomposition, posed, every=False)
+            if cost >= min(limit, self._hard):
+                return None
+            return Optimum(self.network.offset + cost,
+                           self.network.world(self.decomposition.completed(cells.core_values(rows[0]), posed)))
         budgets = {"toulbar2": float(FIRST_BACKTRACKS), "cpsat": FIRST_WORK}
         order = ("toulbar2", "cpsat") if self._lead == "toulbar2" else ("cpsat", "toulbar2")
         if self._lead != "toulbar2":
@@ -444,6 +519,14 @@ class Toulbar2Backend(Backend):
             least, rows = self._dense.optimal(decomposition, posed, every=True)
             if least != cost - network.offset:
                 raise BackendError(f"the core's optimum ({least}) is not the known one ({cost - network.offset})")
+        elif (cells := self._cells(posed)) is not None:
+            least, optimal = cells.dense.optimal(decomposition, posed, every=True)
+            if least != cost - network.offset:
+                raise BackendError(f"the table's optimum ({least}) is not the known one ({cost - network.offset})")
+            found = self._cell_rows(cells, optimal, (*units, *candidates))
+            if found is None:
+                return None
+            rows = np.array(found, dtype=np.intp).reshape(len(found), len(decomposition.core))
         else:
             listed, complete = self._list(posed, cost - network.offset + 1, ENUMERATED, (*units, *candidates))
             if not complete:
