@@ -243,6 +243,7 @@ def toulbar2_way(way: str, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(Toulbar2Backend, "MAX_DENSE_CORE", dense)
     if after != DEFAULT:
         monkeypatch.setattr(Toulbar2Backend, "TABLE_AFTER", after)
+        monkeypatch.setattr(Toulbar2Backend, "TABLE_LEAST", 1)
 
 
 def kernel_actions() -> dict[int, object]:

@@ -177,6 +177,7 @@ def _symmetry_args(m):
 def test_a_table_of_the_touched_variables_is_made_once_they_are_asked_about_enough(monkeypatch):
     """Questions naming cluster 1's colours reach its object only: a table of its values
     is made once they have been asked about ``TABLE_AFTER`` times per value (not before),
+    and ``TABLE_LEAST`` times at least (a set asked about once never gets one),
     answers as the search did, and is kept; a set of variables with more entries than
     ``MAX_CELLS`` never gets one."""
     from pracmln_poss.map import conditioning
@@ -184,6 +185,7 @@ def test_a_table_of_the_touched_variables_is_made_once_they_are_asked_about_enou
 
     toulbar2_way("leaves, search", monkeypatch)
     monkeypatch.setattr(Toulbar2Backend, "TABLE_AFTER", 1.0)
+    monkeypatch.setattr(Toulbar2Backend, "TABLE_LEAST", 2)
     g = ground(scene(3, 3, 2, [1, 2, -1, 3, -2], [0, 4, 5]))
     ref = MapReference(g)
     questions = [[f"col(C1,K{k})"] for k in (0, 1)] + [[f"!col(C1,K{k})"] for k in (0, 1)]
@@ -200,6 +202,10 @@ def test_a_table_of_the_touched_variables_is_made_once_they_are_asked_about_enou
             assert engine.penalty(evidence) == ref.penalty(evidence)
             assert engine.consequences(evidence) == ref.consequences(evidence)
         assert backend._conditioning._made == {variables: cells}
+    monkeypatch.setattr(Toulbar2Backend, "TABLE_AFTER", 0.0)
+    with open_engine(g, "toulbar2") as engine:
+        assert engine.penalty(["scn(S)"]) == ref.penalty(["scn(S)"])
+        assert not engine.backend._conditioning._made  # (asked once)
     monkeypatch.setattr(conditioning, "MAX_CELLS", 2)
     with open_engine(g, "toulbar2") as engine:
         for evidence in questions * 2:

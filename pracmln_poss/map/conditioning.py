@@ -17,10 +17,12 @@ pracmln's object-recognition model all touch that cluster's object (21 values) a
 nothing else, and once its 21 searches are done each of them is a pass over a table of
 21 entries, where each was a search over all the clusters.
 
-A table costs one search per assignment of ``T``, so it is made only for a ``T`` asked
-about at least as many times as it has assignments (with fewer questions the searches
-they need are fewer than the table's: a conversion of a model without such repetition
-never makes one), and only for at most :data:`MAX_CELLS` assignments.
+A table costs one search per assignment of ``T`` (with ``T`` fixed: cheaper than a
+question's), so it is made only for a ``T`` asked about at least half as many times as
+it has assignments, and twice at least (the backend's ``TABLE_AFTER`` and
+``TABLE_LEAST``): a model whose questions rarely reach the same variables again makes
+few tables, and none that costs more than twice the searches it replaced.  At most
+:data:`MAX_CELLS` assignments.
 """
 
 from __future__ import annotations
@@ -84,9 +86,11 @@ class Cells:
 class Conditioning:
     """The tables made so far, and how often each set of touched variables was asked about."""
 
-    def __init__(self, sizes: Sequence[int], core_size: int, hard: int, after: float = 1.0) -> None:
+    def __init__(self, sizes: Sequence[int], core_size: int, hard: int, after: float = 1.0, least: int = 2
+                 ) -> None:
         self._sizes = sizes  # per network variable, its number of values
-        self._after = after  # questions per entry before a table is made
+        self._after = after  # questions per entry before a table is made ...
+        self._least = least  # ... and at least so many
         self._core_size = core_size
         self._hard = hard
         self._asked: Counter[tuple[int, ...]] = Counter()
@@ -97,8 +101,8 @@ class Conditioning:
         """The table over ``variables`` (core variables, ascending), made with ``search``
         (the least-cost core assignment with those variables fixed, without evidence;
         :class:`.OverBudget` gives up: the table is then never made) once they have been
-        asked about ``after`` times per entry of the table; None before, or when it is
-        too large or could not be made."""
+        asked about ``after`` times per entry of the table and ``least`` times at least;
+        None before, or when it is too large or could not be made."""
         if variables in self._made:
             return self._made[variables]
         shape = tuple(self._sizes[v] for v in variables)
@@ -106,7 +110,7 @@ class Conditioning:
         self._asked[variables] += 1
         if not variables or entries > MAX_CELLS or self._kept + entries * self._core_size > MAX_KEPT:
             return None
-        if self._asked[variables] < entries * self._after:
+        if self._asked[variables] < max(self._least, entries * self._after):
             return None
         table = np.full(shape, self._hard, dtype=np.int64)
         values = np.zeros((entries, self._core_size), dtype=np.int32)

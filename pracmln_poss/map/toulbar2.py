@@ -165,7 +165,7 @@ class Toulbar2Backend(Backend):
                 cfn.AddFunction([], int(message))
         self._cfn = cfn
         self._conditioning = Conditioning([variables[v].size for v in range(len(variables))], len(core), self._hard,
-                                          self.TABLE_AFTER)
+                                          self.TABLE_AFTER, self.TABLE_LEAST)
         self._cell_lists: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]], list[list[int]]] = {}
         self._cell_rows_kept = 0  # core assignments in _cell_lists
         self._satisfiable = self.unsat_reason is None and cfn.SolveFirst() is not None
@@ -178,10 +178,13 @@ class Toulbar2Backend(Backend):
     """A core of at most this many assignments is one table, searched by array passes
     instead of toulbar2 (tests set it to 0 to exercise the search)."""
 
-    TABLE_AFTER = 0.25
+    TABLE_AFTER = 0.5
     """A table of the core variables questions touch is made once they have been asked
-    about this many times per entry of it (:mod:`.conditioning`; tests set 0 to make it
-    at the first question)."""
+    about this many times per entry of it ...  (:mod:`.conditioning`)"""
+
+    TABLE_LEAST = 2
+    """... and at least this many times (tests set both lower to make one at the first
+    question)."""
 
     def _cost(self, cost: int) -> int:
         return self._hard if cost == HARD else cost
