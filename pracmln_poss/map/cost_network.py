@@ -163,7 +163,8 @@ def build_network(mln: GroundMLN) -> CostNetwork:
             continue
         builder.formula(g, HARD)
     for wf in mln.soft:
-        builder.formula(substitute_atoms(wf.formula, fixed.get), int(wf.weight))
+        # (without fixed atoms a formula's table is its own: substituting would only copy it)
+        builder.formula(substitute_atoms(wf.formula, fixed.get) if fixed else wf.formula, int(wf.weight))
     used = {v for f in builder.functions for v in f.scope}
     return CostNetwork(mln.n_atoms, tuple(builder.variables), tuple(builder.functions), builder.place,
                        builder.offset, fixed, reason, frozenset(range(len(builder.variables))) - used)
@@ -275,8 +276,14 @@ class _Builder:
         # scope's variables: formulas of one template share both, hence their table
         position = {a: i + 1 for i, a in enumerate(atoms)}
         shape = _shape(g, position)
-        places = tuple((self.variables[v].size, self.variables[v].group,
-                        tuple((i, position[a]) for i, a in enumerate(self.variables[v].atoms) if a in position))
+        # per variable of the scope, (its value making the atom true, the atom's position),
+        # by value: the formula's atoms are few, a group's many
+        mentioned: dict[int, list[tuple[int, int]]] = {v: [] for v in scope}
+        place = self.place
+        for a, p in position.items():
+            v, value = place[a]
+            mentioned[v].append((value if self.variables[v].group else 0, p))
+        places = tuple((self.variables[v].size, self.variables[v].group, tuple(sorted(mentioned[v])))
                        for v in scope)
         table = self._tables.get((shape, places))
         if table is None:
