@@ -27,7 +27,7 @@ few tables, and none that costs more than twice the searches it replaced.  At mo
 
 from __future__ import annotations
 
-__all__ = ["Cells", "Conditioning", "MAX_CELLS", "touched"]
+__all__ = ["Cells", "Conditioning", "Found", "MAX_CELLS", "MAX_KEPT", "touched"]
 
 import itertools
 import math
