@@ -27,7 +27,7 @@ few tables, and none that costs more than twice the searches it replaced.  At mo
 
 from __future__ import annotations
 
-__all__ = ["Cells", "Conditioning", "Found", "MAX_CELLS", "MAX_KEPT", "touched"]
+__all__ = ["Cells", "Conditioning", "Found", "MAX_CELLS", "MAX_KEPT", "fixed_at", "touched"]
 
 import itertools
 import math
@@ -58,6 +58,12 @@ def touched(posed: Posed) -> tuple[int, ...]:
     for scope, _ in posed.grown:
         out.update(scope)
     return tuple(sorted(out))
+
+
+def fixed_at(assignment: dict[int, int]) -> Posed:
+    """The network without evidence with core variables fixed (variable -> value): one
+    entry of a table."""
+    return Posed({v: frozenset((x,)) for v, x in assignment.items()}, {}, {}, (), 0)
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ from ..logic.formula import Formula
 from ..model.ground_mln import GroundMLN
 from ..stopping import Guard
 from .backend import Backend, Check, OverBudget
-from .conditioning import Cells, Conditioning, Found, touched
+from .conditioning import Cells, Conditioning, Found, fixed_at, touched
 from .cost_network import HARD, MAX_TOTAL_WEIGHT, CostNetwork, build_network
 from .cpsat import CPSATBackend
 from .decomposition import HUB_DEGREE, MAX_DENSE_CORE, DenseCore, Posed, decompose, merged
@@ -341,9 +341,8 @@ class Toulbar2Backend(Backend):
         (:mod:`.conditioning`): each entry a search of the network without evidence."""
 
         def search(fixed: dict[int, int]) -> Found:
-            cell = Posed({v: frozenset((x,)) for v, x in fixed.items()}, {}, {}, (), 0)
             # (the members its atoms name keep their values: no chain may order them)
-            return self._core_search(cell, self._hard, FIRST_BACKTRACKS, self._atoms_of(fixed))
+            return self._core_search(fixed_at(fixed), self._hard, FIRST_BACKTRACKS, self._atoms_of(fixed))
 
         return self._conditioning.cells(touched(posed), search)
 
@@ -364,8 +363,7 @@ class Toulbar2Backend(Backend):
             key = (order, tuple(row), members)
             found = self._cell_lists.get(key)
             if found is None:
-                cell = Posed({v: frozenset((x,)) for v, x in zip(order, row)}, {}, {}, (), 0)
-                listed, complete = self._list(cell, cells.cost(row) + 1, ENUMERATED, read)
+                listed, complete = self._list(fixed_at(dict(zip(order, row))), cells.cost(row) + 1, ENUMERATED, read)
                 if not complete:
                     return None
                 found = listed
